@@ -1,0 +1,5 @@
+import sys
+
+from rompicapo.cli import main
+
+sys.exit(main())
