@@ -1,0 +1,94 @@
+"""Tic-tac-toe and the m,n,k-games: k in a row on an m x n board, X (MAX) moves first.
+
+A state is ``(x, o, winner)``: the bit masks of X's and O's cells (cell ``r * n + c`` is bit
+``r * n + c``) and the winner so far (+1 X, -1 O, 0 nobody yet). The game ends at the first
+line of k or when the board is full; the utility is +1, -1 or 0 from X's point of view.
+Moves are cell indices, listed in increasing order.
+"""
+
+from __future__ import annotations
+
+from rompicapo.common import InputError
+from rompicapo.games.game import MAX, MIN, Game
+
+__all__ = ["MNKGame", "TicTacToe"]
+
+State = tuple[int, int, int]
+
+
+class MNKGame(Game):
+    """k in a row on an m-row, n-column board."""
+
+    def __init__(self, m: int, n: int, k: int) -> None:
+        if not (1 <= m <= 8 and 1 <= n <= 8 and 1 <= k <= max(m, n)):
+            raise InputError(f"need 1 <= m, n <= 8 and 1 <= k <= max(m, n); got {m},{n},{k}")
+        self.m, self.n, self.k, self.cells = m, n, k, m * n
+        self.name = f"{m},{n},{k}-game"
+        self.full = (1 << self.cells) - 1
+        # For each cell, the lines of k through it: a move can only complete one of these, so
+        # the win test after a move looks at a handful of masks instead of all of them.
+        self.lines_through: list[list[int]] = [[] for _ in range(self.cells)]
+        for r in range(m):
+            for c in range(n):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                    if 0 <= end_r < m and 0 <= end_c < n:
+                        line = [(r + dr * i) * n + c + dc * i for i in range(k)]
+                        mask = sum(1 << cell for cell in line)
+                        for cell in line:
+                            self.lines_through[cell].append(mask)
+
+    def initial(self) -> State:
+        return (0, 0, 0)
+
+    def to_move(self, state: State) -> int:
+        x, o, _ = state
+        return MAX if (x | o).bit_count() % 2 == 0 else MIN
+
+    def moves(self, state: State) -> list[int]:
+        taken = state[0] | state[1]
+        return [cell for cell in range(self.cells) if not taken >> cell & 1]
+
+    def apply(self, state: State, cell: int) -> State:
+        x, o, _ = state
+        if (x | o).bit_count() % 2 == 0:
+            x |= 1 << cell
+            won = any(x & line == line for line in self.lines_through[cell])
+            return (x, o, MAX if won else 0)
+        o |= 1 << cell
+        won = any(o & line == line for line in self.lines_through[cell])
+        return (x, o, MIN if won else 0)
+
+    def undo(self, state: State, cell: int) -> State:
+        x, o, _ = state
+        return (x & ~(1 << cell), o & ~(1 << cell), 0)
+
+    def is_terminal(self, state: State) -> bool:
+        return state[2] != 0 or (state[0] | state[1]) == self.full
+
+    def utility(self, state: State) -> float:
+        return state[2]
+
+    def play(self, state: State, move: int) -> State:
+        if not isinstance(move, int) or not 0 <= move < self.cells:
+            raise InputError(f"cell must be an integer 0..{self.cells - 1}, got {move!r}")
+        return super().play(state, move)
+
+    def render(self, state: State) -> str:
+        x, o, _ = state
+        rows = []
+        for r in range(self.m):
+            row = []
+            for c in range(self.n):
+                i = r * self.n + c
+                row.append("X" if x >> i & 1 else "O" if o >> i & 1 else str(i))
+            rows.append(" ".join(f"{s:>2}" for s in row))
+        return "\n".join(rows)
+
+
+class TicTacToe(MNKGame):
+    """Noughts and crosses: the 3,3,3-game. 255,168 complete games, value 0 (a draw)."""
+
+    def __init__(self) -> None:
+        super().__init__(3, 3, 3)
+        self.name = "tic-tac-toe"

@@ -1,0 +1,138 @@
+"""Independent checks of the games family's answers. Imports nothing from the solvers.
+
+- :func:`exact_value`: the value of a small game by a memoised minimax written afresh here
+  (iterative, so deep games do not hit Python's recursion limit);
+- :func:`nim_is_p_position` and :func:`check_nim_move`: Nim by brute force over the game
+  graph, not by Bouton's XOR rule;
+- :func:`connect4_replay` and :func:`connect4_score`: Connect Four from a move string with a
+  plain 2-D list board, and a small exact solver in pure Python for positions near the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import cache, lru_cache
+from typing import Any
+
+__all__ = [
+    "check_nim_move",
+    "connect4_replay",
+    "connect4_score",
+    "exact_value",
+    "nim_is_p_position",
+]
+
+
+def exact_value(game: Any, state: Any) -> float:
+    """The minimax value of ``state`` (first player's point of view), every position once."""
+    memo: dict[Hashable, float] = {}
+    stack: list[tuple[Any, list[Any] | None]] = [(state, None)]
+    while stack:
+        s, children = stack[-1]
+        k = game.key(s)
+        if k in memo:
+            stack.pop()
+            continue
+        if game.is_terminal(s):
+            memo[k] = game.utility(s)
+            stack.pop()
+            continue
+        if children is None:
+            children = [game.apply(s, m) for m in game.moves(s)]
+            stack[-1] = (s, children)
+            pending = [c for c in children if game.key(c) not in memo]
+            if pending:
+                stack.extend((c, None) for c in pending)
+                continue
+        values = [memo[game.key(c)] for c in children]
+        memo[k] = max(values) if game.to_move(s) > 0 else min(values)
+        stack.pop()
+    return memo[game.key(state)]
+
+
+@cache
+def nim_is_p_position(heaps: tuple[int, ...], misere: bool = False) -> bool:
+    """True when the player to move loses Nim ``heaps`` with perfect play (brute force).
+
+    Normal play: whoever cannot move loses. Misère: whoever takes the last object loses."""
+    heaps = tuple(sorted(h for h in heaps if h > 0))
+    if not heaps:
+        return not misere  # no move: loses in normal play, has won in misère
+    for i, h in enumerate(heaps):
+        for take in range(1, h + 1):
+            child = (*heaps[:i], h - take, *heaps[i + 1 :])
+            if nim_is_p_position(child, misere):
+                return False
+    return True
+
+
+def check_nim_move(heaps: tuple[int, ...], heap: int, take: int, misere: bool = False) -> bool:
+    """True when taking ``take`` from heap number ``heap`` is legal and leaves a lost position
+    for the opponent."""
+    if not (0 <= heap < len(heaps)) or not (1 <= take <= heaps[heap]):
+        return False
+    child = list(heaps)
+    child[heap] -= take
+    return nim_is_p_position(tuple(child), misere)
+
+
+def connect4_replay(moves: str, width: int = 7, height: int = 6) -> list[list[int]] | None:
+    """Play a string of columns (1-based digits) on an empty board; ``board[col]`` lists the
+    stones of the column bottom up (1 first player, 2 second). None if a move is illegal (bad
+    digit, full column, or a move after someone has already connected four)."""
+    board: list[list[int]] = [[] for _ in range(width)]
+    for i, ch in enumerate(moves):
+        if not ch.isdigit() or not 1 <= int(ch) <= width:
+            return None
+        col = board[int(ch) - 1]
+        if len(col) >= height or _four(board, width, height):
+            return None
+        col.append(1 + i % 2)
+    return board
+
+
+def _four(board: list[list[int]], width: int, height: int) -> bool:
+    def at(c: int, r: int) -> int:
+        if 0 <= c < width and 0 <= r < len(board[c]):
+            return board[c][r]
+        return 0
+
+    for c in range(width):
+        for r in range(len(board[c])):
+            p = board[c][r]
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if all(at(c + dc * i, r + dr * i) == p for i in range(1, 4)):
+                    return True
+    return False
+
+
+def connect4_score(moves: str, width: int = 7, height: int = 6) -> int:
+    """The exact score of a position in Pons' convention, by plain memoised negamax over
+    2-D boards: slow, for positions with few empty cells (the tests keep it under ~14)."""
+    board = connect4_replay(moves, width, height)
+    if board is None:
+        raise ValueError(f"illegal move string {moves!r}")
+    size = width * height
+
+    def solve(cols: tuple[tuple[int, ...], ...]) -> int:
+        return _c4_memo(cols, width, height, size)
+
+    return solve(tuple(tuple(c) for c in board))
+
+
+@lru_cache(maxsize=1_000_000)
+def _c4_memo(cols: tuple[tuple[int, ...], ...], width: int, height: int, size: int) -> int:
+    played = sum(len(c) for c in cols)
+    if played == size:
+        return 0
+    me = 1 + played % 2
+    best = -size
+    for c in range(width):
+        if len(cols[c]) >= height:
+            continue
+        new = [list(x) for x in cols]
+        new[c].append(me)
+        if _four(new, width, height):
+            return (size + 1 - played) // 2  # win now with stone number played//2 + 1
+        best = max(best, -_c4_memo(tuple(tuple(x) for x in new), width, height, size))
+    return best
