@@ -1,0 +1,739 @@
+"""Exhaustive search of jump-grid paths: exact counts, enumeration, proofs of impossibility.
+
+A path visits every cell of the ``rows x cols`` board once, each step one move of the move set;
+it is a numpy array of flat cells ``r * cols + c``. Two paths that differ by a symmetry of the
+board count separately. A closed tour is a path whose last cell is one move from its first.
+
+- :func:`count_paths` counts the paths from one start or from every start (each class of
+  starts under the board's symmetries is searched once), in parallel prefix jobs with a
+  progress bar and a resumable checkpoint file.
+- :func:`search_path` finds one path or proves that none exists.
+- :func:`iter_paths` streams the paths from a start in search order.
+
+>>> count_paths(5, 7, start=(2, 3)).count  # the "Solitario del 35" from its centre
+13272
+>>> search_path(4, 4, (0, 0)).proven, search_path(4, 4, (0, 0)).path is None
+(True, True)
+
+The kernels live in :mod:`rompicapo.paths._count_kernel`; ``verify()`` on the results checks
+paths with :mod:`rompicapo.paths.verify`, which shares no code with them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rompicapo.common import (
+    InputError,
+    SearchResult,
+    Stopwatch,
+    jit_warmup,
+    progress_bar,
+    run_jobs,
+)
+from rompicapo.paths import _count_kernel as K
+from rompicapo.paths.moves import MoveSet, parse_moves
+
+__all__ = [
+    "CountResult",
+    "ExhaustiveResult",
+    "board_symmetries",
+    "count_paths",
+    "iter_paths",
+    "search_path",
+    "start_classes",
+]
+
+Cell = tuple[int, int]
+
+# Without --jobs/--checkpoint/--scheduler, count_paths first tries the whole count in this
+# process with this many nodes (about a second of kernel time): starting worker processes
+# costs about a second (interpreter + numba cache load), so small boards are faster in-process.
+PROBE_NODES = 25_000_000
+
+# The tree is split into prefix jobs at the smallest depth giving at least this many jobs:
+# enough for load balance on a few dozen cores (prefix subtrees vary by orders of magnitude),
+# for a smooth ETA and for a checkpoint that loses little on Ctrl-C, while the per-job
+# overhead (about a millisecond of IPC) stays small next to the work of big boards.
+TARGET_JOBS = 400
+
+# A checkpoint file is rewritten at most this often (seconds): rewriting it after every job
+# would cost O(jobs^2) on a big run.
+CHECKPOINT_EVERY = 5.0
+
+CHECKPOINT_FORMAT = "rompicapo-count-checkpoint"
+CHECKPOINT_VERSION = 1
+
+# Paths enumerated per kernel call by iter_paths: big enough to amortise the call, small
+# enough that the first path arrives at once.
+ENUM_CHUNK = 256
+
+NO_LIMIT = 2**62
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CountResult(SearchResult):
+    """The exact number of paths (or closed tours) from one start or from every start.
+
+    ``count`` is the number from ``start``, or with ``start=None`` the total over all starts;
+    ``table`` (rows x cols, int64) holds the count from every start (``start=None`` only).
+    ``nodes`` counts the search states visited, start states included (machine-independent
+    work, the same however the count is split into jobs); ``samples`` maps a start
+    cell to one path from it (one per class of starts that has any), for ``verify()``.
+    """
+
+    rows: int = 0
+    cols: int = 0
+    moves: str = "caselle"
+    closed: bool = False
+    start: Cell | None = None
+    count: int = 0
+    table: np.ndarray | None = None
+    nodes: int = 0
+    jobs: int = 0
+    split_depth: int = 0
+    samples: dict[Cell, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return self.count
+
+    @property
+    def min(self) -> int:
+        return int(self.table.min()) if self.table is not None else self.count
+
+    @property
+    def max(self) -> int:
+        return int(self.table.max()) if self.table is not None else self.count
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output."""
+        d: dict[str, Any] = {
+            "rows": self.rows,
+            "cols": self.cols,
+            "start": list(self.start) if self.start is not None else None,
+            "moves": self.moves,
+            "closed": self.closed,
+            "count": self.count,
+            "nodes": self.nodes,
+            "jobs": self.jobs,
+            "solve_seconds": round(self.solve_seconds, 6),
+            "compile_seconds": round(self.compile_seconds, 6),
+        }
+        if self.table is not None:
+            d.update(table=self.table.tolist(), total=self.total, min=self.min, max=self.max)
+        return d
+
+    def verify(self) -> bool:
+        """Check every sample path with the independent verifier, and the table's bookkeeping.
+
+        True when each sample is a valid path (closed when asked) from its start, the count
+        from that start is non-zero, every start with a non-zero count has a sample in its
+        class of symmetric starts, and the table sums to ``count``.
+        """
+        from rompicapo.paths.verify import verify_path
+
+        moves = parse_moves(self.moves)
+        for start, path in self.samples.items():
+            check = verify_path(
+                np.asarray(path), self.rows, self.cols, moves, start=start, closed=self.closed
+            )
+            if not check:
+                return False
+        if self.table is None:
+            return self.count == 0 or self.start in self.samples
+        if self.table.shape != (self.rows, self.cols) or int(self.table.sum()) != self.count:
+            return False
+        for rep, members in start_classes(self.rows, self.cols, moves).items():
+            counts = {int(self.table[m]) for m in members}
+            if len(counts) != 1 or (counts.pop() > 0) != (rep in self.samples):
+                return False
+        return True
+
+
+@dataclass
+class ExhaustiveResult(SearchResult):
+    """One path found by exhaustive search, or a proof that none exists.
+
+    ``proven`` is True iff the search finished: either ``path`` holds a path, or ``path`` is
+    None and no path exists (from ``start``, or from any start when ``start`` is None). With a
+    ``node_limit`` the search may stop first: then ``path`` is None and ``proven`` is False.
+    """
+
+    rows: int = 0
+    cols: int = 0
+    moves: str = "caselle"
+    closed: bool = False
+    start: Cell | None = None
+    path: np.ndarray | None = None
+    proven: bool = False
+    nodes: int = 0
+
+    @property
+    def exists(self) -> bool | None:
+        """True / False when known, None when the node limit stopped the search first."""
+        if self.path is not None:
+            return True
+        return False if self.proven else None
+
+    def verify(self) -> bool:
+        """A found path passes the independent verifier; no path found verifies trivially."""
+        if self.path is None:
+            return True
+        from rompicapo.paths.verify import verify_path
+
+        first = (int(self.path[0]) // self.cols, int(self.path[0]) % self.cols)
+        return bool(
+            verify_path(
+                self.path,
+                self.rows,
+                self.cols,
+                parse_moves(self.moves),
+                start=self.start if self.start is not None else first,
+                closed=self.closed,
+            )
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Input checks and symmetries
+# --------------------------------------------------------------------------------------------
+
+
+def _check_board(rows: int, cols: int, moves: str | MoveSet) -> MoveSet:
+    for name, v in (("rows", rows), ("cols", cols)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise InputError(f"{name} must be an integer, got {v!r}")
+        if v < 1:
+            raise InputError(f"the board needs at least one row and one column, got {rows}x{cols}")
+    ms = parse_moves(moves)
+    if len(ms) > K.MAX_MOVES:
+        raise InputError(f"at most {K.MAX_MOVES} moves are supported, got {len(ms)}")
+    return ms
+
+
+def _check_start(start: Any, rows: int, cols: int) -> Cell:
+    try:
+        r, c = (int(x) for x in start)
+    except (TypeError, ValueError):
+        raise InputError(f"a start is a cell (row, col), got {start!r}") from None
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise InputError(
+            f"start ({r}, {c}) is outside the {rows}x{cols} board "
+            f"(rows 0..{rows - 1}, columns 0..{cols - 1})"
+        )
+    return r, c
+
+
+def board_symmetries(rows: int, cols: int, moves: str | MoveSet = "caselle") -> list[tuple]:
+    """The symmetries of the board that map the move set onto itself.
+
+    Each is ``(transpose, flip_rows, flip_cols)``: transpose first (square boards only), then
+    mirror rows and/or columns. A rectangle has 4 (8 when square), fewer when a custom move
+    set is not symmetric under some of them.
+    """
+    ms = parse_moves(moves)
+    moveset = set(ms.moves)
+    out = []
+    for transpose in (False, True) if rows == cols else (False,):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                mapped = set()
+                for dr, dc in moveset:
+                    if transpose:
+                        dr, dc = dc, dr
+                    mapped.add((-dr if flip_r else dr, -dc if flip_c else dc))
+                if mapped == moveset:
+                    out.append((transpose, flip_r, flip_c))
+    return out
+
+
+def _apply(sym: tuple, cell: Cell, rows: int, cols: int) -> Cell:
+    transpose, flip_r, flip_c = sym
+    r, c = cell
+    if transpose:
+        r, c = c, r
+    return (rows - 1 - r if flip_r else r, cols - 1 - c if flip_c else c)
+
+
+def start_classes(rows: int, cols: int, moves: str | MoveSet = "caselle") -> dict[Cell, list[Cell]]:
+    """The classes of start cells under the board's symmetries: representative -> members.
+
+    Representatives are the first cell of each class in row-major order; paths from any two
+    members of a class are in one-to-one correspondence, so one count serves the class.
+    """
+    syms = board_symmetries(rows, cols, moves)
+    seen: set[Cell] = set()
+    classes: dict[Cell, list[Cell]] = {}
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in seen:
+                continue
+            members = sorted({_apply(s, (r, c), rows, cols) for s in syms})
+            seen.update(members)
+            classes[(r, c)] = members
+    return classes
+
+
+# --------------------------------------------------------------------------------------------
+# Kernel calls
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    status: int
+    leaves: int
+    nodes: int
+    out: np.ndarray
+    path: np.ndarray
+    masks: np.ndarray
+    depth: int
+
+
+def _kernel_run(
+    rows: int,
+    cols: int,
+    moves: MoveSet,
+    closed: bool,
+    prefix: list[int] | np.ndarray,
+    *,
+    stop_depth: int | None = None,
+    out_cap: int = 1,
+    stop_when_full: bool = False,
+    node_limit: int | None = None,
+    seed: int | None = None,
+    state: tuple[np.ndarray, np.ndarray, int] | None = None,
+    prune: bool = True,
+) -> _Run:
+    """One call of the search kernel from ``prefix`` (or from a saved ``state``)."""
+    n = rows * cols
+    dr, dc = moves.arrays()
+    if state is None:
+        path = np.zeros(n, dtype=np.int64)
+        path[: len(prefix)] = prefix
+        masks = np.full(n, K.UNEXPANDED, dtype=np.int64)
+        depth = len(prefix)
+    else:
+        path, masks, depth = state
+    out = np.empty((out_cap, n), dtype=np.int64)
+    status, leaves, nodes, n_out, depth = K.search(
+        np.int64(rows),
+        np.int64(cols),
+        dr,
+        dc,
+        bool(closed),
+        bool(prune),
+        path,
+        masks,
+        np.int64(depth),
+        np.int64(len(prefix)),
+        np.int64(n + 1 if stop_depth is None else stop_depth),
+        out,
+        bool(stop_when_full),
+        np.int64(NO_LIMIT if node_limit is None else node_limit),
+        np.int64(-1 if seed is None else seed),
+    )
+    return _Run(int(status), int(leaves), int(nodes), out[:n_out], path, masks, int(depth))
+
+
+def _warm_up() -> float:
+    """Compile (or load from numba's cache) the search kernel on a 1x2 board."""
+    return jit_warmup(
+        "paths.count.search", lambda: _kernel_run(1, 2, parse_moves("0,1"), False, [0])
+    )
+
+
+def _count_job(job: tuple) -> tuple[int, int, list[int] | None]:
+    """Worker: count the completions of one prefix. ``job`` = (rows, cols, moves, closed,
+    prefix); returns (paths, nodes, one path or None). Top level, so processes can import it."""
+    rows, cols, moves, closed, prefix = job
+    run = _kernel_run(rows, cols, parse_moves(moves), closed, list(prefix))
+    sample = run.out[0].tolist() if len(run.out) else None
+    return run.leaves, run.nodes, sample
+
+
+# --------------------------------------------------------------------------------------------
+# Checkpoints
+# --------------------------------------------------------------------------------------------
+
+
+def _problem(rows, cols, start, moves: MoveSet, closed, split_depth) -> dict[str, Any]:
+    return {
+        "rows": rows,
+        "cols": cols,
+        "start": list(start) if start is not None else None,
+        "moves": sorted([list(m) for m in moves.moves]),
+        "closed": bool(closed),
+        "split_depth": split_depth,
+    }
+
+
+def _load_checkpoint(path: Path) -> dict[str, Any] | None:
+    """The checkpoint at ``path`` (None if there is no file); InputError if it is unusable."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise InputError(f"cannot read checkpoint {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+        if data.get("format") != CHECKPOINT_FORMAT or data.get("version") != CHECKPOINT_VERSION:
+            raise ValueError
+        problem = data["problem"]
+        done = data["done"]
+        if not isinstance(problem, dict) or not isinstance(done, dict):
+            raise ValueError
+        for key, value in done.items():
+            [int(x) for x in key.split(".")]
+            leaves, nodes = value
+            if not all(type(x) is int for x in (leaves, nodes)):
+                raise ValueError
+            if leaves < 0 or nodes < 0:
+                raise ValueError
+        samples = data.get("samples", {})
+        if not isinstance(samples, dict):
+            raise ValueError
+        for key, value in samples.items():
+            int(key)
+            [int(x) for x in value]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise InputError(
+            f"checkpoint {path} is corrupt or not a rompicapo count checkpoint"
+        ) from None
+    return data
+
+
+def _save_checkpoint(path: Path, problem, done, samples) -> None:
+    """Write the checkpoint atomically: a temp file in the same folder, then os.replace."""
+    data = {
+        "format": CHECKPOINT_FORMAT,
+        "version": CHECKPOINT_VERSION,
+        "problem": problem,
+        "done": done,
+        "samples": {str(k): v for k, v in samples.items()},
+    }
+    folder = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(data, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------------------------
+# count_paths
+# --------------------------------------------------------------------------------------------
+
+
+def _prefix_jobs(rows, cols, moves, closed, reps, depth) -> tuple[list[tuple[int, ...]], int]:
+    """Every live path prefix of ``depth`` cells from the representatives, and the nodes spent."""
+    prefixes: list[tuple[int, ...]] = []
+    nodes = 0
+    for r, c in reps:
+        cap = 1024
+        while True:
+            run = _kernel_run(
+                rows, cols, moves, closed, [r * cols + c], stop_depth=depth, out_cap=cap
+            )
+            if run.leaves <= cap:
+                break
+            cap = run.leaves
+        nodes += 1 + run.nodes  # the start state, then the states down to the prefixes
+        prefixes.extend(tuple(int(x) for x in p[:depth]) for p in run.out)
+    return prefixes, nodes
+
+
+def _choose_split_depth(rows, cols, moves, closed, reps) -> int:
+    n = rows * cols
+    depth = 2
+    while depth < n:
+        jobs, _ = _prefix_jobs(rows, cols, moves, closed, reps, depth)
+        if len(jobs) >= TARGET_JOBS:
+            break
+        depth += 1
+    return min(depth, n)
+
+
+def count_paths(
+    rows: int,
+    cols: int,
+    start: Cell | None = None,
+    moves: str | MoveSet = "caselle",
+    closed: bool = False,
+    *,
+    jobs: int | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    scheduler: Any = None,
+    progress: bool = False,
+    samples: bool = True,
+) -> CountResult:
+    """Count exactly the paths (``closed=True``: closed tours) from ``start``, or from every
+    start when ``start`` is None.
+
+    - ``jobs``: worker processes (default: all cores; 1 = this process only). Without
+      ``jobs``, ``checkpoint`` or ``scheduler`` a small count runs in this process at once.
+    - ``checkpoint``: a JSON file of finished prefix jobs; an interrupted count (Ctrl-C,
+      a crash) resumes from it and gives the same total. It records the problem and refuses
+      a different one (:class:`~rompicapo.common.InputError`).
+    - ``scheduler``: a Dask scheduler address (or ``distributed.Client``) to run the jobs on.
+    - ``progress``: a progress bar with ETA on stderr.
+
+    With ``start=None`` each class of starts under the board's symmetries (that preserve the
+    move set) is counted once; ``table`` has every start. Raises InputError for a bad size,
+    start or move set. On KeyboardInterrupt the checkpoint is saved and the interrupt re-raised.
+    """
+    ms = _check_board(rows, cols, moves)
+    rows, cols = int(rows), int(cols)
+    if start is not None:
+        start = _check_start(start, rows, cols)
+        classes = {start: [start]}
+    else:
+        classes = start_classes(rows, cols, ms)
+    compile_seconds = _warm_up()
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+
+    per_rep: dict[Cell, int] = {}
+    nodes = 0
+    found: dict[Cell, np.ndarray] = {}
+    n_jobs_run = 0
+    split_depth = 0
+    with Stopwatch() as sw:
+        todo = list(classes)
+        if jobs is None and ckpt is None and scheduler is None:
+            budget = PROBE_NODES
+            for rep in list(todo):
+                run = _kernel_run(
+                    rows, cols, ms, closed, [rep[0] * cols + rep[1]], node_limit=budget
+                )
+                if run.status != K.DONE:
+                    break
+                budget -= run.nodes
+                per_rep[rep] = run.leaves
+                nodes += 1 + run.nodes  # the start state, then the states below it
+                if len(run.out):
+                    found[rep] = run.out[0].copy()
+                todo.remove(rep)
+        if todo:
+            counted, job_nodes, job_samples, n_jobs_run, split_depth = _count_in_jobs(
+                rows, cols, start, ms, closed, todo, jobs, ckpt, scheduler, progress
+            )
+            per_rep.update(counted)
+            found.update(job_samples)
+            nodes += job_nodes
+
+    table = None
+    if start is None:
+        table = np.zeros((rows, cols), dtype=np.int64)
+        for rep, members in classes.items():
+            for m in members:
+                table[m] = per_rep[rep]
+        count = int(table.sum())
+    else:
+        count = per_rep[start]
+    return CountResult(
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_seconds,
+        counts={"nodes": nodes, "jobs": n_jobs_run},
+        rows=rows,
+        cols=cols,
+        moves=ms.spec,
+        closed=bool(closed),
+        start=start,
+        count=count,
+        table=table,
+        nodes=nodes,
+        jobs=n_jobs_run,
+        split_depth=split_depth,
+        samples=found if samples else {},
+    )
+
+
+def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, progress):
+    """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up."""
+    data = _load_checkpoint(ckpt) if ckpt is not None else None
+    if data is not None:
+        want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"))
+        if data["problem"] != want:
+            raise InputError(
+                f"checkpoint {ckpt} is for a different problem ({_describe(data['problem'])}); "
+                f"use another file for {_describe(want)}"
+            )
+        depth = int(want["split_depth"])
+        done: dict[str, list[int]] = data["done"]
+        samples: dict[int, list[int]] = {int(k): v for k, v in data.get("samples", {}).items()}
+    else:
+        depth = _choose_split_depth(rows, cols, ms, closed, reps)
+        done, samples = {}, {}
+    problem = _problem(rows, cols, start, ms, closed, depth)
+
+    prefixes, prefix_nodes = _prefix_jobs(rows, cols, ms, closed, reps, depth)
+    keyed = {".".join(map(str, p)): p for p in prefixes}
+    if not set(done) <= set(keyed):
+        raise InputError(f"checkpoint {ckpt} lists jobs this problem does not have: corrupt")
+    pending = [(rows, cols, ms.spec, bool(closed), p) for k, p in keyed.items() if k not in done]
+
+    last_save = time.monotonic()
+
+    def save() -> None:
+        if ckpt is not None:
+            _save_checkpoint(ckpt, problem, done, samples)
+
+    with progress_bar(disable=not progress, transient=False) as bar:
+        task = bar.add_task(f"{rows}x{cols} jobs", total=len(keyed), completed=len(done))
+        try:
+            for job, (leaves, job_nodes, sample) in run_jobs(
+                _count_job, pending, n_jobs=jobs, scheduler=scheduler
+            ):
+                prefix = job[4]
+                done[".".join(map(str, prefix))] = [leaves, job_nodes]
+                if sample is not None and prefix[0] not in samples:
+                    samples[prefix[0]] = sample
+                bar.advance(task)
+                if ckpt is not None and time.monotonic() - last_save > CHECKPOINT_EVERY:
+                    save()
+                    last_save = time.monotonic()
+        except KeyboardInterrupt:
+            save()
+            raise
+    save()
+
+    counted = {rep: 0 for rep in reps}
+    nodes = prefix_nodes
+    rep_of = {r * cols + c: (r, c) for r, c in reps}
+    for key, (leaves, job_nodes) in done.items():
+        counted[rep_of[keyed[key][0]]] += leaves
+        nodes += job_nodes
+    found = {
+        rep_of[cell]: np.asarray(path, dtype=np.int64)
+        for cell, path in samples.items()
+        if cell in rep_of
+    }
+    return counted, nodes, found, len(keyed), depth
+
+
+def _describe(problem: dict[str, Any]) -> str:
+    start = problem.get("start")
+    where = "every start" if start is None else f"start {tuple(start)}"
+    kind = "closed tours" if problem.get("closed") else "paths"
+    return f"{kind} on {problem.get('rows')}x{problem.get('cols')} from {where}"
+
+
+# --------------------------------------------------------------------------------------------
+# One path or a proof; enumeration
+# --------------------------------------------------------------------------------------------
+
+
+def search_path(
+    rows: int,
+    cols: int,
+    start: Cell | None,
+    moves: str | MoveSet = "caselle",
+    closed: bool = False,
+    node_limit: int | None = None,
+    *,
+    seed: int | None = None,
+) -> ExhaustiveResult:
+    """Find one path from ``start`` (any start when None) by exhaustive search, or prove none.
+
+    ``node_limit`` caps the nodes (over all starts); ``seed`` tries moves in a random order,
+    which gives a random (not uniform) path. See :class:`ExhaustiveResult` for ``proven``.
+    """
+    ms = _check_board(rows, cols, moves)
+    rows, cols = int(rows), int(cols)
+    if node_limit is not None and node_limit < 1:
+        raise InputError(f"node_limit must be at least 1, got {node_limit}")
+    if start is not None:
+        start = _check_start(start, rows, cols)
+    reps = [start] if start is not None else list(start_classes(rows, cols, ms))
+    compile_seconds = _warm_up()
+    nodes = 0
+    path = None
+    proven = True
+    with Stopwatch() as sw:
+        for rep in reps:
+            # the kernel's limit counts the states below the start, which is one node too
+            left = None if node_limit is None else node_limit - nodes - 1
+            if left is not None and left < 1:
+                proven = False
+                break
+            run = _kernel_run(
+                rows, cols, ms, closed, [rep[0] * cols + rep[1]],
+                stop_when_full=True, node_limit=left, seed=seed,
+            )  # fmt: skip
+            nodes += 1 + run.nodes  # the start state, then the states below it
+            if len(run.out):
+                path = run.out[0].copy()
+                break
+            if run.status == K.LIMIT:
+                proven = False
+                break
+    return ExhaustiveResult(
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_seconds,
+        counts={"nodes": nodes},
+        rows=rows,
+        cols=cols,
+        moves=ms.spec,
+        closed=bool(closed),
+        start=start,
+        path=path,
+        proven=path is not None or proven,
+        nodes=nodes,
+    )
+
+
+def iter_paths(
+    rows: int,
+    cols: int,
+    start: Cell,
+    moves: str | MoveSet = "caselle",
+    closed: bool = False,
+    limit: int | None = None,
+) -> Iterator[np.ndarray]:
+    """Yield the paths from ``start`` one by one, in search order, at most ``limit`` of them.
+
+    Streams: the kernel fills a buffer of paths and resumes from its saved state, so the first
+    paths arrive at once and memory stays small however many paths there are.
+    """
+    ms = _check_board(rows, cols, moves)
+    rows, cols = int(rows), int(cols)
+    r, c = _check_start(start, rows, cols)
+    if limit is not None and limit < 0:
+        raise InputError(f"limit must be at least 0, got {limit}")
+    _warm_up()
+    prefix = [r * cols + c]
+    state = None
+    given = 0
+    while limit is None or given < limit:
+        cap = ENUM_CHUNK if limit is None else min(ENUM_CHUNK, limit - given)
+        run = _kernel_run(
+            rows, cols, ms, closed, prefix, out_cap=cap, stop_when_full=True, state=state
+        )
+        for p in run.out:
+            yield p.copy()
+        given += len(run.out)
+        if run.status == K.DONE:
+            return
+        state = (run.path, run.masks, run.depth)
