@@ -48,6 +48,7 @@ __all__ = [
     "eternity2",
     "eternity2_clues",
     "format_board",
+    "format_pieces",
     "load_board",
     "load_pieces",
     "mismatched_joints",
@@ -221,6 +222,8 @@ def validate(board: Board, puzzle: Puzzle, *, complete: bool = True) -> None:
 # --------------------------------------------------------------------------------------------
 
 _SIZE = re.compile(r"^#\s*size:\s*(\S+)\s+(\S+)\s*$", re.IGNORECASE)
+# A pieces file may declare that it repeats pieces on purpose (the generator writes it).
+_DUPLICATES = re.compile(r"^\s*#\s*duplicates:\s*allowed\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 def _data_lines(text: str, what: str) -> tuple[list[tuple[int, list[str]]], tuple[int, int] | None]:
@@ -331,17 +334,34 @@ def parse_pieces(
             f"{what}: {n_border} border pieces (one grey side) but a {rows}x{cols} board needs "
             f"{want_border}"
         )
-    if not allow_duplicates:
+    if not allow_duplicates and not _DUPLICATES.search(text):
         seen: dict[tuple[int, ...], int] = {}
         for k, edges in enumerate(rows_):
             key = _canonical(edges)
             if key in seen:
                 raise InputError(
                     f"{what}: pieces {seen[key] + 1} and {k + 1} are the same piece up to "
-                    "rotation (allow duplicates if the set really repeats pieces)"
+                    "rotation (if the set repeats pieces on purpose, add a "
+                    "'# duplicates: allowed' line or pass --allow-duplicates)"
                 )
             seen[key] = k
     return Puzzle(rows, cols, pieces, name)
+
+
+def format_pieces(puzzle: Puzzle, *, comment: str = "") -> str:
+    """The pieces file of a puzzle (with its size line); :func:`parse_pieces` reads it back."""
+    out = [f"# {line}" for line in comment.splitlines()]
+    out.append(
+        f"# {puzzle.name or 'puzzle'}: {puzzle.rows} rows x {puzzle.cols} cols, "
+        f"{puzzle.n_pieces} pieces, colours 1..{puzzle.max_colour} + grey 0."
+    )
+    out.append(f"# size: {puzzle.rows} {puzzle.cols}")
+    canon = {_canonical(row) for row in puzzle.pieces.tolist()}
+    if len(canon) < puzzle.n_pieces:
+        out.append("# duplicates: allowed")
+    out.append("# Format: line k (non-comment lines only) = piece k; TOP RIGHT BOTTOM LEFT.")
+    out += [" ".join(str(int(x)) for x in row) for row in puzzle.pieces.tolist()]
+    return "\n".join(out) + "\n"
 
 
 def load_pieces(

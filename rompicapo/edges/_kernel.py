@@ -1,0 +1,187 @@
+"""numba kernel: Blackwood's depth-first search over a fixed fill order (flat arrays only).
+
+Memory picture (built by :mod:`rompicapo.edges.blackwood`; ``n`` cells, ``K = NC*NC`` keys,
+``NC`` = number of colours including grey):
+
+- fill order, per position ``i`` in ``0..n-1``: ``pos_cell[i]`` (the cell filled at ``i``),
+  ``pos_left[i]`` and ``pos_below[i]`` (the neighbour cells whose colours form the key; ``n``, a
+  sentinel cell that always shows grey, on the rim), ``pos_table[i]`` (which candidate table),
+  ``pos_quota[i]`` (heuristic sides the board must hold once ``i`` is filled, 0 = no quota),
+  ``pos_allow[i]`` (breaks allowed in total once ``i`` is filled) and ``pos_joints[i]`` (inner
+  joints among the first ``i`` positions: a partial board of depth ``d`` with ``b`` breaks scores
+  ``pos_joints[d] - b``; length ``n + 1``);
+- candidate tables: the list for table ``t`` and key ``left*NC + below`` is the entry range
+  ``tab_start[t*K + key] .. tab_start[t*K + key + 1]``;
+- entries (pre-rotated pieces), one int32 word each, ``ent[j]``: bits 0-9 the piece *type*
+  (identical pieces, up to rotation, share a type and a count of copies), 10-11 the
+  rotation, 12-17 the top colour, 18-23 the right colour, 24-26 the heuristic side count, 27 the
+  break flag. One word per entry keeps a whole list in one or two cache lines;
+- state: ``avail[type]`` (copies not on the board), ``placed[i]`` (entry index at position
+  ``i``, -1 empty), ``top[cell]``/``right[cell]`` (colours shown by the placed pieces; index
+  ``n`` is grey),
+  ``cum_breaks[i]``/``cum_heur[i]`` (totals over positions ``0..i-1``), ``counters``.
+
+Work is counted as Bucas counts it: ``placements`` = forward placements, ``nodes`` = loop
+iterations (one per placement or retreat; Blackwood's node count).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Entry layout (see the module docstring); colours below 64 and pieces below 1024 fit.
+PIECE_MASK = 0x3FF
+ROT_SHIFT = 10
+TOP_SHIFT = 12
+RIGHT_SHIFT = 18
+HEUR_SHIFT = 24
+BREAK_SHIFT = 27
+COLOUR_MASK = 0x3F
+
+# counters[] slots
+C_NODES = 0
+C_PLACEMENTS = 1
+C_DEPTH = 2  # current depth (position to fill next)
+C_BEST_DEPTH = 3
+C_BEST_SCORE = 4
+C_STATUS = 5
+N_COUNTERS = 6
+
+# status values
+RUNNING = 0  # node budget of this call spent; call again to continue
+SOLVED = 1  # every position filled
+EXHAUSTED = 2  # the whole tree (under these settings) was searched
+
+
+def pack_entry(piece, rotation, top, right, heur, brk):
+    """One table entry as the kernel reads it (numpy-vectorisable)."""
+    return (
+        piece
+        | (rotation << ROT_SHIFT)
+        | (top << TOP_SHIFT)
+        | (right << RIGHT_SHIFT)
+        | (heur << HEUR_SHIFT)
+        | (brk << BREAK_SHIFT)
+    )
+
+
+@njit(cache=True)
+def search(
+    pos_cell,
+    pos_left,
+    pos_below,
+    pos_table,
+    pos_quota,
+    pos_allow,
+    pos_joints,
+    n_keys,
+    n_colours,
+    tab_start,
+    ent,
+    avail,
+    placed,
+    top,
+    right,
+    cum_breaks,
+    cum_heur,
+    heat,
+    best_placed,
+    counters,
+    max_nodes,
+):
+    """Run Blackwood's backtracking from the saved state for at most ``max_nodes`` iterations.
+
+    Returns nothing; ``counters[C_STATUS]`` says why it stopped (RUNNING: budget spent, call
+    again with the same arrays to continue; SOLVED; EXHAUSTED). Whenever a placement makes a
+    partial board scoring more than ``counters[C_BEST_SCORE]``, the placed entries are copied to
+    ``best_placed`` (-1 beyond the depth) and the best score and depth updated.
+    """
+    n = pos_cell.shape[0]
+    i = counters[C_DEPTH]
+    nodes = counters[C_NODES]
+    placements = counters[C_PLACEMENTS]
+    best_depth = counters[C_BEST_DEPTH]
+    best_score = counters[C_BEST_SCORE]
+    limit = nodes + max_nodes
+    status = RUNNING
+    while nodes < limit:
+        nodes += 1
+        cell = pos_cell[i]
+        base = pos_table[i] * n_keys + right[pos_left[i]] * n_colours + top[pos_below[i]]
+        stop = tab_start[base + 1]
+        prev = placed[i]
+        if prev >= 0:
+            # back at this position: free its piece and resume after the entry it held
+            avail[ent[prev] & PIECE_MASK] += 1
+            j = prev + 1
+        else:
+            j = tab_start[base]
+        allow = pos_allow[i] - cum_breaks[i]
+        need = pos_quota[i] - cum_heur[i]
+        found = -1
+        while j < stop:
+            e = ent[j]
+            # break entries sit at the end of each list, so the first one over the allowance
+            # ends the scan
+            if (e >> BREAK_SHIFT) > allow:
+                break
+            if avail[e & PIECE_MASK] != 0:
+                # lists are sorted by heuristic count, so the first unused candidate under the
+                # quota ends the scan too (exact pruning, Blackwood's "break out of the loop")
+                if ((e >> HEUR_SHIFT) & 7) < need:
+                    break
+                found = j
+                break
+            j += 1
+        if found >= 0:
+            e = ent[found]
+            avail[e & PIECE_MASK] -= 1
+            placed[i] = found
+            top[cell] = (e >> TOP_SHIFT) & COLOUR_MASK
+            right[cell] = (e >> RIGHT_SHIFT) & COLOUR_MASK
+            brk = cum_breaks[i] + (e >> BREAK_SHIFT)
+            cum_breaks[i + 1] = brk
+            cum_heur[i + 1] = cum_heur[i] + ((e >> HEUR_SHIFT) & 7)
+            heat[cell] += 1
+            placements += 1
+            i += 1
+            if i > best_depth:
+                best_depth = i
+            sc = pos_joints[i] - brk
+            if sc > best_score:
+                best_score = sc
+                for k in range(n):
+                    best_placed[k] = placed[k] if k < i else -1
+            if i == n:
+                status = SOLVED
+                break
+        else:
+            placed[i] = -1
+            i -= 1
+            if i < 0:
+                status = EXHAUSTED
+                i = 0
+                break
+    counters[C_DEPTH] = i
+    counters[C_NODES] = nodes
+    counters[C_PLACEMENTS] = placements
+    counters[C_BEST_DEPTH] = best_depth
+    counters[C_BEST_SCORE] = best_score
+    counters[C_STATUS] = status
+
+
+def new_state(n_cells: int, copies: np.ndarray):
+    """Fresh state arrays for :func:`search` (start at position 0, nothing placed);
+    ``copies[type]`` = how many pieces of each type the puzzle has."""
+    avail = copies.astype(np.int16)
+    placed = np.full(n_cells, -1, dtype=np.int32)
+    top = np.zeros(n_cells + 1, dtype=np.int32)
+    right = np.zeros(n_cells + 1, dtype=np.int32)
+    cum_breaks = np.zeros(n_cells + 1, dtype=np.int32)
+    cum_heur = np.zeros(n_cells + 1, dtype=np.int32)
+    heat = np.zeros(n_cells, dtype=np.int64)
+    best_placed = np.full(n_cells, -1, dtype=np.int32)
+    counters = np.zeros(N_COUNTERS, dtype=np.int64)
+    counters[C_BEST_SCORE] = -1
+    return avail, placed, top, right, cum_breaks, cum_heur, heat, best_placed, counters

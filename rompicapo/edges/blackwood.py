@@ -1,0 +1,966 @@
+"""Blackwood's search for edge-matching puzzles: fill orders, schedules, tables, restarts.
+
+The algorithm is Joshua Blackwood's (the 470 board), reimplemented from the description in the
+shared references (``blackwood-algorithm.md``); no code of his or of any GPL repository is used.
+In short: fill the cells in a fixed order in which every cell's left and lower neighbours come
+earlier, so a cell's candidates are the pre-rotated pieces listed under the key (colour on the
+left, colour below); try them in a fixed order that puts pieces with three *heuristic colours*
+first (random among equals); require, for the first ~60 % of the order, a growing *quota* of
+heuristic sides on the board; from position 201 on allow a slowly growing number of *breaks*
+(one mismatched joint per piece, never on the frame); restart from scratch with new random
+tie-breaks after a node cap. The deepest and best boards are kept.
+
+Layers: :func:`fill_order`, :func:`quota_schedule`, :func:`break_schedule` and
+:func:`heuristic_colours` make a :class:`Plan` (everything fixed for a puzzle and its clues);
+:func:`build_tables` draws one set of randomly tie-broken candidate tables; :func:`search` runs
+restarts in this process for a time; :func:`solve` runs searches on all cores (or a Dask
+cluster) and keeps the best board.
+
+All positions and rows here are in the data files' convention (row 0 = top) except inside the
+fill-order builders, which think as Blackwood does, from the bottom row up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup, run_jobs
+from rompicapo.edges import _kernel as K
+from rompicapo.edges.puzzle import Board, Puzzle
+from rompicapo.edges.verify import board_problems, count_matched_joints
+
+__all__ = [
+    "BLACKWOOD_BREAK_INDEXES",
+    "BLACKWOOD_HEURISTIC_COLOURS",
+    "BLACKWOOD_NODE_CAP",
+    "EdgeSearchResult",
+    "Plan",
+    "Settings",
+    "Tables",
+    "blackwood_quota",
+    "break_schedule",
+    "build_tables",
+    "fill_order",
+    "heuristic_colours",
+    "make_plan",
+    "quota_schedule",
+    "search",
+    "solve",
+]
+
+# Blackwood's final constants (reference §4-§6).
+BLACKWOOD_HEURISTIC_COLOURS = (13, 16, 10)
+BLACKWOOD_BREAK_INDEXES = (201, 206, 211, 216, 221, 225, 229, 233, 237, 239)
+BLACKWOOD_MAX_QUOTA_INDEX = 160
+# Nodes per run before a restart with new tie-breaks (his constant; ~1 h per run at his speed).
+BLACKWOOD_NODE_CAP = 5 * 10**10
+# Sort score weights: U < 100 only shuffles entries with equal heuristic count, and any break
+# entry (-100000) sorts after every exact one.
+HEUR_WEIGHT = 100
+BREAK_WEIGHT = 100_000
+TIE_BREAK_RANGE = 99
+# A kernel call runs this long before Python looks at the clock, prints the live line and
+# lets Ctrl-C in: short enough to feel live, long enough that the calls cost nothing.
+CHUNK_SECONDS = 0.5
+
+
+# --------------------------------------------------------------------------------------------
+# Fill orders
+# --------------------------------------------------------------------------------------------
+
+
+def _to_cells(rows: int, cols: int, bottom_up: Sequence[tuple[int, int]]) -> np.ndarray:
+    return np.array([(rows - 1 - b) * cols + c for b, c in bottom_up], dtype=np.int32)
+
+
+def _rows_order(rows: int, cols: int) -> list[tuple[int, int]]:
+    return [(b, c) for b in range(rows) for c in range(cols)]
+
+
+def _blackwood_order(
+    rows: int, cols: int, top_rows: int, left_cols: int, right_cols: int
+) -> list[tuple[int, int]]:
+    """Blackwood's order (reference §3) for any size: rows from the bottom up to the last
+    ``top_rows`` rows; then the left ``left_cols`` of those rows row by row; the middle column by
+    column, each bottom to top; the right ``right_cols`` peeled as a staircase (bottom row of
+    what is left, then its left column while more than two columns are left)."""
+    first_top = rows - top_rows
+    seq = [(b, c) for b in range(first_top) for c in range(cols)]
+    seq += [(b, c) for b in range(first_top, rows) for c in range(left_cols)]
+    seq += [(b, c) for c in range(left_cols, cols - right_cols) for b in range(first_top, rows)]
+    b0, c0 = first_top, cols - right_cols
+    while b0 < rows:
+        seq += [(b0, c) for c in range(c0, cols)]
+        b0 += 1
+        if cols - c0 > 2 and b0 < rows:
+            seq += [(b, c0) for b in range(b0, rows)]
+            c0 += 1
+    return seq
+
+
+def fill_order(rows: int, cols: int, kind: str = "blackwood") -> np.ndarray:
+    """Cells (``row*cols + col``, row 0 = top) in the order the search fills them.
+
+    ``"blackwood"``: Blackwood's order, exact on 16x16 (top five rows split 5 | 7 | 4 columns)
+    and scaled in proportion on other sizes (a plain row scan below 6x6); ``"rows"``: a row scan
+    from the bottom row up. In both every cell's left and lower neighbours come earlier.
+    """
+    if kind == "rows" or rows < 6 or cols < 6:
+        seq = _rows_order(rows, cols)
+    elif kind == "blackwood":
+        seq = _blackwood_order(
+            rows, cols, round(rows * 5 / 16), round(cols * 5 / 16), round(cols * 4 / 16)
+        )
+    else:
+        raise InputError(f"fill order must be 'blackwood' or 'rows', got {kind!r}")
+    return _to_cells(rows, cols, seq)
+
+
+# --------------------------------------------------------------------------------------------
+# Schedules
+# --------------------------------------------------------------------------------------------
+
+
+def blackwood_quota(i: int) -> int:
+    """Blackwood's heuristic-side quota at position ``i`` of 256 (reference §4)."""
+    if i <= 16:
+        return 0
+    if i <= 26:
+        return int((i - 16) * 2.8)
+    if i <= 56:
+        return int((i - 26) * 1.43333 + 28)
+    if i <= 76:
+        return int((i - 56) * 0.9 + 71)
+    if i <= 102:
+        return int((i - 76) * 0.6538 + 89)
+    if i <= BLACKWOOD_MAX_QUOTA_INDEX:
+        return int((i - 102) / 4.4615 + 106)
+    return 0
+
+
+# Heuristic sides on the Eternity II set for Blackwood's three colours (reference §2, measured).
+BLACKWOOD_HEURISTIC_SIDES = 122
+
+
+def quota_schedule(n_cells: int, kind: str, heuristic_sides: int) -> np.ndarray:
+    """Quota per position: ``"blackwood"`` (his curve, 256 cells), ``"scaled"`` (his curve
+    stretched to ``n_cells`` positions and scaled to the ``heuristic_sides`` available) or
+    ``"none"``."""
+    if kind == "none":
+        return np.zeros(n_cells, dtype=np.int32)
+    if kind == "blackwood":
+        if n_cells != 256:
+            raise InputError("Blackwood's quota is for 256 cells; use 'scaled' for other sizes")
+        return np.array([blackwood_quota(i) for i in range(256)], dtype=np.int32)
+    if kind == "scaled":
+        ratio = heuristic_sides / BLACKWOOD_HEURISTIC_SIDES
+        return np.array(
+            [int(blackwood_quota(round(i * 256 / n_cells)) * ratio) for i in range(n_cells)],
+            dtype=np.int32,
+        )
+    raise InputError(f"quota must be 'blackwood', 'scaled' or 'none', got {kind!r}")
+
+
+def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
+    """Total breaks allowed once position ``i`` is filled: the number of break indexes ``<= i``.
+
+    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"scaled"``: the same fractions of
+    ``n_cells``; ``"none"``: no breaks (perfect boards only); or an explicit list of indexes.
+    """
+    if isinstance(kind, str):
+        if kind == "none":
+            idx: Sequence[int] = ()
+        elif kind == "blackwood":
+            if n_cells != 256:
+                raise InputError("Blackwood's breaks are for 256 cells; use 'scaled'")
+            idx = BLACKWOOD_BREAK_INDEXES
+        elif kind == "scaled":
+            idx = [round(p * n_cells / 256) for p in BLACKWOOD_BREAK_INDEXES]
+        else:
+            raise InputError(f"breaks must be 'blackwood', 'scaled' or 'none', got {kind!r}")
+    else:
+        idx = list(kind)
+    idx_arr = np.array(sorted(idx), dtype=np.int64)
+    return np.searchsorted(idx_arr, np.arange(n_cells), side="right").astype(np.int32)
+
+
+def heuristic_colours(puzzle: Puzzle) -> tuple[int, ...]:
+    """Blackwood's (13, 16, 10) on Eternity II; elsewhere, by analogy, the rarest frame colour
+    and the two rarest inner colours (colours that must not be left for the end)."""
+    if puzzle.is_eternity2:
+        return BLACKWOOD_HEURISTIC_COLOURS
+    counts = np.bincount(puzzle.pieces.ravel(), minlength=puzzle.max_colour + 1)
+    frame = sorted(puzzle.frame_colours, key=lambda c: (counts[c], c))
+    inner = sorted(
+        (c for c in range(1, puzzle.max_colour + 1) if c not in puzzle.frame_colours and counts[c]),
+        key=lambda c: (counts[c], c),
+    )
+    return tuple(frame[:1] + inner[:2])
+
+
+# --------------------------------------------------------------------------------------------
+# Plan: everything fixed for a puzzle, clues and settings
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Search parameters; ``"auto"`` means Blackwood's on Eternity II and, elsewhere, a plain
+    search for perfect boards (his order scaled, no quota, no breaks)."""
+
+    order: str = "auto"
+    quota: str = "auto"
+    breaks: str | tuple[int, ...] = "auto"
+    heuristic: tuple[int, ...] | None = None
+    node_cap: int = BLACKWOOD_NODE_CAP
+
+    def resolved(self, puzzle: Puzzle) -> Settings:
+        e2 = puzzle.is_eternity2
+        return Settings(
+            order="blackwood" if self.order == "auto" else self.order,
+            quota=("blackwood" if e2 else "none") if self.quota == "auto" else self.quota,
+            breaks=("blackwood" if e2 else "none") if self.breaks == "auto" else self.breaks,
+            heuristic=self.heuristic if self.heuristic is not None else heuristic_colours(puzzle),
+            node_cap=self.node_cap,
+        )
+
+
+@dataclass
+class Plan:
+    """Per position: cell, key neighbours, table spec, quota, break allowance, joints so far."""
+
+    puzzle: Puzzle
+    clues: Board
+    settings: Settings
+    pos_cell: np.ndarray
+    pos_left: np.ndarray
+    pos_below: np.ndarray
+    pos_quota: np.ndarray
+    pos_allow: np.ndarray
+    pos_joints: np.ndarray
+    specs: list[tuple]  # per position: the spec of its candidate table
+    heur_count: np.ndarray  # per piece: sides in a heuristic colour
+    piece_type: np.ndarray  # per piece: its type (first piece equal to it up to rotation)
+    type_turn: np.ndarray  # per piece: clockwise turns taking its type's listing to its own
+    copies: np.ndarray  # per type id (= piece index of the representative): number of copies
+
+
+ANY = -1  # a side that must merely not be grey
+
+
+def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | None = None) -> Plan:
+    """Fix the order, schedules and per-position table specs for a search."""
+    st = (settings or Settings()).resolved(puzzle)
+    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.rows * puzzle.cols
+    clues = clues if clues is not None else Board.empty(rows, cols)
+    problems = board_problems(rows, cols, puzzle.pieces, clues.placements(), complete=False)
+    if problems:
+        raise InputError(f"clues: {problems[0]}")
+    order = fill_order(rows, cols, st.order)
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
+    pos_left = np.empty(n, dtype=np.int32)
+    pos_below = np.empty(n, dtype=np.int32)
+    joints = np.zeros(n + 1, dtype=np.int32)
+    for i, cell in enumerate(order.tolist()):
+        r, c = divmod(cell, cols)
+        left = cell - 1 if c > 0 else n
+        below = cell + cols if r < rows - 1 else n
+        if (left < n and rank[left] > i) or (below < n and rank[below] > i):
+            raise AssertionError("fill order must fill left and lower neighbours first")
+        pos_left[i], pos_below[i] = left, below
+        earlier = sum(
+            1
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= rr < rows and 0 <= cc < cols and rank[rr * cols + cc] < i
+        )
+        joints[i + 1] = joints[i] + earlier
+    heur = np.isin(puzzle.pieces, np.array(st.heuristic, dtype=np.int16)).sum(axis=1)
+    piece_type, type_turn = _piece_types(puzzle.pieces)
+    copies = np.bincount(piece_type, minlength=puzzle.n_pieces).astype(np.int64)
+    quota = quota_schedule(n, str(st.quota), int(heur.sum()))
+    allow = break_schedule(n, st.breaks)
+    specs = []
+    for i, cell in enumerate(order.tolist()):
+        r, c = divmod(cell, cols)
+        if clues.piece[r, c] >= 0:
+            specs.append(("clue", int(clues.piece[r, c]), int(clues.rotation[r, c])))
+            continue
+        top_req = 0 if r == 0 else ANY
+        right_req = 0 if c == cols - 1 else ANY
+        if r > 0 and clues.piece[r - 1, c] >= 0:
+            top_req = puzzle.edges(int(clues.piece[r - 1, c]), int(clues.rotation[r - 1, c]))[2]
+        if c < cols - 1 and clues.piece[r, c + 1] >= 0:
+            right_req = puzzle.edges(int(clues.piece[r, c + 1]), int(clues.rotation[r, c + 1]))[3]
+        bottom_row = r == rows - 1 and 0 < c < cols - 1
+        specs.append(("cell", top_req, right_req, bool(allow[i] > 0), bottom_row))
+    return Plan(
+        puzzle,
+        clues,
+        st,
+        order,
+        pos_left,
+        pos_below,
+        quota,
+        allow,
+        joints,
+        specs,
+        heur,
+        piece_type,
+        type_turn,
+        copies,
+    )
+
+
+def _piece_types(pieces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Identical pieces (up to rotation) are one type with several copies: the search then
+    never tries two copies of the same piece in the same place (Tomy's clue puzzles repeat up
+    to a third of their pieces). Returns each piece's type (its first equal piece) and the
+    clockwise turns ``d`` with ``piece = representative turned d``."""
+    first: dict[tuple[int, ...], int] = {}
+    ptype = np.empty(len(pieces), dtype=np.int64)
+    turn = np.zeros(len(pieces), dtype=np.int64)
+    rows = pieces.tolist()
+    for k, e in enumerate(rows):
+        canon = min(tuple(e[i:] + e[:i]) for i in range(4))
+        rep = first.setdefault(canon, k)
+        ptype[k] = rep
+        if rep != k:
+            base = rows[rep]
+            # rep turned d: side s shows base[(s - d) % 4]; find d with that equal to e
+            turn[k] = next(d for d in range(4) if all(base[(s - d) % 4] == e[s] for s in range(4)))
+    return ptype, turn
+
+
+# --------------------------------------------------------------------------------------------
+# Candidate tables
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tables:
+    """Concatenated candidate lists: list (table ``t``, key) is ``ent[start[t*K+key] :
+    start[t*K+key+1]]``; ``pos_table[i]`` is the table of position ``i``."""
+
+    n_colours: int
+    pos_table: np.ndarray
+    tab_start: np.ndarray
+    ent: np.ndarray
+
+    def entries(self, table: int, left: int, below: int) -> np.ndarray:
+        k = table * self.n_colours**2 + left * self.n_colours + below
+        return self.ent[self.tab_start[k] : self.tab_start[k + 1]]
+
+
+def _all_rotations(pieces: np.ndarray) -> np.ndarray:
+    """``(n, 4, 4)``: ``[p, r]`` = (top, right, bottom, left) of piece p turned r clockwise."""
+    out = np.empty((pieces.shape[0], 4, 4), dtype=np.int64)
+    for r in range(4):
+        for s in range(4):
+            out[:, r, s] = pieces[:, (s - r) % 4]
+    return out
+
+
+def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
+    """One draw of the candidate tables (random tie-breaks among equal heuristic counts)."""
+    puzzle = plan.puzzle
+    nc = puzzle.max_colour + 1
+    n_keys = nc * nc
+    frame = np.zeros(nc, dtype=bool)
+    frame[list(puzzle.frame_colours)] = True
+    rot = _all_rotations(puzzle.pieces.astype(np.int64))
+    n_pieces = puzzle.n_pieces
+    piece_ids = np.repeat(np.arange(n_pieces), 4)
+    rot_ids = np.tile(np.arange(4), n_pieces)
+    flat = rot.reshape(-1, 4)
+    t, r, b, lft = flat[:, 0], flat[:, 1], flat[:, 2], flat[:, 3]
+    heur = plan.heur_count[piece_ids]
+    # Only one piece of each type gets entries, and only if a copy is left beside the clues.
+    spare = plan.copies.copy()
+    for _, _, k, _ in plan.clues.placements():
+        spare[plan.piece_type[k]] -= 1
+    is_rep = plan.piece_type == np.arange(n_pieces)
+    usable = (is_rep & (spare > 0))[piece_ids]
+
+    spec_ids: dict[tuple, int] = {}
+    pos_table = np.empty(len(plan.specs), dtype=np.int32)
+    for i, spec in enumerate(plan.specs):
+        pos_table[i] = spec_ids.setdefault(spec, len(spec_ids))
+
+    keys_all, tabs_all, scores_all, words_all = [], [], [], []
+    breakable = lambda colour: (colour != 0) & ~frame[colour]  # noqa: E731
+    other = np.arange(1, nc)
+    for spec, tid in spec_ids.items():
+        if spec[0] == "clue":
+            _, k, rr = spec
+            e = rot[k, rr]
+            keys = np.array([e[3] * nc + e[2]])
+            tk = int(plan.piece_type[k])
+            rr_type = (rr + int(plan.type_turn[k])) % 4  # the clue as its type turned
+            words = np.array([K.pack_entry(tk, rr_type, e[0], e[1], plan.heur_count[k], 0)])
+            scores = np.zeros(1)
+        else:
+            _, top_req, right_req, with_breaks, bottom_row = spec
+            ok = usable.copy()
+            ok &= (t == 0) if top_req == 0 else ((t != 0) if top_req == ANY else (t == top_req))
+            ok &= (
+                (r == 0) if right_req == 0 else ((r != 0) if right_req == ANY else (r == right_req))
+            )
+            sel = np.nonzero(ok)[0]
+            key_parts = [lft[sel] * nc + b[sel]]
+            idx_parts = [sel]
+            brk_parts = [np.zeros(len(sel), dtype=np.int64)]
+            if with_breaks:
+                # left side broken: the key's left colour differs from the piece's left
+                s2 = sel[breakable(lft[sel])]
+                xs = np.tile(other, len(s2))
+                ss = np.repeat(s2, len(other))
+                keep = (xs != lft[ss]) & breakable(xs)
+                key_parts.append(xs[keep] * nc + b[ss[keep]])
+                idx_parts.append(ss[keep])
+                brk_parts.append(np.ones(int(keep.sum()), dtype=np.int64))
+                # bottom side broken
+                s2 = sel[breakable(b[sel])]
+                xs = np.tile(other, len(s2))
+                ss = np.repeat(s2, len(other))
+                keep = (xs != b[ss]) & breakable(xs)
+                key_parts.append(lft[ss[keep]] * nc + xs[keep])
+                idx_parts.append(ss[keep])
+                brk_parts.append(np.ones(int(keep.sum()), dtype=np.int64))
+            keys = np.concatenate(key_parts)
+            idx = np.concatenate(idx_parts)
+            brk = np.concatenate(brk_parts)
+            h = heur[idx]
+            tie = rng.integers(0, TIE_BREAK_RANGE, size=len(idx))
+            if bottom_row:
+                # Blackwood re-sorts the bottom row at each run: heuristic colour first, else random
+                scores = HEUR_WEIGHT * (h > 0) - BREAK_WEIGHT * brk + tie
+            else:
+                scores = HEUR_WEIGHT * h - BREAK_WEIGHT * brk + tie
+            words = K.pack_entry(piece_ids[idx], rot_ids[idx], t[idx], r[idx], h, brk)
+        keys_all.append(keys)
+        tabs_all.append(np.full(len(keys), tid))
+        scores_all.append(scores)
+        words_all.append(words)
+    keys = np.concatenate(keys_all)
+    tabs = np.concatenate(tabs_all)
+    scores = np.concatenate(scores_all)
+    words = np.concatenate(words_all)
+    # A piece with rotational symmetry shows the same edges in two or four turns: keep one.
+    no_rot = words & ~(3 << K.ROT_SHIFT)
+    _, first = np.unique(np.stack([tabs, keys, no_rot]), axis=1, return_index=True)
+    keys, tabs, scores, words = keys[first], tabs[first], scores[first], words[first]
+    order = np.lexsort((-scores, keys, tabs))
+    slot = tabs[order] * n_keys + keys[order]
+    tab_start = np.searchsorted(slot, np.arange(len(spec_ids) * n_keys + 1)).astype(np.int32)
+    return Tables(nc, pos_table, tab_start, words[order].astype(np.int32))
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EdgeSearchResult(SearchResult):
+    """The best board found (``board``, completed greedily with the leftover pieces) and how.
+
+    ``search_score``/``search_depth``: the best partial board of the search (Blackwood's and
+    Bucas's figure: matched joints among the placed pieces), ``deepest``: most pieces placed at
+    once; ``score``: the completed board's matched joints (>= ``search_score``). ``counts``:
+    ``nodes`` (loop iterations), ``placements`` (forward placements, Bucas's count),
+    ``restarts``. ``heat``: placements per cell (rows x cols).
+    """
+
+    puzzle: Puzzle | None = None
+    board: Board | None = None
+    partial: Board | None = None
+    score: int = -1
+    search_score: int = -1
+    search_depth: int = 0
+    deepest: int = 0
+    solved: bool = False
+    exhausted: bool = False
+    interrupted: bool = False
+    heat: np.ndarray | None = None
+    settings: dict = field(default_factory=dict)
+    wall_seconds: float = 0.0  # solve(): including process start-up and compilation
+
+    @property
+    def placements_per_second(self) -> float:
+        return self.counts.get("placements", 0) / self.solve_seconds if self.solve_seconds else 0.0
+
+    def verify(self) -> bool:
+        """Recount with :mod:`rompicapo.edges.verify`: rules hold and the scores are right."""
+        p = self.puzzle
+        assert p is not None and self.board is not None and self.partial is not None
+        for board, expected in ((self.board, self.score), (self.partial, self.search_score)):
+            placements = board.placements()
+            if board_problems(p.rows, p.cols, p.pieces, placements, complete=False):
+                return False
+            if count_matched_joints(p.rows, p.cols, p.pieces, placements) != expected:
+                return False
+        return not self.solved or self.score == p.n_joints
+
+    def summary(self) -> dict:
+        p = self.puzzle
+        assert p is not None
+        return {
+            "puzzle": p.name,
+            "size": [p.rows, p.cols],
+            "score": self.score,
+            "max_score": p.n_joints,
+            "search_score": self.search_score,
+            "search_depth": self.search_depth,
+            "deepest": self.deepest,
+            "solved": self.solved,
+            "exhausted": self.exhausted,
+            "interrupted": self.interrupted,
+            "counts": self.counts,
+            "placements_per_second": round(self.placements_per_second),
+            "solve_seconds": round(self.solve_seconds, 3),
+            "compile_seconds": round(self.compile_seconds, 3),
+            "wall_seconds": round(self.wall_seconds or self.solve_seconds, 3),
+            "settings": self.settings,
+            "verified": self.verify(),
+        }
+
+
+def complete_board(partial: Board, puzzle: Puzzle, clues: Board | None = None) -> Board:
+    """Fill the empty cells greedily (fill order of rows) with the unused pieces, each time the
+    piece and turn that matches most already-placed neighbours and keeps grey on the rim."""
+    board = partial.copy()
+    if clues is not None:
+        for r, c, k, rot in clues.placements():
+            if board.piece[r, c] < 0 and k not in set(board.piece.ravel().tolist()):
+                board.piece[r, c], board.rotation[r, c] = k, rot
+    rows, cols = board.rows, board.cols
+    unused = sorted(set(range(puzzle.n_pieces)) - set(board.piece.ravel().tolist()))
+    rot = _all_rotations(puzzle.pieces.astype(np.int64))
+    for r in range(rows - 1, -1, -1):
+        for c in range(cols):
+            if board.piece[r, c] >= 0:
+                continue
+            rim = (r == 0, c == cols - 1, r == rows - 1, c == 0)
+            best, best_key = None, -1
+            for k in unused:
+                for rr in range(4):
+                    e = rot[k, rr]
+                    if any((e[s] == 0) != rim[s] for s in range(4)):
+                        continue
+                    m = 0
+                    for s, (dr, dc, opp) in enumerate(
+                        ((-1, 0, 2), (0, 1, 3), (1, 0, 0), (0, -1, 1))
+                    ):
+                        rr2, cc2 = r + dr, c + dc
+                        if 0 <= rr2 < rows and 0 <= cc2 < cols and board.piece[rr2, cc2] >= 0:
+                            o = rot[board.piece[rr2, cc2], board.rotation[rr2, cc2]]
+                            m += int(o[opp] == e[s])
+                    if m > best_key:
+                        best, best_key = (k, rr), m
+            if best is not None:
+                board.piece[r, c], board.rotation[r, c] = best
+                unused.remove(best[0])
+    return board
+
+
+# --------------------------------------------------------------------------------------------
+# Search in this process
+# --------------------------------------------------------------------------------------------
+
+
+def _warm() -> None:
+    from rompicapo.edges.generate import generate
+
+    puzzle, _ = generate(3, 3, frame_colours=1, inner_colours=2, seed=0)
+    plan = make_plan(puzzle)
+    tables = build_tables(plan, np.random.default_rng(0))
+    _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
+
+
+def _run_kernel(plan: Plan, tables: Tables, state: tuple, max_nodes: int) -> None:
+    K.search(
+        plan.pos_cell,
+        plan.pos_left,
+        plan.pos_below,
+        tables.pos_table,
+        plan.pos_quota,
+        plan.pos_allow,
+        plan.pos_joints,
+        tables.n_colours**2,
+        tables.n_colours,
+        tables.tab_start,
+        tables.ent,
+        *state,
+        max_nodes,
+    )
+
+
+def _board_of(plan: Plan, tables: Tables, placed: np.ndarray) -> Board:
+    """The board of the placed entries: each type's copies handed out in piece order (clue
+    cells get their own clue piece), each turned so it shows the entry's edges."""
+    puzzle = plan.puzzle
+    board = Board.empty(puzzle.rows, puzzle.cols)
+    pools: dict[int, list[int]] = {}
+    for k in range(puzzle.n_pieces):
+        pools.setdefault(int(plan.piece_type[k]), []).append(k)
+    for r, c, k, rot in plan.clues.placements():
+        if placed[np.nonzero(plan.pos_cell == r * puzzle.cols + c)[0][0]] >= 0:
+            board.piece[r, c], board.rotation[r, c] = k, rot
+            pools[int(plan.piece_type[k])].remove(k)
+    for i, j in enumerate(placed.tolist()):
+        cell = int(plan.pos_cell[i])
+        if j < 0 or board.piece.flat[cell] >= 0:
+            continue
+        e = int(tables.ent[j])
+        k = pools[e & K.PIECE_MASK].pop(0)
+        board.piece.flat[cell] = k
+        board.rotation.flat[cell] = (((e >> K.ROT_SHIFT) & 3) - int(plan.type_turn[k])) % 4
+    return board
+
+
+ProgressCallback = Callable[[dict], None]
+
+
+def search(
+    puzzle: Puzzle,
+    clues: Board | None = None,
+    *,
+    settings: Settings | None = None,
+    seconds: float | None = 60.0,
+    max_nodes: int | None = None,
+    seed: int = 0,
+    on_progress: ProgressCallback | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> EdgeSearchResult:
+    """Blackwood's search in this process (one thread) until a perfect board, the whole tree
+    searched, ``seconds`` (None: no limit) or ``max_nodes`` in total, or Ctrl-C.
+
+    Each run draws new tables from ``seed`` and its run number and stops at the node cap
+    (``settings.node_cap``); the best partial board over all runs is returned, completed
+    greedily. A KeyboardInterrupt ends the search and returns what was found so far
+    (``interrupted``). ``on_progress`` gets a dict of counts about every half second.
+    """
+    plan = make_plan(puzzle, clues, settings)
+    compile_s = jit_warmup("edges.search", _warm)
+    n = puzzle.rows * puzzle.cols
+    rng = np.random.default_rng(seed)
+    totals = {"nodes": 0, "placements": 0, "restarts": 0}
+    heat = np.zeros(n, dtype=np.int64)
+    best_score, best_partial, deepest = -1, Board.empty(puzzle.rows, puzzle.cols), 0
+    best_depth = 0
+    solved = exhausted = interrupted = False
+    chunk = 1 << 18  # grows to CHUNK_SECONDS of work after the first call
+    t0 = time.perf_counter()
+    last_report = t0
+    with Stopwatch() as sw:
+        try:
+            while True:
+                tables = build_tables(plan, rng)
+                state = K.new_state(n, plan.copies)
+                counters = state[-1]
+                run_nodes = 0
+                totals["restarts"] += 1
+                while True:
+                    budget = chunk
+                    if max_nodes is not None:
+                        budget = min(budget, max_nodes - totals["nodes"] - run_nodes)
+                    budget = min(budget, plan.settings.node_cap - run_nodes)
+                    tc = time.perf_counter()
+                    before = int(counters[K.C_NODES])
+                    _run_kernel(plan, tables, state, max(budget, 0))
+                    took = time.perf_counter() - tc
+                    run_nodes = int(counters[K.C_NODES])
+                    if took > 0.01 and run_nodes - before >= budget:
+                        chunk = max(1 << 12, int(budget * CHUNK_SECONDS / took))
+                    if int(counters[K.C_BEST_SCORE]) > best_score:
+                        best_score = int(counters[K.C_BEST_SCORE])
+                        best_depth = int((state[7] >= 0).sum())
+                        best_partial = _board_of(plan, tables, state[7])
+                    deepest = max(deepest, int(counters[K.C_BEST_DEPTH]))
+                    status = int(counters[K.C_STATUS])
+                    now = time.perf_counter()
+                    done_nodes = totals["nodes"] + run_nodes
+                    stop = (
+                        status != K.RUNNING
+                        or (seconds is not None and now - t0 >= seconds)
+                        or (max_nodes is not None and done_nodes >= max_nodes)
+                        or (should_stop is not None and should_stop())
+                    )
+                    if on_progress is not None and (now - last_report >= CHUNK_SECONDS or stop):
+                        last_report = now
+                        on_progress(
+                            {
+                                "seconds": now - t0,
+                                "nodes": done_nodes,
+                                "placements": totals["placements"] + int(counters[K.C_PLACEMENTS]),
+                                "deepest": deepest,
+                                "best_score": best_score,
+                                "max_score": puzzle.n_joints,
+                                "best": best_partial.placements(),
+                            }
+                        )
+                    if stop or run_nodes >= plan.settings.node_cap:
+                        break
+                totals["nodes"] += run_nodes
+                totals["placements"] += int(counters[K.C_PLACEMENTS])
+                heat += state[6]
+                if status == K.SOLVED:
+                    solved = True
+                    break
+                if status == K.EXHAUSTED:
+                    exhausted = True
+                    break
+                if stop:
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+    board = complete_board(best_partial, puzzle, plan.clues)
+    final = count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, board.placements())
+    st = plan.settings
+    return EdgeSearchResult(
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_s,
+        counts=totals,
+        puzzle=puzzle,
+        board=board,
+        partial=best_partial,
+        score=final,
+        search_score=max(best_score, 0),
+        search_depth=best_depth,
+        deepest=deepest,
+        solved=solved or final == puzzle.n_joints,
+        exhausted=exhausted,
+        interrupted=interrupted,
+        heat=heat.reshape(puzzle.rows, puzzle.cols),
+        settings={
+            "order": st.order,
+            "quota": st.quota,
+            "breaks": st.breaks if isinstance(st.breaks, str) else list(st.breaks),
+            "heuristic": list(st.heuristic or ()),
+            "node_cap": st.node_cap,
+            "seed": seed,
+            "clues": plan.clues.n_placed,
+        },
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Parallel restarts
+# --------------------------------------------------------------------------------------------
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def _job(spec: dict) -> dict:
+    """One worker's search (module level so processes and Dask workers can import it)."""
+    puzzle = Puzzle(
+        spec["rows"], spec["cols"], np.array(spec["pieces"], dtype=np.int16), spec["name"]
+    )
+    clues = Board.empty(puzzle.rows, puzzle.cols)
+    for r, c, k, rot in spec["clues"]:
+        clues.piece[r, c], clues.rotation[r, c] = k, rot
+    folder = Path(spec["progress_dir"]) if spec.get("progress_dir") else None
+    report = None
+    stop_file = None
+    if folder is not None and folder.is_dir():
+        own = folder / f"job{spec['job']}.json"
+        stop_file = folder / "stop"
+
+        def report(progress: dict) -> None:
+            with contextlib.suppress(OSError):
+                _write_json(own, progress)
+
+    settings = Settings(
+        **{k: (tuple(v) if isinstance(v, list) else v) for k, v in spec["settings"].items()}
+    )
+    res = search(
+        puzzle,
+        clues,
+        settings=settings,
+        seconds=spec["seconds"],
+        max_nodes=spec.get("max_nodes"),
+        seed=spec["seed"],
+        on_progress=report,
+        should_stop=(lambda: stop_file.exists()) if stop_file is not None else None,
+    )
+    if res.interrupted:
+        raise KeyboardInterrupt
+    assert res.partial is not None
+    return {
+        "partial": res.partial.placements(),
+        "search_score": res.search_score,
+        "search_depth": res.search_depth,
+        "deepest": res.deepest,
+        "solved": res.solved,
+        "exhausted": res.exhausted,
+        "counts": res.counts,
+        "solve_seconds": res.solve_seconds,
+        "compile_seconds": res.compile_seconds,
+        "heat": res.heat.tolist() if res.heat is not None else None,
+        "settings": res.settings,
+    }
+
+
+def solve(
+    puzzle: Puzzle,
+    clues: Board | None = None,
+    *,
+    settings: Settings | None = None,
+    seconds: float | None = 60.0,
+    max_nodes: int | None = None,
+    jobs: int | None = None,
+    seed: int = 0,
+    scheduler: str | None = None,
+    on_progress: Callable[[dict], None] | None = None,
+) -> EdgeSearchResult:
+    """Blackwood's search on ``jobs`` processes (default: all cores) or a Dask cluster, each
+    with its own seed (``seed``, ``seed+1``, ...), for ``seconds`` each; the best board wins.
+
+    The first job to find a perfect board (or search the whole tree) stops the others. Ctrl-C
+    stops every job and returns the best board reported so far (``interrupted``), read from the
+    progress files the local jobs write every half second. ``on_progress`` gets the combined
+    counts about every second: seconds, placements, placements_per_second, deepest, best_score.
+    """
+    from rompicapo.common import default_jobs
+
+    n_jobs = default_jobs() if jobs is None else int(jobs)
+    if n_jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {n_jobs}")
+    if clues is not None:
+        make_plan(puzzle, clues, settings)  # fail early, in this process, on bad clues
+    clue_list = clues.placements() if clues is not None else []
+    st = settings or Settings()
+    folder = Path(tempfile.mkdtemp(prefix="rompicapo-edges-"))
+    specs = [
+        {
+            "job": k,
+            "rows": puzzle.rows,
+            "cols": puzzle.cols,
+            "name": puzzle.name,
+            "pieces": puzzle.pieces.tolist(),
+            "clues": clue_list,
+            "settings": {
+                key: (list(v) if isinstance(v, tuple) else v) for key, v in asdict(st).items()
+            },
+            "seconds": seconds,
+            "max_nodes": max_nodes,
+            "seed": seed + k,
+            "progress_dir": str(folder) if scheduler is None else None,
+        }
+        for k in range(n_jobs)
+    ]
+    done = threading.Event()
+    t0 = time.perf_counter()
+
+    def read_progress() -> list[dict]:
+        out = []
+        for f in folder.glob("job*.json"):
+            with contextlib.suppress(OSError, ValueError):
+                out.append(json.loads(f.read_text()))
+        return out
+
+    def monitor() -> None:
+        while not done.wait(1.0):
+            progress = read_progress()
+            if progress and on_progress is not None:
+                placements = sum(p["placements"] for p in progress)
+                seconds_ = time.perf_counter() - t0
+                on_progress(
+                    {
+                        "seconds": seconds_,
+                        "placements": placements,
+                        "placements_per_second": placements / max(seconds_, 1e-9),
+                        "deepest": max(p["deepest"] for p in progress),
+                        "best_score": max(p["best_score"] for p in progress),
+                        "max_score": puzzle.n_joints,
+                        "jobs": len(progress),
+                    }
+                )
+
+    watcher = threading.Thread(target=monitor, daemon=True)
+    watcher.start()
+    results: list[dict] = []
+    interrupted = False
+    try:
+        for _, out in run_jobs(_job, specs, n_jobs=n_jobs, scheduler=scheduler):
+            results.append(out)
+            if out["solved"] or out["exhausted"]:
+                (folder / "stop").touch()
+    except KeyboardInterrupt:
+        interrupted = True
+        time.sleep(0.3)  # let interrupted local jobs finish writing their progress files
+    finally:
+        done.set()
+        watcher.join(timeout=2)
+    wall = time.perf_counter() - t0
+    if interrupted or not results:
+        results += [
+            {
+                "partial": p["best"],
+                "search_score": p["best_score"],
+                "search_depth": len(p["best"]),
+                "deepest": p["deepest"],
+                "solved": p["best_score"] == puzzle.n_joints,
+                "exhausted": False,
+                "counts": {"nodes": p["nodes"], "placements": p["placements"], "restarts": 0},
+                "solve_seconds": p["seconds"],
+                "compile_seconds": 0.0,
+                "heat": None,
+                "settings": {},
+            }
+            for p in read_progress()
+        ]
+    for f in folder.iterdir():
+        with contextlib.suppress(OSError):
+            f.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+    if not results:
+        raise KeyboardInterrupt
+    best = max(results, key=lambda o: (o["search_score"], o["deepest"]))
+    partial = Board.empty(puzzle.rows, puzzle.cols)
+    for r, c, k, rot in best["partial"]:
+        partial.piece[r, c], partial.rotation[r, c] = k, rot
+    board = complete_board(partial, puzzle, clues)
+    final = count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, board.placements())
+    counts = {
+        key: sum(int(o["counts"].get(key, 0)) for o in results)
+        for key in ("nodes", "placements", "restarts")
+    }
+    heats = [np.array(o["heat"]) for o in results if o["heat"] is not None]
+    settings_out = dict(best["settings"] or results[0]["settings"])
+    settings_out["jobs"] = n_jobs
+    return EdgeSearchResult(
+        # the jobs search side by side: the longest one is the search time
+        solve_seconds=max(float(o["solve_seconds"]) for o in results),
+        wall_seconds=wall,
+        compile_seconds=max(o["compile_seconds"] for o in results),
+        counts=counts,
+        puzzle=puzzle,
+        board=board,
+        partial=partial,
+        score=final,
+        search_score=int(best["search_score"]),
+        search_depth=int(best["search_depth"]),
+        deepest=max(int(o["deepest"]) for o in results),
+        solved=final == puzzle.n_joints,
+        exhausted=any(o["exhausted"] for o in results),
+        interrupted=interrupted,
+        heat=sum(heats) if heats else None,
+        settings=settings_out,
+    )

@@ -1,0 +1,117 @@
+"""``rompicapo edges ...``: every command once, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rompicapo.cli import main
+from rompicapo.edges.puzzle import eternity2, load_board, load_pieces, score
+
+DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eternity2"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data folder not present")
+
+
+def _generate(tmp_path: Path, size: str = "5x5", seed: int = 4) -> tuple[Path, Path]:
+    pieces, solution = tmp_path / "p.txt", tmp_path / "s.txt"
+    rc = main(
+        ["edges", "generate", size, "--frame-colors", "2", "--inner-colors", "3",
+         "--seed", str(seed), "--out", str(pieces), "--solution", str(solution)]
+    )  # fmt: skip
+    assert rc == 0
+    return pieces, solution
+
+
+def test_generate_score_url_render(tmp_path: Path, capsys) -> None:
+    pieces, solution = _generate(tmp_path)
+    assert main(["edges", "score", str(solution), str(pieces), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["score"] == info["max_score"] == 40 and info["valid"]  # 5x5: 2*5*4 joints
+    assert main(["edges", "url", str(solution), str(pieces)]) == 0
+    url = capsys.readouterr().out.strip()
+    assert "board_w=5&board_h=5&board_edges=" in url
+    # score reads the URL back too
+    assert main(["edges", "score", url, str(pieces)]) == 0
+    assert capsys.readouterr().out.startswith("score 40/40")
+    svg, png = tmp_path / "b.svg", tmp_path / "b.png"
+    assert (
+        main(["edges", "render", str(solution), str(pieces), "--svg", str(svg), "--png", str(png)])
+        == 0
+    )
+    assert svg.read_text().startswith("<svg") and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_solve_writes_board_pictures_and_json(tmp_path: Path, capsys) -> None:
+    pieces, _ = _generate(tmp_path, "6x6", seed=2)
+    out, svg, heat = tmp_path / "best.txt", tmp_path / "best.svg", tmp_path / "heat.svg"
+    rc = main(
+        ["edges", "solve", str(pieces), "--time", "20", "--jobs", "1", "--json", "--out", str(out),
+         "--svg", str(svg), "--heat", str(heat)]
+    )  # fmt: skip
+    assert rc == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["solved"] and info["verified"] and info["score"] == 60
+    puzzle = load_pieces(pieces)
+    assert score(load_board(out, puzzle), puzzle) == 60
+    assert "<svg" in svg.read_text() and "<svg" in heat.read_text()
+
+
+@needs_data
+def test_score_record_board(capsys) -> None:
+    board = DATA / "eternity2_board_blackwood_470.txt"
+    assert main(["edges", "score", str(board), "eternity2"]) == 0
+    # published score 470 (data README)
+    assert capsys.readouterr().out.startswith("score 470/480 (10 mismatched joints)")
+
+
+def test_solve_eternity2_few_nodes(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "e2.txt"
+    rc = main(
+        [
+            "edges",
+            "solve",
+            "eternity2",
+            "--nodes",
+            "200000",
+            "--jobs",
+            "1",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "verified True" in text and "motifs_order=jblackwood" in text
+    board = load_board(out, eternity2())
+    assert board.n_placed == 256 and int(board.piece[8, 7]) == 138
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["edges", "generate", "5by5", "--frame-colors", "2", "--inner-colors", "3"], "RxC"),
+        (
+            ["edges", "generate", "1x5", "--frame-colors", "2", "--inner-colors", "3"],
+            "out of range",
+        ),
+        (["edges", "generate", "5x5", "--frame-colors", "0", "--inner-colors", "3"], "at least 1"),
+        (["edges", "score", "/nonexistent.txt", "eternity2"], "file not found"),
+        (["edges", "solve", "eternity2", "--jobs", "0"], "at least 1"),
+        (["edges", "solve", "eternity2", "--breaks", "often"], "--breaks"),
+        (["edges", "solve", "eternity2", "--time", "-1"], "positive"),
+        (["edges", "render", "x.txt", "eternity2"], "--svg"),
+    ],
+)
+def test_bad_input_is_one_line(argv, message, capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err and "Traceback" not in err
+
+
+def test_named_clues_only_on_eternity2(tmp_path: Path, capsys) -> None:
+    pieces, _ = _generate(tmp_path)
+    assert main(["edges", "solve", str(pieces), "--clues", "all", "--jobs", "1"]) == 2
+    assert "Eternity II" in capsys.readouterr().err
