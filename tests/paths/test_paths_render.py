@@ -8,8 +8,10 @@ checked here by the independent verifier before its grid is compared.
 
 from __future__ import annotations
 
+import base64
 import re
 import xml.etree.ElementTree as ET
+import zlib
 
 import numpy as np
 import pytest
@@ -76,6 +78,14 @@ def pdf_pages(data: bytes) -> list[tuple[float, float]]:
     boxes = re.findall(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", data)
     assert len(boxes) == len(pages)
     return [(float(w), float(h)) for w, h in boxes]
+
+
+def pdf_content(data: bytes) -> bytes:
+    """The page's content stream (reportlab writes one page: ASCII85, then Flate)."""
+    streams = re.findall(rb"stream\r?\n(.*?)endstream", data, re.S)
+    assert len(streams) == 1
+    raw = streams[0].strip()
+    return zlib.decompress(base64.a85decode(raw.removesuffix(b"~>")))
 
 
 # --------------------------------------------------------------------------------------------
@@ -319,11 +329,15 @@ def test_svg_refuses_big_boards(tmp_path):
 
 def test_pdf_numbered_grid(tmp_path, leaper_path):
     file = tmp_path / "paper.pdf"
-    write_pdf(leaper_path(10, 10), 10, 10, file, title="Il gioco delle 100 caselle", subtitle="x")
+    write_pdf(leaper_path(10, 10), 10, 10, file, title="Il gioco delle 100 caselle")
     data = file.read_bytes()
     assert data.startswith(b"%PDF-")
     assert pdf_pages(data) == [A4_PORTRAIT]
     assert b"/Subtype /Image" not in data
+    content = pdf_content(data)
+    numbers = re.findall(rb"\((\d+)\) Tj", content)
+    assert sorted(int(x) for x in numbers) == list(range(1, 101))
+    assert b"(Il gioco delle 100 caselle) Tj" in content
 
 
 def test_pdf_landscape_for_wide_boards(tmp_path, leaper_path):
@@ -337,6 +351,13 @@ def test_pdf_polyline_and_image(tmp_path, snake_path):
     write_pdf(snake_path(40, 40), 40, 40, polyline)
     data = polyline.read_bytes()
     assert pdf_pages(data) == [A4_PORTRAIT] and b"/Subtype /Image" not in data
+    big = tmp_path / "big.pdf"
+    write_pdf(snake_path(200, 100), 200, 100, big)
+    content = pdf_content(big.read_bytes())
+    # 19,999 segments drawn in 256 one-colour runs: 256 stroke colours (RG), plus the border
+    # and the two end markers' white outlines
+    assert len(re.findall(rb" l\b", content)) == 200 * 100 - 1
+    assert len(re.findall(rb" RG\b", content)) == 256 + 3
     image = tmp_path / "image.pdf"
     write_pdf(snake_path(600, 500, np.int32), 600, 500, image)  # 300,000 > 250,000 cells
     data = image.read_bytes()

@@ -428,3 +428,13 @@ def test_large_snake_over_many_chunks(snake_path):
     # 1,100,000 now holds position 1,100,002's cell, (1100, 2) on row 1100, walked left to right
     expected = f"step 1100000 -> 1100001: (1099, 0) to (1100, 2) is not {ROOK_WORDS}"
     assert check.reason == expected
+
+
+@pytest.mark.slow
+def test_nine_hundred_million_cells(snake_path):
+    # the issue's 30000 x 30000 board: 3.6 GB of int32 path, 0.9 GB of seen-array
+    path = snake_path(30000, 30000, np.int32)
+    assert verify_path(path, 30000, 30000, ROOK_STEP)
+    path[-1] = 0
+    check = verify_path(path, 30000, 30000, ROOK_STEP)
+    assert check.reason == f"step 899999999 -> 900000000: (29999, 1) to (0, 0) is not {ROOK_WORDS}"
