@@ -35,8 +35,8 @@ e; the neighbours of v keep their count, v turned from free into the end), so on
 one pass over the neighbours of e. Before expanding a node we also look one move ahead: a
 neighbour u of e with ``link[u] == 2`` becomes a ``link == 1`` cell as soon as the path moves
 elsewhere, so when there are more such neighbours than the ``ones`` budget allows the move is
-forced to one of them (or the node is dead). These rules cut 5x7 from its centre from 10^8
-plain DFS nodes to about 10^6 (see benchmarks/small_boards.py).
+forced to one of them (or the node is dead). These rules cut 5x7 from its centre from
+1.04 * 10^8 plain DFS nodes to 3.9 * 10^5 (benchmarks/small_boards.py measures each rule).
 
 Counts: the kernel's ``nodes`` = path states entered below the state it was given (moves that
 survived the pruning), so a count split into prefix jobs adds up to the same number of nodes
@@ -54,6 +54,16 @@ FULL = 1  # the solution buffer filled up and ``stop_when_full`` asked to stop t
 LIMIT = 2  # ``node_limit`` nodes were entered; resume from the returned state
 
 UNEXPANDED = -1  # masks[d] before the node at depth d has been expanded
+
+# Pruning rules, a bit set (``rules`` argument of :func:`search`); benchmarks/small_boards.py
+# measures each.
+LINKS = 1  # no free cell with link 0, at most one (closed: none) with link 1
+LOOKAHEAD = 2  # forced moves from the link-1 and link-2 neighbours of the end
+CONNECTED = 4  # the free cells and the end form one connected piece (a flood fill)
+# CONNECTED is off by default: on 5x7 and 6x6 it cuts 10-30% of the nodes but costs four times
+# the time per node (the cuts it adds come deep in the tree, where little is left to save; with
+# the flood fill only where at least half the cells are free it cuts under 3%).
+DEFAULT_RULES = LINKS | LOOKAHEAD
 
 # The move masks are int64 bit sets and -1 is the "unexpanded" sentinel, so a move set may
 # have at most 63 moves.
@@ -147,7 +157,7 @@ def search(
     dr,
     dc,
     closed,
-    prune,
+    rules,
     path,
     masks,
     depth,
@@ -168,8 +178,8 @@ def search(
     - A state of depth ``stop_depth`` (or a complete path, depth rows*cols) is a leaf: it is
       counted and, while ``out`` has room, copied into ``out`` (row n, -1 padded).
     - ``closed``: count only paths whose last cell is one move from the first.
-    - ``prune``: apply the exact pruning rules of the module docstring (False = plain DFS with
-      the same state handling, for cross-checks).
+    - ``rules``: the pruning rules to apply, a bit set of LINKS, LOOKAHEAD, CONNECTED (0 =
+      plain DFS with the same state handling, for cross-checks and measurements).
     - ``seed >= 0``: try moves in a random order (numba's generator seeded with ``seed``).
 
     Returns ``(status, leaves, nodes, n_out, depth)``.
@@ -223,7 +233,13 @@ def search(
     nodes = 0
     n_out = 0
     status = DONE
-    if prune and depth < n_cells and (zeros > 0 or ones > allowed_ones):
+    links = (rules & LINKS) != 0
+    lookahead = (rules & LOOKAHEAD) != 0
+    connected = (rules & CONNECTED) != 0
+    seen = np.zeros(board.shape[0] if connected else 1, dtype=np.int64)
+    stack = np.empty(n_cells if connected else 1, dtype=np.int64)
+    stamp = 0
+    if links and depth < n_cells and (zeros > 0 or ones > allowed_ones):
         return status, leaves, nodes, n_out, depth
 
     while True:
@@ -267,7 +283,7 @@ def search(
                             c2 += 1
                             link2 |= 1 << i
                 m = all_moves
-                if prune:
+                if lookahead:
                     if c1 > 0:
                         # a neighbour whose only link is the end must be next and last
                         if closed or free > 1:
@@ -296,8 +312,27 @@ def search(
         v = end + off[i]
         keep = closed and end == start
         ones, zeros = _advance(board, link, off, end, v, keep, ones, zeros)
-        if prune and d + 1 < n_cells and (zeros > 0 or ones > allowed_ones):
-            ones, zeros = _retreat(board, link, off, end, v, keep, ones, zeros)  # dead
+        dead = links and d + 1 < n_cells and (zeros > 0 or ones > allowed_ones)
+        if connected and not dead and n_cells - d - 1 >= 2:
+            # flood the free cells from v; they must all be reached
+            stamp += 1
+            seen[v] = stamp
+            stack[0] = v
+            top = 1
+            reached = 0
+            while top > 0:
+                top -= 1
+                k = stack[top]
+                for j in range(n_moves):
+                    u = k + off[j]
+                    if board[u] == 0 and seen[u] != stamp:
+                        seen[u] = stamp
+                        stack[top] = u
+                        top += 1
+                        reached += 1
+            dead = reached < n_cells - d - 1
+        if dead:
+            ones, zeros = _retreat(board, link, off, end, v, keep, ones, zeros)
             continue
         pp[d] = v
         masks[d] = UNEXPANDED

@@ -56,9 +56,11 @@ __all__ = [
 Cell = tuple[int, int]
 
 # Without --jobs/--checkpoint/--scheduler, count_paths first tries the whole count in this
-# process with this many nodes (about a second of kernel time): starting worker processes
-# costs about a second (interpreter + numba cache load), so small boards are faster in-process.
-PROBE_NODES = 25_000_000
+# process with this many nodes (about 4 s of kernel time at 25 M nodes/s): starting worker
+# processes costs 1-3 s (interpreter, numba cache load; more on a loaded machine), so a count
+# pays for them only when it is several seconds long. 6x6 from every start (49 M nodes) stays
+# in-process. A count that overruns the probe loses at most this much work.
+PROBE_NODES = 100_000_000
 
 # The tree is split into prefix jobs at the smallest depth giving at least this many jobs:
 # enough for load balance on a few dozen cores (prefix subtrees vary by orders of magnitude),
@@ -318,7 +320,7 @@ def _kernel_run(
     node_limit: int | None = None,
     seed: int | None = None,
     state: tuple[np.ndarray, np.ndarray, int] | None = None,
-    prune: bool = True,
+    rules: int = K.DEFAULT_RULES,
 ) -> _Run:
     """One call of the search kernel from ``prefix`` (or from a saved ``state``)."""
     n = rows * cols
@@ -337,7 +339,7 @@ def _kernel_run(
         dr,
         dc,
         bool(closed),
-        bool(prune),
+        np.int64(rules),
         path,
         masks,
         np.int64(depth),

@@ -14,6 +14,7 @@ import pytest
 from numba import njit
 
 from rompicapo.common import InputError
+from rompicapo.paths import _count_kernel as K
 from rompicapo.paths import count as count_module
 from rompicapo.paths._count_kernel import count_plain
 from rompicapo.paths.count import (
@@ -193,6 +194,25 @@ def test_pruned_equals_plain_dfs(rows, cols):
         dr, dc = parse_moves("caselle").arrays()
         plain = count_plain(rows, cols, dr, dc, r * cols + c, False)[0]
         assert count_paths(rows, cols, start=(r, c)).count == plain
+
+
+@pytest.mark.parametrize("closed", [False, True])
+def test_every_rule_set_counts_the_same(closed):
+    # Each pruning rule must only cut dead subtrees: the counts agree with the plain DFS and
+    # the node counts shrink as rules are added.
+    moves = parse_moves("caselle")
+    dr, dc = moves.arrays()
+    for start in [(0, 0), (1, 2), (2, 2)]:
+        plain, plain_nodes = count_plain(5, 5, dr, dc, start[0] * 5 + start[1], closed)
+        nodes = []
+        for rules in (0, K.LINKS, K.LINKS | K.LOOKAHEAD, K.LINKS | K.LOOKAHEAD | K.CONNECTED):
+            run = count_module._kernel_run(
+                5, 5, moves, closed, [start[0] * 5 + start[1]], rules=rules
+            )
+            assert run.leaves == plain
+            nodes.append(run.nodes)
+        assert nodes[0] == plain_nodes
+        assert nodes == sorted(nodes, reverse=True) and nodes[-1] < nodes[0]
 
 
 def test_closed_tours_are_counted_twice_from_every_start():
