@@ -1,0 +1,492 @@
+"""Solving exact-cover problems: first solution, at most k, all, count, lazy iteration, random,
+limits by time and nodes, progress, and parallel counting (processes or a Dask cluster).
+
+Every entry point returns a :class:`CoverResult` (or yields solutions lazily); a solution is a
+list of option numbers of the :class:`~rompicapo.cover.problem.Problem`. The engine is chosen
+from the problem: Algorithm X/C (exactly-once primary items, optional colours) or Algorithm M
+(multiplicities); both are in :mod:`rompicapo.cover._kernel`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup, peak_rss_bytes
+from rompicapo.cover import _kernel as K
+from rompicapo.cover.problem import Problem, ProblemArrays
+
+__all__ = ["CoverResult", "count", "iter_solutions", "solve"]
+
+#: Nodes per kernel call when something (a clock, a progress bar) must be looked at between
+#: calls: DLX visits roughly 5-20 M nodes per second, so this is tens of milliseconds.
+_NODE_CHUNK = 200_000
+#: Solutions stored per kernel call (the store is this many rows of one level each).
+_STORE_BATCH = 4096
+#: A budget that never runs out.
+_UNLIMITED = np.int64(2**62)
+
+
+@dataclass
+class CoverResult(SearchResult):
+    """What a search found.
+
+    ``solutions`` holds the solutions kept (lists of option numbers, givens included);
+    ``count`` is the number found, the exact total when ``complete`` (the whole search tree was
+    explored); ``stopped`` says why a search ended early (``"limit"``, ``"time"``, ``"nodes"``)
+    or is ``None``. ``counts`` holds Knuth's measures: ``nodes``, ``updates``, ``cleansings``,
+    ``max_level``. ``verify()`` checks every kept solution with :mod:`rompicapo.cover.verify`.
+    """
+
+    problem: Problem | None = None
+    solutions: list[list[int]] = field(default_factory=list)
+    count: int = 0
+    complete: bool = False
+    stopped: str | None = None
+    algorithm: str = "X"
+    jobs: int = 1
+
+    @property
+    def solution(self) -> list[int] | None:
+        """The first solution kept, or None."""
+        return self.solutions[0] if self.solutions else None
+
+    def verify(self) -> bool:
+        from rompicapo.cover.verify import cover_violations
+
+        assert self.problem is not None
+        return all(not cover_violations(self.problem, s) for s in self.solutions)
+
+    def as_dict(self) -> dict:
+        """A JSON-ready summary (what ``rompicapo cover --json`` prints)."""
+        p = self.problem
+        return {
+            "algorithm": self.algorithm,
+            "items": {"primary": len(p.primary), "secondary": len(p.secondary)} if p else None,
+            "options": len(p.options) if p else None,
+            "solutions": self.count,
+            "complete": self.complete,
+            "stopped": self.stopped,
+            "nodes": self.counts.get("nodes", 0),
+            "updates": self.counts.get("updates", 0),
+            "cleansings": self.counts.get("cleansings", 0),
+            "jobs": self.jobs,
+            "solve_seconds": round(self.solve_seconds, 6),
+            "compile_seconds": round(self.compile_seconds, 6),
+            "peak_bytes": self.peak_bytes,
+            "kept": [sorted(s) for s in self.solutions],
+        }
+
+
+def _warm() -> float:
+    """Compile (or load from numba's cache) the kernels on a tiny problem; seconds taken."""
+
+    def tiny() -> None:
+        a = Problem(primary=["a", "b"], secondary=["x"])
+        a.add_option(["a", "x"], colors={"x": 1})
+        a.add_option(["b", "x"], colors={"x": 1})
+        for engine in (_Search(a.arrays()), _Search(a.arrays(), force_m=True)):
+            engine.run(stop_after=2, max_store=2, node_budget=_UNLIMITED)
+        _Search(a.arrays(), givens=[0]).run(stop_after=1, max_store=0, node_budget=_UNLIMITED)
+
+    return jit_warmup("cover.dlx", tiny)
+
+
+class _Search:
+    """One resumable search over one problem (the kernels' arrays and state)."""
+
+    def __init__(
+        self,
+        arrays: ProblemArrays,
+        *,
+        givens: Sequence[int] = (),
+        seed: int | None = None,
+        force_m: bool = False,
+    ) -> None:
+        a = arrays
+        self.arrays = a
+        self.use_m = force_m or a.has_multiplicities
+        n_options = a.n_options
+        if seed is None:
+            option_order = np.arange(n_options, dtype=np.int32)
+            item_order = np.arange(a.n_primary, dtype=np.int32)
+        else:
+            # a random solution: shuffle the order of the options in every item's list and the
+            # order of the items (which breaks MRV ties), as Knuth's DLX does with seed s
+            rng = np.random.default_rng(seed)
+            option_order = rng.permutation(n_options).astype(np.int32)
+            item_order = rng.permutation(a.n_primary).astype(np.int32)
+        (
+            self.llink,
+            self.rlink,
+            self.top,
+            self.ulink,
+            self.dlink,
+            self.color,
+            self.length,
+            self.node_option,
+            self.option_node,
+        ) = K.build_links(
+            a.n_primary,
+            a.n_items,
+            a.option_start,
+            a.option_items,
+            a.option_colors,
+            option_order,
+            item_order,
+        )
+        # remaining multiplicity per primary item (all 1 for Algorithms X and C) and slack
+        self.bound = np.zeros(a.n_items + 2, np.int32)
+        self.slack = np.zeros(a.n_items + 2, np.int32)
+        self.bound[1 : a.n_primary + 1] = a.upper
+        self.slack[1 : a.n_primary + 1] = a.upper - a.lower
+        levels = int(a.upper.sum()) + a.n_primary + 1 if self.use_m else a.n_primary + 1
+        self.first_tweak = np.zeros(levels, np.int32)
+        self.levels = levels
+        self.choice = np.zeros(levels, np.int32)
+        self.choice_k = np.zeros(levels, np.int64)
+        self.choice_d = np.zeros(levels, np.int64)
+        self.state = np.zeros(2, np.int64)
+        self.counters = np.zeros(K.N_COUNTERS, np.int64)
+        self.givens = [int(g) for g in givens]
+        if self.givens:
+            if self.use_m:
+                raise InputError("givens (fixed options) need a problem without multiplicities")
+            if not all(0 <= g < n_options for g in self.givens):
+                raise InputError(f"a given option number is outside 0..{n_options - 1}")
+            ok = K.commit_options(
+                np.asarray(self.givens, np.int32),
+                self.option_node,
+                a.n_primary,
+                a.n_items,
+                self.llink,
+                self.rlink,
+                self.top,
+                self.ulink,
+                self.dlink,
+                self.color,
+                self.length,
+                self.counters,
+            )
+            if not ok:  # the givens contradict each other: no solution at all
+                self.state[K.STATE_PC] = K.PC_DONE
+
+    @property
+    def done(self) -> bool:
+        return int(self.state[K.STATE_PC]) == K.PC_DONE
+
+    def run(
+        self, *, stop_after: int, max_store: int, node_budget: int, split_depth: int = -1
+    ) -> tuple[int, list[list[int]]]:
+        """One kernel call; returns (status, solutions stored in this call)."""
+        store = np.zeros((max(max_store, 1), self.levels), np.int32)
+        store_len = np.zeros(max(max_store, 1), np.int32)
+        common = (
+            self.arrays.n_primary,
+            self.llink,
+            self.rlink,
+            self.top,
+            self.ulink,
+            self.dlink,
+            self.color,
+            self.length,
+            self.node_option,
+            self.bound,
+        )
+        if self.use_m:
+            if split_depth >= 0:
+                raise InputError(
+                    "splitting into subproblems needs a problem without multiplicities"
+                )
+            status, stored = K.search_m(
+                *common,
+                self.slack,
+                self.first_tweak,
+                self.choice,
+                self.choice_k,
+                self.choice_d,
+                self.state,
+                self.counters,
+                store,
+                store_len,
+                max_store,
+                np.int64(stop_after),
+                np.int64(node_budget),
+            )
+        else:
+            status, stored = K.search_xc(
+                *common,
+                self.choice,
+                self.choice_k,
+                self.choice_d,
+                self.state,
+                self.counters,
+                store,
+                store_len,
+                max_store,
+                np.int64(stop_after),
+                np.int64(node_budget),
+                split_depth,
+            )
+        sols = [
+            self.givens + [int(o) for o in store[s, : store_len[s]] if o >= 0]
+            for s in range(stored)
+        ]
+        return int(status), sols
+
+    def progress(self) -> float:
+        """Knuth's estimate of the fraction of the tree searched (assumes uniform branching)."""
+        if self.done:
+            return 1.0
+        level = int(self.state[K.STATE_LEVEL])
+        f, scale = 0.0, 1.0
+        for lv in range(level):
+            d = max(int(self.choice_d[lv]), 1)
+            k = min(int(self.choice_k[lv]), d - 1)
+            scale /= d
+            f += k * scale
+        return min(f + 0.5 * scale, 1.0)
+
+    def counts(self) -> dict[str, int]:
+        c = self.counters
+        return {
+            "nodes": int(c[K.C_NODES]),
+            "updates": int(c[K.C_UPDATES]),
+            "cleansings": int(c[K.C_CLEANSINGS]),
+            "max_level": int(c[K.C_MAX_LEVEL]),
+        }
+
+    @property
+    def algorithm(self) -> str:
+        if self.use_m:
+            return "M"
+        return "C" if self.arrays.has_colors else "X"
+
+
+ProgressCallback = Callable[[float, int], None]
+
+
+def _drive(
+    engine: _Search,
+    *,
+    limit: int | None,
+    keep: int,
+    time_limit: float | None,
+    node_limit: int | None,
+    progress: ProgressCallback | None,
+) -> tuple[list[list[int]], int, bool, str | None]:
+    """Call the kernel until the tree ends or a limit stops it."""
+    watched = time_limit is not None or progress is not None
+    t_end = None if time_limit is None else time.perf_counter() + time_limit
+    kept: list[list[int]] = []
+    found = 0
+    stopped = None
+    nodes0 = int(engine.counters[K.C_NODES])
+    while not engine.done:
+        budget = _NODE_CHUNK if watched else _UNLIMITED
+        if node_limit is not None:
+            left = node_limit - (int(engine.counters[K.C_NODES]) - nodes0)
+            if left <= 0:
+                stopped = "nodes"
+                break
+            budget = min(budget, left)
+        want = int(_UNLIMITED) if limit is None else limit - found
+        store = max(0, min(keep - len(kept), _STORE_BATCH))
+        if store > 0:  # pause when the store is full, so no kept solution is lost
+            want = min(want, store)
+        before = int(engine.counters[K.C_SOLUTIONS])
+        _, sols = engine.run(stop_after=want, max_store=store, node_budget=int(budget))
+        found += int(engine.counters[K.C_SOLUTIONS]) - before
+        kept.extend(sols)
+        if progress is not None:
+            progress(engine.progress(), found)
+        if limit is not None and found >= limit:
+            stopped = "limit" if not engine.done else None
+            break
+        if t_end is not None and time.perf_counter() >= t_end and not engine.done:
+            stopped = "time"
+            break
+    return kept, found, engine.done and stopped is None, stopped
+
+
+def solve(
+    problem: Problem,
+    *,
+    limit: int | None = 1,
+    keep: int | None = None,
+    givens: Sequence[int] = (),
+    seed: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> CoverResult:
+    """Find solutions: the first (``limit=1``), at most ``limit``, or all (``limit=None``).
+
+    ``keep`` bounds how many are stored (default: all found, up to ``limit``); ``givens`` are
+    option numbers forced into every solution (contradicting givens give no solution);
+    ``seed`` shuffles the option and item order, so ``limit=1`` gives a random solution
+    (reproducible, though not uniformly distributed); ``time_limit`` (seconds) and
+    ``node_limit`` stop early; ``progress(fraction, found)`` is called now and then.
+    """
+    compile_seconds = _warm()
+    with Stopwatch() as sw:
+        engine = _Search(problem.arrays(), givens=givens, seed=seed)
+        keep_n = (limit if limit is not None else 1 << 62) if keep is None else keep
+        kept, found, complete, stopped = _drive(
+            engine,
+            limit=limit,
+            keep=keep_n,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            progress=progress,
+        )
+    return CoverResult(
+        problem=problem,
+        solutions=kept,
+        count=found,
+        complete=complete,
+        stopped=stopped,
+        algorithm=engine.algorithm,
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_seconds,
+        peak_bytes=peak_rss_bytes(),
+        counts=engine.counts(),
+    )
+
+
+def iter_solutions(
+    problem: Problem, *, givens: Sequence[int] = (), seed: int | None = None, batch: int = 64
+) -> Iterator[list[int]]:
+    """Yield the solutions one by one, lazily: the search pauses between batches of ``batch``
+    solutions (the first batch is a single one, so the first answer comes at once)."""
+    _warm()
+    engine = _Search(problem.arrays(), givens=givens, seed=seed)
+    size = 1
+    while not engine.done:
+        _, sols = engine.run(stop_after=size, max_store=size, node_budget=int(_UNLIMITED))
+        yield from sols
+        size = min(batch, size * 4)
+
+
+# --------------------------------------------------------------------------------------------
+# Counting, in parallel
+# --------------------------------------------------------------------------------------------
+
+
+def _count_job(job: tuple[ProblemArrays, list[list[int]]]) -> tuple[int, int, int, int]:
+    """Count the solutions under each prefix (a worker's share); (count, nodes, updates, clean)."""
+    arrays, prefixes = job
+    total = nodes = updates = cleansings = 0
+    for prefix in prefixes:
+        engine = _Search(arrays, givens=prefix)
+        engine.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=int(_UNLIMITED))
+        c = engine.counters
+        total += int(c[K.C_SOLUTIONS])
+        nodes += int(c[K.C_NODES])
+        updates += int(c[K.C_UPDATES])
+        cleansings += int(c[K.C_CLEANSINGS])
+    return total, nodes, updates, cleansings
+
+
+def split(problem: Problem, min_parts: int, *, max_depth: int = 6) -> list[list[int]]:
+    """Cut the search tree into at least ``min_parts`` subproblems (prefixes of options that
+    the search would choose on its first levels), or as many as ``max_depth`` levels give."""
+    arrays = problem.arrays()
+    prefixes: list[list[int]] = []
+    for depth in range(1, max_depth + 1):
+        engine = _Search(arrays)
+        prefixes = []
+        while not engine.done:
+            _, part = engine.run(
+                stop_after=_STORE_BATCH,
+                max_store=_STORE_BATCH,
+                node_budget=int(_UNLIMITED),
+                split_depth=depth,
+            )
+            prefixes.extend(part)
+        if len(prefixes) >= min_parts:
+            break
+    return prefixes
+
+
+def count(
+    problem: Problem,
+    *,
+    givens: Sequence[int] = (),
+    jobs: int = 1,
+    scheduler: str | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: ProgressCallback | None = None,
+    parts_per_job: int = 8,
+) -> CoverResult:
+    """Count every solution without keeping any (exact, 64-bit per kernel call, summed in
+    Python integers across subproblems, so the total has no upper limit).
+
+    With ``jobs > 1`` or a Dask ``scheduler`` address, the tree is cut into about
+    ``parts_per_job * jobs`` subproblems (:func:`split`) counted in parallel by
+    :func:`rompicapo.common.run_jobs`; ``counts`` then sums the workers' measures (plus the
+    splitting). Time and node limits apply to single-process counts only.
+    """
+    if (jobs > 1 or scheduler is not None) and not givens:
+        arrays = problem.arrays()
+        if arrays.has_multiplicities:
+            raise InputError("parallel counting needs a problem without multiplicities")
+        if time_limit is not None or node_limit is not None:
+            raise InputError("time and node limits apply to single-process counts only")
+        from rompicapo.common import run_jobs
+
+        compile_seconds = _warm()
+        with Stopwatch() as sw:
+            prefixes = split(problem, parts_per_job * max(jobs, 1))
+            # deal the prefixes round-robin so every job gets early and late parts of the tree
+            n_groups = min(len(prefixes), parts_per_job * max(jobs, 1))
+            groups = [prefixes[g::n_groups] for g in range(n_groups)] if prefixes else []
+            total = nodes = updates = cleansings = 0
+            finished = run_jobs(
+                _count_job, [(arrays, g) for g in groups], n_jobs=jobs, scheduler=scheduler
+            )
+            for done, (_, (n, nd, up, cl)) in enumerate(finished, start=1):
+                total += n
+                nodes += nd
+                updates += up
+                cleansings += cl
+                if progress is not None:
+                    progress(done / max(len(groups), 1), total)
+        return CoverResult(
+            problem=problem,
+            count=total,
+            complete=True,
+            algorithm="C" if arrays.has_colors else "X",
+            jobs=jobs,
+            solve_seconds=sw.seconds,
+            compile_seconds=compile_seconds,
+            peak_bytes=peak_rss_bytes(),
+            counts={
+                "nodes": nodes,
+                "updates": updates,
+                "cleansings": cleansings,
+                "parts": len(prefixes),
+            },
+        )
+    result = solve(
+        problem,
+        limit=None,
+        keep=0,
+        givens=givens,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        progress=progress,
+    )
+    return result
+
+
+def estimate_remaining(fraction: float, seconds: float) -> float:
+    """Seconds left if the tree is as uniform as Knuth's progress estimate assumes."""
+    if fraction <= 0:
+        return math.inf
+    return seconds * (1 - fraction) / fraction
