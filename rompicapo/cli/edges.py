@@ -46,10 +46,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--heat", metavar="F", help="heat map of placements per cell (.svg or .png)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.add_argument("--scheduler", metavar="ADDRESS", help="run the jobs on this Dask cluster")
-    s.add_argument("--order", default="auto", choices=["auto", "blackwood", "rows"])
+    s.add_argument("--order", default="auto", choices=["auto", "blackwood", "rows", "frame"])
     s.add_argument("--quota", default="auto", choices=["auto", "blackwood", "scaled", "none"])
     s.add_argument(
-        "--breaks", default="auto", help="auto, blackwood, scaled, none or indexes '201,206,...'"
+        "--breaks",
+        default="auto",
+        help="auto, blackwood, clues, scaled, none or indexes '201,206,...'",
     )
     s.add_argument(
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
@@ -137,9 +139,9 @@ def _settings(args):
     breaks: str | tuple[int, ...] = args.breaks
     if re.fullmatch(r"[\d,\s]+", args.breaks):
         breaks = tuple(int(x) for x in args.breaks.replace(" ", "").split(",") if x)
-    elif args.breaks not in ("auto", "blackwood", "scaled", "none"):
+    elif args.breaks not in ("auto", "blackwood", "clues", "scaled", "none"):
         raise InputError(
-            f"--breaks must be auto, blackwood, scaled, none or indexes, got {args.breaks!r}"
+            f"--breaks must be auto, blackwood, clues, scaled, none or indexes, got {args.breaks!r}"
         )
     heuristic = None
     if args.heuristic:

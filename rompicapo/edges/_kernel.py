@@ -10,12 +10,17 @@ Memory picture (built by :mod:`rompicapo.edges.blackwood`; ``n`` cells, ``K = NC
   ``pos_allow[i]`` (breaks allowed in total once ``i`` is filled) and ``pos_joints[i]`` (inner
   joints among the first ``i`` positions: a partial board of depth ``d`` with ``b`` breaks scores
   ``pos_joints[d] - b``; length ``n + 1``);
+- checks, for orders that fill a cell after its upper or right neighbour (e.g. the frame
+  first): ``pos_above[i]``/``pos_right[i]``, the placed neighbour whose bottom/left colour the
+  candidate's top/right must equal (``n`` = no check: ``bottom[n] = left[n] = -1``). With
+  ``checked`` false (Blackwood's orders) the kernel never looks at them;
 - candidate tables: the list for table ``t`` and key ``left*NC + below`` is the entry range
   ``tab_start[t*K + key] .. tab_start[t*K + key + 1]``;
 - entries (pre-rotated pieces), one int32 word each, ``ent[j]``: bits 0-9 the piece *type*
   (identical pieces, up to rotation, share a type and a count of copies), 10-11 the
   rotation, 12-17 the top colour, 18-23 the right colour, 24-26 the heuristic side count, 27 the
-  break flag. One word per entry keeps a whole list in one or two cache lines;
+  break flag. One word per entry keeps a whole list in one or two cache lines; ``ent2[j]`` holds
+  the bottom and left colours (``bottom | left << 6``), read only by checked orders;
 - state: ``avail[type]`` (copies not on the board), ``placed[i]`` (entry index at position
   ``i``, -1 empty), ``top[cell]``/``right[cell]`` (colours shown by the placed pieces; index
   ``n`` is grey),
@@ -48,6 +53,10 @@ C_BEST_SCORE = 4
 C_STATUS = 5
 N_COUNTERS = 6
 
+# new_state() tuple slots read by the caller
+S_HEAT = 8
+S_BEST = 9
+
 # status values
 RUNNING = 0  # node budget of this call spent; call again to continue
 SOLVED = 1  # every position filled
@@ -72,6 +81,8 @@ def search(
     pos_left,
     pos_below,
     pos_table,
+    pos_above,
+    pos_right,
     pos_quota,
     pos_allow,
     pos_joints,
@@ -79,10 +90,14 @@ def search(
     n_colours,
     tab_start,
     ent,
+    ent2,
+    checked,
     avail,
     placed,
     top,
     right,
+    bottom,
+    left,
     cum_breaks,
     cum_heur,
     heat,
@@ -119,6 +134,11 @@ def search(
             j = tab_start[base]
         allow = pos_allow[i] - cum_breaks[i]
         need = pos_quota[i] - cum_heur[i]
+        need_top = -1
+        need_right = -1
+        if checked:
+            need_top = bottom[pos_above[i]]
+            need_right = left[pos_right[i]]
         found = -1
         while j < stop:
             e = ent[j]
@@ -131,6 +151,12 @@ def search(
                 # quota ends the scan too (exact pruning, Blackwood's "break out of the loop")
                 if ((e >> HEUR_SHIFT) & 7) < need:
                     break
+                if checked and (
+                    (need_top >= 0 and ((e >> TOP_SHIFT) & COLOUR_MASK) != need_top)
+                    or (need_right >= 0 and ((e >> RIGHT_SHIFT) & COLOUR_MASK) != need_right)
+                ):
+                    j += 1
+                    continue
                 found = j
                 break
             j += 1
@@ -140,6 +166,9 @@ def search(
             placed[i] = found
             top[cell] = (e >> TOP_SHIFT) & COLOUR_MASK
             right[cell] = (e >> RIGHT_SHIFT) & COLOUR_MASK
+            if checked:
+                bottom[cell] = ent2[found] & COLOUR_MASK
+                left[cell] = ent2[found] >> 6
             brk = cum_breaks[i] + (e >> BREAK_SHIFT)
             cum_breaks[i + 1] = brk
             cum_heur[i + 1] = cum_heur[i] + ((e >> HEUR_SHIFT) & 7)
@@ -178,10 +207,24 @@ def new_state(n_cells: int, copies: np.ndarray):
     placed = np.full(n_cells, -1, dtype=np.int32)
     top = np.zeros(n_cells + 1, dtype=np.int32)
     right = np.zeros(n_cells + 1, dtype=np.int32)
+    bottom = np.full(n_cells + 1, -1, dtype=np.int32)
+    left = np.full(n_cells + 1, -1, dtype=np.int32)
     cum_breaks = np.zeros(n_cells + 1, dtype=np.int32)
     cum_heur = np.zeros(n_cells + 1, dtype=np.int32)
     heat = np.zeros(n_cells, dtype=np.int64)
     best_placed = np.full(n_cells, -1, dtype=np.int32)
     counters = np.zeros(N_COUNTERS, dtype=np.int64)
     counters[C_BEST_SCORE] = -1
-    return avail, placed, top, right, cum_breaks, cum_heur, heat, best_placed, counters
+    return (
+        avail,
+        placed,
+        top,
+        right,
+        bottom,
+        left,
+        cum_breaks,
+        cum_heur,
+        heat,
+        best_placed,
+        counters,
+    )

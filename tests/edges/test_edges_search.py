@@ -81,6 +81,34 @@ def test_fill_orders_put_left_and_lower_neighbours_first(rows, cols, kind) -> No
                 assert rank[r + 1, c] < rank[r, c]
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 12), st.integers(2, 12))
+def test_frame_order_checks_every_earlier_neighbour(rows, cols) -> None:
+    """Any order works: each earlier neighbour is either keyed (left, below) or checked (above,
+    right), so every joint between placed cells is enforced."""
+    puzzle, _ = generate(rows, cols, frame_colours=2, inner_colours=3, seed=rows * cols)
+    plan = make_plan(puzzle, settings=Settings(order="frame"))
+    n = rows * cols
+    rank = _rank(plan.pos_cell)
+    assert sorted(plan.pos_cell.tolist()) == list(range(n))
+    assert plan.pos_cell[:cols].tolist() == list(range(n - cols, n))  # bottom row first
+    for i, cell in enumerate(plan.pos_cell.tolist()):
+        r, c = divmod(cell, cols)
+        expect = {
+            "left": cell - 1 if c > 0 and rank[cell - 1] < i else n,
+            "below": cell + cols if r < rows - 1 and rank[cell + cols] < i else n,
+            "above": cell - cols if r > 0 and rank[cell - cols] < i else n,
+            "right": cell + 1 if c < cols - 1 and rank[cell + 1] < i else n,
+        }
+        got = {
+            "left": plan.pos_left[i],
+            "below": plan.pos_below[i],
+            "above": plan.pos_above[i],
+            "right": plan.pos_right[i],
+        }
+        assert got == expect
+
+
 def test_adjacent_pairs_inside_the_first_positions() -> None:
     # ref §3: adjacent pairs inside the first d placed cells: 247 -> 462, 248 -> 464,
     # 250 -> 468, 252 -> 472, 256 -> 480
@@ -148,7 +176,7 @@ def test_eternity2_tables_invariants() -> None:
             entries = tables.entries(t, 11, 6)
             assert [_decode(int(w))[:2] for w in entries] == [(138, 2)]
             continue
-        _, top_req, right_req, with_breaks, _ = spec
+        _, top_req, right_req, with_breaks, _, _, _ = spec
         for key in range(nc * nc):
             left, below = divmod(key, nc)
             entries = [_decode(int(w)) for w in tables.entries(t, left, below)]
@@ -218,6 +246,15 @@ def test_kernel_solves_small_benchmark_sets(name) -> None:
     result = search(puzzle, seconds=30, seed=1)
     assert result.solved, f"{name}: best {result.score}/{puzzle.n_joints}"
     _checked(result, puzzle)
+
+
+@pytest.mark.parametrize("order", ["frame", "rows"])
+def test_kernel_solves_with_other_orders(order) -> None:
+    for seed, (rows, cols) in enumerate([(4, 4), (5, 7), (6, 6)]):
+        puzzle, _ = generate(rows, cols, frame_colours=2, inner_colours=4, seed=seed)
+        result = search(puzzle, seconds=20, seed=seed, settings=Settings(order=order))
+        assert result.solved, (order, rows, cols)
+        _checked(result, puzzle)
 
 
 def test_exhausted_search_proves_no_perfect_board() -> None:

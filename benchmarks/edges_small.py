@@ -1,0 +1,86 @@
+"""Time to a perfect board: Brendan Owen's sets up to 8x8 and Tomy's four clue puzzles (issue 7).
+
+Plain search for perfect boards (Blackwood's fill order scaled to the size, no quota, no
+breaks); identical pieces are one type, so the clue puzzles' repeated pieces are not tried twice
+in one place. Each set runs for at most ``--limit`` seconds per seed; the table gives the median
+over seeds of the time to the first perfect board, with nodes and placements, and how many seeds
+solved it. Every board is checked by the independent verifier.
+
+    .venv/bin/python benchmarks/edges_small.py                 # 3 seeds, 120 s limit
+    .venv/bin/python benchmarks/edges_small.py --limit 600 --jobs 2
+
+Wall-clock runs on a shared machine: the `uptime` load is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+from pathlib import Path
+
+from rompicapo.edges.blackwood import search, solve
+from rompicapo.edges.puzzle import load_pieces
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "eternity2" / "benchmarks"
+SETS = [
+    "brendan_03x03",
+    "brendan_04x04",
+    "brendan_05x05",
+    "brendan_06x06",
+    "brendan_08x08",
+    "e2_clue1_6x6",
+    "e2_clue3_6x6",
+    "e2_clue2_6x12",
+    "e2_clue4_6x12",
+]
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=float, default=120.0, help="seconds per seed")
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=1, help="processes per seed (solve())")
+    ap.add_argument("--only", nargs="*", default=None)
+    args = ap.parse_args()
+    print(
+        f"## Time to a perfect board, {args.seeds} seeds, limit {args.limit:g} s, "
+        f"{args.jobs} job(s) (load {load()})\n"
+    )
+    print("| set | size | colours | solved | median s | median nodes | median placements | best |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for name in args.only or SETS:
+        puzzle = load_pieces(DATA / f"{name}_pieces.txt", allow_duplicates=True)
+        secs, nodes, places, best, solved = [], [], [], 0, 0
+        for seed in range(args.seeds):
+            if args.jobs == 1:
+                r = search(puzzle, seconds=args.limit, seed=seed)
+            else:
+                r = solve(puzzle, seconds=args.limit, jobs=args.jobs, seed=100 * seed)
+            assert r.verify()
+            best = max(best, r.score)
+            if r.solved:
+                solved += 1
+                secs.append(r.solve_seconds)
+                nodes.append(r.counts["nodes"])
+                places.append(r.counts["placements"])
+        med = (
+            f"{statistics.median(secs):.3f} | {statistics.median(nodes):,.0f} | "
+            f"{statistics.median(places):,.0f}"
+            if secs
+            else f"> {args.limit:g} | - | -"
+        )
+        print(
+            f"| {name} | {puzzle.rows}x{puzzle.cols} | {puzzle.max_colour} | "
+            f"{solved}/{args.seeds} | {med} | {best}/{puzzle.n_joints} |",
+            flush=True,
+        )
+    print(f"\nload after: {load()}")
+
+
+if __name__ == "__main__":
+    main()
