@@ -1,0 +1,373 @@
+"""Connect Four on the 7 x 6 board: positions from move strings, an exact solver, a game.
+
+A position is written as the columns played from the empty board, one digit 1..7 per move
+(the first player moves first): ``"4455"``. Scores follow Pascal Pons' convention, from the
+point of view of the player to move: 0 a draw; ``22 - s`` if the mover wins with his s-th
+stone; ``s - 22`` if the opponent wins with his s-th stone. The empty board scores +1 (the
+first player wins with his last stone, playing the centre).
+
+    >>> solver = Connect4Solver()
+    >>> solver.solve("4455").score
+    18
+
+The solver (numba, :mod:`rompicapo.games._connect4_kernel`) is negamax alpha-beta on
+bitboards with null-window searches on the exact score, a transposition table holding a lower
+and an upper bound and the best move per position (mirror images share entries), and moves
+ordered by the threats they create.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rompicapo.common import InputError, SearchResult, check_memory, jit_warmup
+from rompicapo.games import _connect4_kernel as K
+from rompicapo.games.game import MAX, MIN, Game
+
+__all__ = [
+    "Connect4",
+    "Connect4Analysis",
+    "Connect4Result",
+    "Connect4Solver",
+    "parse_position",
+]
+
+WIDTH, HEIGHT, CELLS = K.WIDTH, K.HEIGHT, K.SIZE
+
+
+@dataclass(frozen=True)
+class Position:
+    """A legal Connect Four position: the mover's stones, all stones, stones played, and
+    whether the last move connected four (then the game is over)."""
+
+    moves: str
+    pos: int
+    mask: int
+    won: bool
+
+    @property
+    def count(self) -> int:
+        return len(self.moves)
+
+    @property
+    def over(self) -> bool:
+        return self.won or len(self.moves) == CELLS
+
+    def playable_columns(self) -> list[int]:
+        """The 1-based columns that are not full."""
+        top = self.mask + K.BOTTOM
+        return [c + 1 for c in range(WIDTH) if top & int(K.COLUMN_MASK[c])]
+
+    def play(self, col: int) -> Position:
+        """The position after a stone in column ``col`` (1-based)."""
+        if self.over:
+            raise InputError(f"the game is over: no move after {self.moves!r}")
+        if not 1 <= col <= WIDTH:
+            raise InputError(f"column must be 1..{WIDTH}, got {col}")
+        move = (self.mask + K.BOTTOM) & int(K.COLUMN_MASK[col - 1])
+        if move == 0:
+            raise InputError(f"column {col} is full")
+        mover = self.pos | move
+        return Position(
+            self.moves + str(col), mover ^ (self.mask | move), self.mask | move, _has_four(mover)
+        )
+
+
+def _has_four(stones: int) -> bool:
+    """Four in a line among ``stones`` (plain Python: cheaper than a kernel call per move)."""
+    for d in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        m = stones & (stones >> d)
+        if m & (m >> (2 * d)):
+            return True
+    return False
+
+
+def parse_position(moves: str) -> Position:
+    """The position after ``moves`` (digits 1..7). Raises :class:`InputError` naming the first
+    bad move: not a column, a full column, or a move after the game was already won."""
+    moves = moves.strip()
+    p = Position("", 0, 0, False)
+    for i, ch in enumerate(moves, 1):
+        if not ("1" <= ch <= str(WIDTH)):
+            raise InputError(f"move {i} of {moves!r} is {ch!r}, not a column 1..{WIDTH}")
+        if p.won:
+            raise InputError(f"move {i} of {moves!r} comes after the game was won at move {i - 1}")
+        col = int(ch)
+        if not (p.mask + K.BOTTOM) & int(K.COLUMN_MASK[col - 1]):
+            raise InputError(f"move {i} of {moves!r} plays column {col}, which is full")
+        p = p.play(col)
+    return p
+
+
+@dataclass
+class Connect4Result(SearchResult):
+    """The score of a position (Pons' convention) and the work it took."""
+
+    moves: str = ""
+    score: int = 0
+    weak: bool = False
+
+    @property
+    def nodes(self) -> int:
+        return self.counts.get("nodes", 0)
+
+    def verify(self, max_empty: int = 12) -> bool:
+        """Replay the moves and recompute the score with the independent pure-Python search of
+        :mod:`rompicapo.games.verify`. Positions with more than ``max_empty`` empty cells are too
+        big for it: for those only the replay and the score's range and parity are checked."""
+        from rompicapo.games import verify as V
+
+        if V.connect4_replay(self.moves) is None:
+            return False
+        empty = CELLS - len(self.moves)
+        if empty <= max_empty:
+            true = V.connect4_score(self.moves)
+            return (true > 0) - (true < 0) == self.score if self.weak else true == self.score
+        if self.weak:
+            return self.score in (-1, 0, 1)
+        return abs(self.score) <= (empty + 1) // 2
+
+
+@dataclass
+class Connect4Analysis(SearchResult):
+    """The score of every column (None for a full column) and the best columns."""
+
+    moves: str = ""
+    scores: list[int | None] = field(default_factory=list)
+
+    @property
+    def score(self) -> int:
+        return max(s for s in self.scores if s is not None)
+
+    @property
+    def best_columns(self) -> list[int]:
+        best = self.score
+        return [c + 1 for c, s in enumerate(self.scores) if s == best]
+
+    def verify(self, max_empty: int = 12) -> bool:
+        """Every column's score against the independent search (positions with at most
+        ``max_empty`` empty cells after the move; the others are range-checked)."""
+        for c, s in enumerate(self.scores, 1):
+            if s is None:
+                continue
+            child = Connect4Result(moves=self.moves + str(c), score=-s)
+            if parse_position(child.moves).won:
+                if s != (CELLS + 1 - len(self.moves)) // 2:
+                    return False
+            elif not child.verify(max_empty):
+                return False
+        return True
+
+
+# An End-Easy position of Pons' test set (score -1) with 5 empty cells.
+_WARMUP = "2252576253462244111563365343671351441"
+
+
+def _next_prime(n: int) -> int:
+    def is_prime(k: int) -> bool:
+        if k < 2 or k % 2 == 0:
+            return k == 2
+        f = 3
+        while f * f <= k:
+            if k % f == 0:
+                return False
+            f += 2
+        return True
+
+    while not is_prime(n):
+        n += 1
+    return n
+
+
+class Connect4Solver:
+    """Exact (or weak: win/draw/loss) Connect Four solver with its own transposition table.
+
+    ``table_log2``: the table holds the first prime >= 2**table_log2 entries of 16 bytes
+    (2**23: 134 MB; a prime count spreads the structured keys evenly over the slots). Each solve
+    starts from an empty table (the table's epoch changes; nothing is cleared), as Pons'
+    benchmark resets his before every position. ``features`` selects the enhancements over
+    Pons' algorithm (bit flags of :mod:`rompicapo.games._connect4_kernel`: ``TT_MOVE``,
+    ``MIRROR``, ``ETC``; 0 is his algorithm with a two-bound table).
+    """
+
+    def __init__(self, table_log2: int = 23, *, features: int = K.ALL_FEATURES) -> None:
+        if not 10 <= table_log2 <= 30:
+            raise InputError(f"table_log2 must be 10..30, got {table_log2}")
+        entries = _next_prime(1 << table_log2)
+        check_memory(entries * 16, "the Connect Four transposition table")
+        self.table = np.zeros((entries, 2), dtype=np.int64)
+        self.table.fill(0)  # touch every page now, not during the first timed solves
+        self.scratch = np.zeros((CELLS + 1, WIDTH), dtype=np.int64)
+        self.stats = np.zeros(5, dtype=np.int64)
+        self.features = features
+        self.epoch = 0
+        self.compile_seconds = jit_warmup("games.connect4", self._warmup)
+
+    def _warmup(self) -> None:
+        # a position with a few moves left: compiles every path of the kernel in no time
+        p = parse_position(_WARMUP)
+        K.solve(
+            p.pos,
+            p.mask,
+            p.count,
+            False,
+            np.zeros((11, 2), np.int64),
+            1,
+            np.zeros(5, np.int64),
+            np.zeros((CELLS + 1, WIDTH), np.int64),
+            K.ALL_FEATURES,
+        )
+
+    def _next_epoch(self) -> int:
+        self.epoch += 1
+        if self.epoch >= 1 << 40:  # far beyond any run; wrap by clearing for real
+            self.table[:] = 0
+            self.epoch = 1
+        return self.epoch
+
+    def solve(
+        self, moves: str | Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> Connect4Result:
+        """The score of the position after ``moves`` (Pons' convention; with ``weak`` only its
+        sign: +1 win, 0 draw, -1 loss). With ``node_limit`` the search gives up after that many
+        nodes and raises :class:`InputError` (:meth:`try_solve` returns None instead)."""
+        res = self.try_solve(moves, weak=weak, node_limit=node_limit)
+        if res is None:
+            raise InputError(f"node limit {node_limit:,} reached before the position was solved")
+        return res
+
+    def try_solve(
+        self, moves: str | Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> Connect4Result | None:
+        """Like :meth:`solve`, but returns None when ``node_limit`` nodes did not suffice."""
+        p = moves if isinstance(moves, Position) else parse_position(moves)
+        if p.over:
+            raise InputError(f"the game is already over after {p.moves!r}")
+        stats = self.stats
+        stats[:] = 0
+        stats[3] = 0 if node_limit is None else int(node_limit)
+        epoch = self._next_epoch()
+        t0 = time.perf_counter()
+        score = int(
+            K.solve(
+                p.pos, p.mask, p.count, weak, self.table, epoch, stats, self.scratch, self.features
+            )
+        )
+        seconds = time.perf_counter() - t0
+        if stats[4]:
+            return None
+        res = Connect4Result(moves=p.moves, score=score, weak=weak)
+        res.solve_seconds = seconds
+        res.compile_seconds = self.compile_seconds
+        self.compile_seconds = 0.0
+        res.counts = {"nodes": int(stats[0]), "tt_cuts": int(stats[1]), "cutoffs": int(stats[2])}
+        return res
+
+    def analyze(self, moves: str | Position, *, weak: bool = False) -> Connect4Analysis:
+        """The score of playing each column (None where the column is full)."""
+        p = moves if isinstance(moves, Position) else parse_position(moves)
+        if p.over:
+            raise InputError(f"the game is already over after {p.moves!r}")
+        scores: list[int | None] = []
+        nodes = 0
+        t0 = time.perf_counter()
+        for col in range(1, WIDTH + 1):
+            if col not in p.playable_columns():
+                scores.append(None)
+                continue
+            child = p.play(col)
+            if child.won:
+                scores.append((CELLS + 1 - p.count) // 2 if not weak else 1)
+            elif child.over:
+                scores.append(0)
+            else:
+                r = self.solve(child, weak=weak)
+                nodes += r.nodes
+                scores.append(-r.score)
+        out = Connect4Analysis(moves=p.moves, scores=scores)
+        out.solve_seconds = time.perf_counter() - t0
+        out.counts = {"nodes": nodes}
+        return out
+
+    def best_move(self, moves: str | Position, *, node_limit: int = 2_000_000) -> int:
+        """A best column (1-based) if each column can be solved within ``node_limit`` nodes;
+        otherwise a safe heuristic move: win now, else block, else a non-losing move making the
+        most threats, centre first."""
+        p = moves if isinstance(moves, Position) else parse_position(moves)
+        if p.over:
+            raise InputError(f"the game is already over after {p.moves!r}")
+        best, best_score = None, None
+        for col in (4, 3, 5, 2, 6, 1, 7):
+            if col not in p.playable_columns():
+                continue
+            child = p.play(col)
+            if child.won:
+                return col
+            if child.over:
+                score = 0
+            else:
+                r = self.try_solve(child, weak=False, node_limit=node_limit)
+                if r is None:
+                    return self._heuristic_move(p)
+                score = -r.score
+            if best_score is None or score > best_score:
+                best, best_score = col, score
+        return best
+
+    def _heuristic_move(self, p: Position) -> int:
+        safe = int(K.non_losing_moves(p.pos, p.mask))
+        candidates = [c for c in (4, 3, 5, 2, 6, 1, 7) if safe & int(K.COLUMN_MASK[c - 1])]
+        if not candidates:
+            candidates = p.playable_columns()
+        return max(candidates, key=lambda c: int(K.move_threats(p.pos, p.mask, c - 1)))
+
+
+class Connect4(Game):
+    """Connect Four as a :class:`~rompicapo.games.game.Game`: states are
+    :class:`Position` objects, moves 1-based columns, utility +1/-1/0 for the first player."""
+
+    name = "connect4"
+
+    def initial(self) -> Position:
+        return Position("", 0, 0, False)
+
+    def to_move(self, state: Position) -> int:
+        return MAX if state.count % 2 == 0 else MIN
+
+    def moves(self, state: Position) -> list[int]:
+        return [] if state.over else state.playable_columns()
+
+    def apply(self, state: Position, move: int) -> Position:
+        return state.play(move)
+
+    def undo(self, state: Position, move: int) -> Position:
+        return parse_position(state.moves[:-1])
+
+    def is_terminal(self, state: Position) -> bool:
+        return state.over
+
+    def utility(self, state: Position) -> float:
+        if not state.won:
+            return 0
+        return 1 if state.count % 2 == 1 else -1  # the player who just moved connected four
+
+    def key(self, state: Position) -> int:
+        return state.pos + state.mask
+
+    def play(self, state: Position, move: int) -> Position:
+        return state.play(move)
+
+    def render(self, state: Position) -> str:
+        rows = []
+        first = state.pos if state.count % 2 == 0 else state.pos ^ state.mask
+        for r in range(HEIGHT - 1, -1, -1):
+            cells = []
+            for c in range(WIDTH):
+                bit = 1 << (c * (HEIGHT + 1) + r)
+                cells.append("X" if first & bit else "O" if state.mask & bit else ".")
+            rows.append(" ".join(cells))
+        rows.append(" ".join(str(c) for c in range(1, WIDTH + 1)))
+        return "\n".join(rows)
