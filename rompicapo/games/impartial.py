@@ -1,0 +1,413 @@
+"""Impartial games: both players have the same moves; under normal play whoever cannot move
+loses (misère: whoever makes the last move loses).
+
+- :func:`mex` and :func:`grundy`: the Sprague-Grundy value of any position of any impartial
+  game given by a move function, ``g(s) = mex {g(t) : s -> t}``; a position is lost for the
+  player to move (a P-position) iff ``g(s) == 0``, and ``g(G + H) = g(G) XOR g(H)``;
+- Nim (:func:`nim_outcome`, :func:`nim_winning_move`): Bouton's rule, normal and misère;
+- subtraction games and octal games (Kayles is ``0.77``) with their Grundy sequences and the
+  detection of their period;
+- :class:`ImpartialGame`: any impartial game as a two-player :class:`~rompicapo.games.game.Game`,
+  so the search library can check these rules by minimax.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import reduce
+from itertools import combinations_with_replacement
+from operator import xor
+from typing import Any
+
+from rompicapo.common import InputError
+from rompicapo.games.game import MAX, Game
+
+__all__ = [
+    "GrundySequence",
+    "ImpartialGame",
+    "Nim",
+    "count_configurations",
+    "count_nim_games",
+    "grundy",
+    "grundy_sum",
+    "mex",
+    "nim_moves",
+    "nim_outcome",
+    "nim_winning_move",
+    "octal_grundy",
+    "parse_heaps",
+    "parse_octal",
+    "parse_subtraction_set",
+    "subtraction_grundy",
+]
+
+
+def mex(values: Iterable[int]) -> int:
+    """The minimum excludant: the least non-negative integer not in ``values``."""
+    seen = set(values)
+    m = 0
+    while m in seen:
+        m += 1
+    return m
+
+
+def grundy(
+    position: Hashable,
+    moves: Callable[[Any], Iterable[Hashable]],
+    memo: dict[Hashable, int] | None = None,
+) -> int:
+    """The Grundy value of ``position`` where ``moves(p)`` lists the positions reachable in one
+    move (the game must be finite: no cycles). Iterative, so long games do not hit Python's
+    recursion limit; ``memo`` may be shared between calls on the same game."""
+    memo = {} if memo is None else memo
+    stack: list[tuple[Hashable, list[Hashable] | None]] = [(position, None)]
+    expanding: set[Hashable] = set()  # the positions on the current path, children pushed
+    while stack:
+        p, children = stack[-1]
+        if p in memo:
+            stack.pop()
+            continue
+        if children is None:
+            children = list(moves(p))
+            stack[-1] = (p, children)
+            expanding.add(p)
+            pending = [c for c in children if c not in memo]
+            if pending:
+                for c in pending:
+                    if c in expanding:
+                        raise InputError(f"the game has a cycle through {c!r}: no Grundy value")
+                    stack.append((c, None))
+                continue
+        memo[p] = mex(memo[c] for c in children)
+        stack.pop()
+        expanding.discard(p)
+    return memo[position]
+
+
+def grundy_sum(values: Iterable[int]) -> int:
+    """The Grundy value of a sum of games: the XOR of the parts' values."""
+    return reduce(xor, values, 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Nim
+# --------------------------------------------------------------------------------------------
+
+
+def parse_heaps(heaps: Sequence[int | str]) -> tuple[int, ...]:
+    """Heap sizes as a tuple of non-negative integers, or an :class:`InputError` naming the bad
+    one."""
+    out = []
+    for i, h in enumerate(heaps, 1):
+        try:
+            n = int(h)
+        except (TypeError, ValueError):
+            raise InputError(f"heap {i} is {h!r}, not an integer") from None
+        if n < 0:
+            raise InputError(f"heap {i} is {n}: heaps cannot be negative")
+        if n > 10**18:
+            raise InputError(f"heap {i} is {n}: too large (at most 10**18)")
+        out.append(n)
+    if not out:
+        raise InputError("Nim needs at least one heap")
+    return tuple(out)
+
+
+def nim_outcome(heaps: Sequence[int], misere: bool = False) -> str:
+    """``"P"`` if the player to move loses with perfect play, ``"N"`` if he wins.
+
+    Normal play (Bouton, 1901): P iff the XOR of the heaps is 0. Misère: the same, except when
+    every heap has at most one object, where P iff the number of heaps of one is odd."""
+    heaps = parse_heaps(heaps)
+    if misere and all(h <= 1 for h in heaps):
+        return "P" if sum(heaps) % 2 == 1 else "N"
+    return "P" if grundy_sum(heaps) == 0 else "N"
+
+
+def nim_winning_move(heaps: Sequence[int], misere: bool = False) -> tuple[int, int] | None:
+    """A winning move ``(heap index, objects to take)``; None in a P-position, and in misère
+    when every heap is empty (the player to move has already won: the opponent took the last).
+
+    Normal play: with ``t`` the XOR of all heaps, some heap ``x_i`` has ``x_i XOR t < x_i``;
+    reduce it to ``x_i XOR t``. Misère: play as in normal play unless that would leave only
+    heaps of 0 and 1; then leave an odd number of heaps of one."""
+    heaps = parse_heaps(heaps)
+    if nim_outcome(heaps, misere) == "P" or not any(heaps):
+        return None
+    big = [i for i, h in enumerate(heaps) if h > 1]
+    if misere and len(big) <= 1:
+        ones = sum(1 for h in heaps if h == 1)
+        if not big:  # only heaps of one (an even number of them): take one
+            return next(i for i, h in enumerate(heaps) if h == 1), 1
+        i = big[0]  # one big heap: reduce it to 0 or 1 so that an odd number of ones remain
+        keep = 1 if ones % 2 == 0 else 0
+        return i, heaps[i] - keep
+    t = grundy_sum(heaps)
+    for i, h in enumerate(heaps):
+        if h ^ t < h:
+            return i, h - (h ^ t)
+    raise AssertionError("an N-position always has a winning move")  # pragma: no cover
+
+
+def nim_moves(heaps: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every move ``(heap index, amount)`` in Nim."""
+    return [(i, a) for i, h in enumerate(heaps) for a in range(1, h + 1)]
+
+
+def count_nim_games(heaps: Sequence[int]) -> int:
+    """The number of distinct complete games of Nim from ``heaps``: sequences of moves
+    ``(heap, amount)`` to the empty position. The count from a position does not depend on the
+    order of its heaps, so it is memoised on the sorted tuple. (3, 5, 8): 51,823,082."""
+    memo: dict[tuple[int, ...], int] = {(): 1}
+
+    def count(h: tuple[int, ...]) -> int:
+        key = tuple(sorted(x for x in h if x))
+        if key in memo:
+            return memo[key]
+        total = 0
+        for i, x in enumerate(key):
+            for a in range(1, x + 1):
+                total += count((*key[:i], x - a, *key[i + 1 :]))
+        memo[key] = total
+        return total
+
+    return count(parse_heaps(heaps))
+
+
+def count_configurations(max_heap: int, heaps: int) -> tuple[int, int]:
+    """Positions of ``heaps`` Nim heaps of 0..``max_heap`` objects: as ordered tuples and as
+    multisets (what a table keyed on the sorted tuple stores). 12 and 10: 13**10 and 646,646."""
+    ordered = (max_heap + 1) ** heaps
+    unordered = math.comb(max_heap + heaps, heaps)
+    return ordered, unordered
+
+
+def count_multisets(max_heap: int, heaps: int) -> int:
+    """The unordered count of :func:`count_configurations`, by enumeration (a check)."""
+    return sum(1 for _ in combinations_with_replacement(range(max_heap + 1), heaps))
+
+
+# --------------------------------------------------------------------------------------------
+# Subtraction and octal games: Grundy sequences and periods
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class GrundySequence:
+    """``values[n]`` is the Grundy value of a heap of ``n``; from ``preperiod`` on the values
+    repeat with ``period`` (None when no period was found within the values computed)."""
+
+    name: str
+    values: list[int]
+    preperiod: int | None
+    period: int | None
+
+    def describe(self) -> str:
+        head = " ".join(str(v) for v in self.values)
+        if self.period is None:
+            tail = "no period found in this range"
+        else:
+            tail = f"periodic from n = {self.preperiod} with period {self.period}"
+        return f"{self.name}: {head}\n{tail}"
+
+
+def parse_subtraction_set(text: str | Iterable[int]) -> tuple[int, ...]:
+    """``"1,2,3"`` -> (1, 2, 3): distinct positive integers."""
+    if isinstance(text, str):
+        parts = [p for p in text.replace(" ", "").split(",") if p]
+        try:
+            values = [int(p) for p in parts]
+        except ValueError:
+            raise InputError(
+                f"subtraction set {text!r}: use positive integers like 1,2,3"
+            ) from None
+    else:
+        values = list(text)
+    if not values or any(v <= 0 for v in values):
+        raise InputError(f"subtraction set {text!r}: needs positive integers, like 1,2,3")
+    if max(values) > 10_000:
+        raise InputError("subtraction set: amounts above 10,000 are not supported")
+    return tuple(sorted(set(values)))
+
+
+def subtraction_grundy(subtraction: Iterable[int] | str, upto: int) -> GrundySequence:
+    """Grundy values of the subtraction game (take any amount in the set from one heap) for
+    heaps 0..``upto``, and its period. g(n) depends only on the previous max(S) values, so the
+    first repeat of a window of max(S) consecutive values starts the periodic part; the values
+    are computed as far as needed to find it (at most (k+1)**k, k = max(S), steps; in practice a
+    few times k)."""
+    s = parse_subtraction_set(subtraction)
+    if upto < 0:
+        raise InputError(f"--upto must be >= 0, got {upto}")
+    k = max(s)
+    g: list[int] = []
+    seen: dict[tuple[int, ...], int] = {}
+    preperiod = period = None
+    n = 0
+    # stop once both the requested range and the period are known (or after a generous cap:
+    # windows of k values each at most |S|, so a repeat comes within (|S|+1)**k + k steps)
+    cap = max(upto + 1, min(200_000, (len(s) + 1) ** k + k + 1))
+    while n < cap and (n <= upto or period is None):
+        g.append(mex(g[n - a] for a in s if a <= n))
+        n += 1
+        if n >= k and period is None:
+            window = tuple(g[n - k : n])
+            if window in seen:
+                preperiod = seen[window]
+                period = n - k - preperiod
+            else:
+                seen[window] = n - k
+    name = "subtract-{" + ",".join(map(str, s)) + "}"
+    return GrundySequence(name, g[: upto + 1], preperiod, period)
+
+
+def parse_octal(code: str) -> tuple[int, ...]:
+    """An octal game code like ``"0.77"`` (Kayles) or ``"0.07"`` (Dawson's Kayles): digit
+    d_k (k >= 1, after the point) says what taking k objects from a heap may leave: bit 1 no
+    heap, bit 2 one heap, bit 4 two heaps. Returns (d_1, d_2, ...)."""
+    code = code.strip()
+    if not code.startswith(("0.", ".")) or len(code.split(".", 1)[1]) == 0:
+        raise InputError(f"octal code {code!r}: write it like 0.77 (Kayles) or 0.137")
+    digits = code.split(".", 1)[1]
+    if any(ch not in "01234567" for ch in digits):
+        raise InputError(f"octal code {code!r}: digits after the point must be 0..7")
+    return tuple(int(ch) for ch in digits)
+
+
+def octal_grundy(code: str, upto: int) -> GrundySequence:
+    """Grundy values of the octal game ``code`` for heaps 0..``upto`` and its period, checked
+    with the periodicity theorem of Guy and Smith (1956): if g(n + p) = g(n) for all n with
+    n0 <= n < 2 n0 + p + t (t the largest amount one can take), the sequence is periodic from
+    n0 on. Kayles (0.77): periodic from n = 71 with period 12."""
+    digits = parse_octal(code)
+    if upto < 0:
+        raise InputError(f"--upto must be >= 0, got {upto}")
+    t = len(digits)
+    g: list[int] = []
+
+    def value(n: int) -> int:
+        opts = set()
+        for k, d in enumerate(digits, 1):
+            if k > n:
+                break
+            rest = n - k
+            if d & 1 and rest == 0:
+                opts.add(0)
+            if d & 2 and rest > 0:
+                opts.add(g[rest])
+            if d & 4 and rest >= 2:
+                for a in range(1, rest // 2 + 1):
+                    opts.add(g[a] ^ g[rest - a])
+        return mex(opts)
+
+    # The theorem needs values up to 2 n0 + 2 p + t: computing 3 * max(upto, 150) values finds
+    # every period with n0 + p below about that bound (Kayles needs 168).
+    limit = 3 * max(upto, 150) + t + 2
+    for n in range(limit):
+        g.append(value(n))
+    preperiod = period = None
+    for p in range(1, limit // 3 + 1):
+        n0 = _first_periodic_start(g, p, t)
+        if n0 is not None:  # the smallest period is found first
+            preperiod, period = n0, p
+            break
+    return GrundySequence(f"octal {code}", g[: upto + 1], preperiod, period)
+
+
+def _first_periodic_start(g: list[int], p: int, t: int) -> int | None:
+    """The least n0 with g(n + p) = g(n) for n0 <= n < 2 n0 + p + t, within ``g``."""
+    # walk back from the end while g(n + p) = g(n): every n in [start, len(g) - p) agrees
+    start = len(g) - p
+    while start > 0 and g[start - 1 + p] == g[start - 1]:
+        start -= 1
+    # the theorem needs agreement for n < 2 start + p + t, inside what was computed
+    return start if 2 * start + p + t <= len(g) - p else None
+
+
+# --------------------------------------------------------------------------------------------
+# Impartial games as two-player games (for the search library)
+# --------------------------------------------------------------------------------------------
+
+
+class ImpartialGame(Game):
+    """An impartial game as a :class:`Game`: a state is ``(position, player)``; the player who
+    cannot move loses (or, with ``misere``, wins). ``moves(position)`` lists the positions one
+    move away."""
+
+    def __init__(
+        self,
+        start: Hashable,
+        moves: Callable[[Any], Iterable[Hashable]],
+        *,
+        misere: bool = False,
+        name: str = "impartial game",
+    ) -> None:
+        self.start, self.successors, self.misere, self.name = start, moves, misere, name
+
+    def initial(self) -> tuple[Hashable, int]:
+        return (self.start, MAX)
+
+    def to_move(self, state: tuple[Hashable, int]) -> int:
+        return state[1]
+
+    def moves(self, state: tuple[Hashable, int]) -> list[Hashable]:
+        return list(self.successors(state[0]))
+
+    def apply(self, state: tuple[Hashable, int], move: Hashable) -> tuple[Hashable, int]:
+        return (move, -state[1])
+
+    def is_terminal(self, state: tuple[Hashable, int]) -> bool:
+        return not any(True for _ in self.successors(state[0]))
+
+    def utility(self, state: tuple[Hashable, int]) -> float:
+        # the player to move has no move: he loses in normal play, wins in misère
+        return state[1] if self.misere else -state[1]
+
+
+class Nim(Game):
+    """Nim as a :class:`Game`: a state is ``(heaps, player)``, a move ``(heap index,
+    amount)``; normal play (the last to move wins) or misère (the last to move loses)."""
+
+    def __init__(self, heaps: Sequence[int] = (3, 5, 8), *, misere: bool = False) -> None:
+        self.heaps = parse_heaps(heaps)
+        self.misere = misere
+        self.name = "misère Nim" if misere else "Nim"
+
+    def initial(self) -> tuple[tuple[int, ...], int]:
+        return (self.heaps, MAX)
+
+    def to_move(self, state: tuple[tuple[int, ...], int]) -> int:
+        return state[1]
+
+    def moves(self, state: tuple[tuple[int, ...], int]) -> list[tuple[int, int]]:
+        return nim_moves(state[0])
+
+    def apply(self, state, move: tuple[int, int]):
+        heaps, player = state
+        i, a = move
+        return ((*heaps[:i], heaps[i] - a, *heaps[i + 1 :]), -player)
+
+    def undo(self, state, move: tuple[int, int]):
+        heaps, player = state
+        i, a = move
+        return ((*heaps[:i], heaps[i] + a, *heaps[i + 1 :]), -player)
+
+    def is_terminal(self, state) -> bool:
+        return not any(state[0])
+
+    def utility(self, state) -> float:
+        return state[1] if self.misere else -state[1]
+
+    def play(self, state, move):
+        heaps = state[0]
+        i, a = move
+        if not 0 <= i < len(heaps):
+            raise InputError(f"heap {i + 1} does not exist (there are {len(heaps)})")
+        if not 1 <= a <= heaps[i]:
+            raise InputError(f"heap {i + 1} has {heaps[i]}: take 1..{heaps[i]}, not {a}")
+        return self.apply(state, move)
+
+    def render(self, state) -> str:
+        return "\n".join(f"heap {i + 1}: {'|' * h} ({h})" for i, h in enumerate(state[0]))
