@@ -377,8 +377,14 @@ def iter_solutions(
 # --------------------------------------------------------------------------------------------
 
 
-def _count_job(job: tuple[ProblemArrays, list[list[int]]]) -> tuple[int, int, int, int]:
-    """Count the solutions under each prefix (a worker's share); (count, nodes, updates, clean)."""
+def _count_job(
+    job: tuple[ProblemArrays, list[list[int]]],
+) -> tuple[int, int, int, int, float, int]:
+    """Count the solutions under each prefix (a worker's share): (count, nodes, updates,
+    cleansings, CPU seconds, worker process id)."""
+    import os
+
+    cpu0 = time.process_time()
     arrays, prefixes = job
     total = nodes = updates = cleansings = 0
     for prefix in prefixes:
@@ -389,7 +395,7 @@ def _count_job(job: tuple[ProblemArrays, list[list[int]]]) -> tuple[int, int, in
         nodes += int(c[K.C_NODES])
         updates += int(c[K.C_UPDATES])
         cleansings += int(c[K.C_CLEANSINGS])
-    return total, nodes, updates, cleansings
+    return total, nodes, updates, cleansings, time.process_time() - cpu0, os.getpid()
 
 
 def split(problem: Problem, min_parts: int, *, max_depth: int = 6) -> list[list[int]]:
@@ -430,7 +436,8 @@ def count(
     With ``jobs > 1`` or a Dask ``scheduler`` address, the tree is cut into about
     ``parts_per_job * jobs`` subproblems (:func:`split`) counted in parallel by
     :func:`rompicapo.common.run_jobs`; ``counts`` then sums the workers' measures (plus the
-    splitting). Time and node limits apply to single-process counts only.
+    splitting) and the workers' CPU time (``worker_cpu_ms_max``, ``worker_cpu_ms_total``).
+    Time and node limits apply to single-process counts only.
     """
     if (jobs > 1 or scheduler is not None) and not givens:
         arrays = problem.arrays()
@@ -450,7 +457,9 @@ def count(
             finished = run_jobs(
                 _count_job, [(arrays, g) for g in groups], n_jobs=jobs, scheduler=scheduler
             )
-            for done, (_, (n, nd, up, cl)) in enumerate(finished, start=1):
+            cpu_by_worker: dict[int, float] = {}
+            for done, (_, (n, nd, up, cl, cpu, pid)) in enumerate(finished, start=1):
+                cpu_by_worker[pid] = cpu_by_worker.get(pid, 0.0) + cpu
                 total += n
                 nodes += nd
                 updates += up
@@ -471,6 +480,10 @@ def count(
                 "updates": updates,
                 "cleansings": cleansings,
                 "parts": len(prefixes),
+                # CPU milliseconds of the busiest worker and of all: on idle cores the wall
+                # time approaches the first; its ratio to a one-process run is the speed-up
+                "worker_cpu_ms_max": round(1000 * max(cpu_by_worker.values(), default=0.0)),
+                "worker_cpu_ms_total": round(1000 * sum(cpu_by_worker.values())),
             },
         )
     result = solve(
