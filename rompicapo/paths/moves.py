@@ -8,12 +8,15 @@ graph, so a move set is always closed under negation: giving ``(1, 2)`` also giv
   diagonal: (±3, 0), (0, ±3), (±2, ±2);
 - ``knight``: the chess knight, (±1, ±2), (±2, ±1).
 
-A custom set is written ``"DR,DC;DR,DC;..."``, e.g. ``"1,2;2,1"`` is the knight.
+A custom set is written ``"DR,DC;DR,DC;..."``; the negations are added, so
+``"1,2;2,1;1,-2;2,-1"`` is the knight.
 
 >>> parse_moves("caselle").moves[:4]
 ((3, 0), (-3, 0), (0, 3), (0, -3))
->>> parse_moves("1,2;2,1") == parse_moves("knight")
+>>> parse_moves("1,2;2,1;1,-2;2,-1") == parse_moves("knight")
 True
+>>> parse_moves("1,2;2,1;1,-2;2,-1").name
+'knight'
 """
 
 from __future__ import annotations
@@ -79,7 +82,9 @@ class MoveSet:
     def transposed(self) -> MoveSet:
         """The same leaper on the transposed board: (dr, dc) -> (dc, dr)."""
         moves = tuple((dc, dr) for dr, dc in self.moves)
-        name = self.name if set(moves) == set(self.moves) else ";".join(f"{a},{b}" for a, b in moves)
+        name = (
+            self.name if set(moves) == set(self.moves) else ";".join(f"{a},{b}" for a, b in moves)
+        )
         return MoveSet(name, moves)
 
     def is_transpose_symmetric(self) -> bool:
