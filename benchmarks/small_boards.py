@@ -183,12 +183,14 @@ def main() -> None:
     parser.add_argument("--estimate-seconds", type=float, default=0.0,
                         help="CPU seconds for the 7x7 estimate (0 = skip)")  # fmt: skip
     parser.add_argument("--estimate-depth", type=int, default=8)
+    parser.add_argument("--estimate-only", action="store_true", help="only the 7x7 estimate")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"# small_boards ({Path(__file__).name}), {time.strftime('%Y-%m-%d %H:%M')}\n")
-    figures(args.repeats, args.jobs)
-    boards(36 if args.quick else args.max_cells, args.jobs)
-    rules(min(args.repeats, 3))
+    if not args.estimate_only:
+        figures(args.repeats, args.jobs)
+        boards(36 if args.quick else args.max_cells, args.jobs)
+        rules(min(args.repeats, 3))
     if args.estimate_seconds > 0:
         estimate_7x7(args.estimate_seconds, args.estimate_depth, args.seed)
 

@@ -162,7 +162,8 @@ def _count(args: argparse.Namespace) -> int:
             print(f"no {kind[:-1]} from any start: proven by exhaustive search "
                   f"({result.nodes:,} nodes)")  # fmt: skip
     if not args.quiet:
-        rate = result.nodes / result.solve_seconds if result.solve_seconds > 0 else 0.0
+        searched = result.nodes - result.counts.get("nodes_from_checkpoint", 0)
+        rate = searched / result.solve_seconds if result.solve_seconds > 0 else 0.0
         jobs = f"  jobs {result.jobs}" if result.jobs else ""
         print(
             f"nodes {result.nodes:,}{jobs}  {result.solve_seconds:.3f} s"

@@ -62,6 +62,7 @@ def test_checkpoint_resumes_to_the_same_total(tmp_path, monkeypatch, uninterrupt
     assert len(ran) == uninterrupted.jobs - 37  # only the unfinished jobs ran again
     assert resumed.table.tolist() == uninterrupted.table.tolist()
     assert (resumed.count, resumed.nodes) == (uninterrupted.count, uninterrupted.nodes)
+    assert resumed.counts["nodes_from_checkpoint"] == sum(n for _, n in saved["done"].values())
     assert resumed.verify() if _has_verifier() else True
 
     ran.clear()
