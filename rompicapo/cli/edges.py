@@ -46,7 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--heat", metavar="F", help="heat map of placements per cell (.svg or .png)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.add_argument("--scheduler", metavar="ADDRESS", help="run the jobs on this Dask cluster")
-    s.add_argument("--order", default="auto", choices=["auto", "blackwood", "rows", "frame"])
+    s.add_argument(
+        "--order",
+        default="auto",
+        choices=["auto", "blackwood", "rows", "frame", "diagonal", "portfolio"],
+    )
     s.add_argument("--quota", default="auto", choices=["auto", "blackwood", "scaled", "none"])
     s.add_argument(
         "--breaks",

@@ -311,3 +311,20 @@ def test_solve_in_two_processes_collects_the_best() -> None:
     result = solve(puzzle, seconds=20, jobs=2, seed=1)
     assert result.solved and result.settings["jobs"] == 2
     _checked(result, puzzle)
+
+
+def test_ctrl_c_returns_the_best_board_so_far() -> None:
+    """A KeyboardInterrupt (raised here from the progress callback, as Ctrl-C would be between
+    two kernel calls) ends the search with the best board found, counted and verified."""
+    puzzle = eternity2()
+    calls = []
+
+    def interrupt(progress: dict) -> None:
+        calls.append(progress)
+        raise KeyboardInterrupt
+
+    result = search(puzzle, eternity2_clues("centre"), seconds=30, seed=4, on_progress=interrupt)
+    assert result.interrupted and len(calls) == 1
+    assert result.counts["placements"] == calls[0]["placements"] > 0
+    assert result.search_score == calls[0]["best_score"] > 0
+    _checked(result, puzzle)
