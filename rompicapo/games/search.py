@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rompicapo.common import InputError, SearchResult
-from rompicapo.games.game import CHANCE, MAX, Game
+from rompicapo.games.game import CHANCE, MAX, MIN, Game
 
 __all__ = [
     "EXACT",
@@ -789,6 +789,41 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
                     return v
         return v
 
+    def _probe(children, probs, lo, hi, a, b, d, side):
+        """Star2's probing phase for one side. side MAX: search only the first move of each
+        outcome whose position is MAX's, for lower bounds, as long as a cut at beta is still
+        possible (the outcomes not yet probed counted at U); returns the cut value, or None
+        once the cut has become impossible. side MIN: the mirror image (upper bounds, alpha)."""
+        done, rest_p = 0.0, 1.0
+        for i, c in enumerate(children):
+            p = probs[i]
+            rest_p -= p
+            if side == MAX:
+                need = (b - done - rest_p * U) / p  # the least lower bound this one must give
+                if need > U:
+                    return None
+                if need > lo[i]:
+                    if terminal(c) or to_move(c) != MAX:
+                        return None
+                    r = search(apply(c, moves_of(c)[0]), lo[i], need, d - 2)
+                    lo[i] = max(lo[i], min(r, U))  # exact or a lower bound: either way <= V
+                    if r < need:
+                        return None
+                done += p * lo[i]
+            else:
+                need = (a - done - rest_p * L) / p  # the greatest upper bound that still cuts
+                if need < L:
+                    return None
+                if need < hi[i]:
+                    if terminal(c) or to_move(c) != MIN:
+                        return None
+                    r = search(apply(c, moves_of(c)[0]), need, hi[i], d - 2)
+                    hi[i] = min(hi[i], max(r, L))
+                    if r > need:
+                        return None
+                done += p * hi[i]
+        return done
+
     def chance(s: Any, a: float, b: float, d: float) -> float:
         outs = outcomes(s)
         children = [apply(s, m) for m, _ in outs]
@@ -796,30 +831,12 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
         lo = [L] * len(outs)
         hi = [U] * len(outs)
         if probe and d > 1:
-            # Probing phase: one move of each outcome's position bounds that position.
-            for i, c in enumerate(children):
-                if terminal(c) or to_move(c) == CHANCE:
-                    continue
-                pc = to_move(c)
-                first = apply(c, moves_of(c)[0])
-                others_lo = sum(probs[j] * lo[j] for j in range(len(outs)) if j != i)
-                others_hi = sum(probs[j] * hi[j] for j in range(len(outs)) if j != i)
-                if pc == MAX:
-                    need = (b - others_lo) / probs[i]
-                    r = search(first, L, max(need, L + 1e-12) if need <= U else U, d - 2)
-                    lo[i] = max(lo[i], min(r, U))
-                else:
-                    need = (a - others_hi) / probs[i]
-                    r = search(first, min(need, U - 1e-12) if need >= L else L, U, d - 2)
-                    hi[i] = min(hi[i], max(r, L))
-                bound_lo = sum(p * x for p, x in zip(probs, lo, strict=True))
-                if bound_lo >= b:
-                    st.chance_cutoffs += 1
-                    return bound_lo
-                bound_hi = sum(p * x for p, x in zip(probs, hi, strict=True))
-                if bound_hi <= a:
-                    st.chance_cutoffs += 1
-                    return bound_hi
+            cut = _probe(children, probs, lo, hi, a, b, d, MAX)
+            if cut is None:
+                cut = _probe(children, probs, lo, hi, a, b, d, MIN)
+            if cut is not None:
+                st.chance_cutoffs += 1
+                return cut
         done = 0.0  # sum of p * value over the outcomes searched so far
         rest_lo = sum(p * x for p, x in zip(probs, lo, strict=True))
         rest_hi = sum(p * x for p, x in zip(probs, hi, strict=True))

@@ -136,3 +136,27 @@ def _c4_memo(cols: tuple[tuple[int, ...], ...], width: int, height: int, size: i
             return (size + 1 - played) // 2  # win now with stone number played//2 + 1
         best = max(best, -_c4_memo(tuple(tuple(x) for x in new), width, height, size))
     return best
+
+
+def pig_residual(goal: int, win: Any, roll: Any) -> float:
+    """The largest violation of Pig's optimality equations by a table of win probabilities
+    (written afresh here; vectorised over the turn total with numpy)."""
+    import numpy as np
+
+    worst = 0.0
+    for i in range(goal):
+        for j in range(goal):
+            ks = np.arange(goal - i)
+            p_roll = (1.0 - win[j, i, 0]) / 6.0 + np.zeros(len(ks))
+            for r in range(2, 7):
+                nxt = ks + r
+                inside = i + nxt < goal
+                vals = np.ones(len(ks))
+                vals[inside] = win[i, j, nxt[inside]]
+                p_roll += vals / 6.0
+            p_hold = np.array([1.0 - win[j, i + k, 0] if k > 0 else -1.0 for k in ks])
+            best = np.maximum(p_roll, p_hold)
+            worst = max(worst, float(np.max(np.abs(best - win[i, j, : goal - i]))))
+            chosen = np.where(roll[i, j, : goal - i], p_roll, p_hold)
+            worst = max(worst, float(np.max(best - chosen)))
+    return worst
