@@ -1,5 +1,52 @@
-"""Jump-grid paths: fill an R x C grid visiting every cell once with leaper moves."""
+"""Jump-grid paths: fill an R x C grid visiting every cell once with leaper moves.
 
+"Il gioco delle 100 caselle": write 1..R*C on the board so that each number is one jump from
+the previous one, a jump being 3 cells along a row or column or 2 along a diagonal. Other
+leapers (the knight, any symmetric set of (dr, dc)) work the same way.
+
+- :func:`construct` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
+- :func:`count_paths` counts them all exactly, :func:`search_path` finds one or proves none,
+  :func:`iter_paths` streams them;
+- :func:`verify_path` checks a path with code that shares nothing with the solvers;
+- :mod:`rompicapo.paths.render` draws a path as text, PDF, PNG or SVG.
+
+>>> from rompicapo.paths import construct
+>>> res = construct(10, 10)
+>>> res.found, res.verify(), int(res.grid()[0, 0])
+(True, True, 1)
+"""
+
+from rompicapo.paths import render
+from rompicapo.paths.construct import PathResult, construct, parse_cell, parse_size
+from rompicapo.paths.count import (
+    CountResult,
+    ExhaustiveResult,
+    count_paths,
+    iter_paths,
+    search_path,
+    start_classes,
+)
 from rompicapo.paths.moves import CASELLE, KNIGHT, MoveSet, parse_moves
+from rompicapo.paths.verify import PathCheck, load_path, verify_path, verify_path_file
 
-__all__ = ["CASELLE", "KNIGHT", "MoveSet", "parse_moves"]
+__all__ = [
+    "CASELLE",
+    "KNIGHT",
+    "CountResult",
+    "ExhaustiveResult",
+    "MoveSet",
+    "PathCheck",
+    "PathResult",
+    "construct",
+    "count_paths",
+    "iter_paths",
+    "load_path",
+    "parse_cell",
+    "parse_moves",
+    "parse_size",
+    "render",
+    "search_path",
+    "start_classes",
+    "verify_path",
+    "verify_path_file",
+]

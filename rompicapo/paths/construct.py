@@ -405,7 +405,11 @@ def construct(
         # small boards have the exhaustive search behind them; large ones get a generous
         # margin (the 1000x1000 tail run needs no regrowth at all)
         max_attempts = 16 if n <= EXHAUSTIVE_CELLS else 64 + 4 * max(1, int(math.log2(n + 1)))
-    dr0, dc0 = mset.arrays()
+    # the kernel sees the moves in sorted order: a move set and a seed decide the path,
+    # however the set was spelled
+    canonical = sorted(mset.moves)
+    dr0 = np.array([m[0] for m in canonical], dtype=np.int64)
+    dc0 = np.array([m[1] for m in canonical], dtype=np.int64)
     ss = np.random.SeedSequence(seed)
     start_flat = r0 * cols + c0
 
@@ -489,7 +493,8 @@ def _search(
     t_start = time.perf_counter()
     attempt = 0
     rotations = 0
-    perm = np.arange(len(dr0))
+    # the seed orders the moves, which decides exact ties of Warnsdorff's rule
+    perm = gen.permutation(len(dr0))
     centre_r, centre_c = rows - 1, cols - 1
     jitter = max(1, min(rows, cols) // 8)
     rng = np.uint64(gen.integers(1, 2**63))
@@ -513,10 +518,11 @@ def _search(
                     rows, cols, dr, dc, drt, dct, offt, state, path, pos, plen, target,
                     result.closed, work_budget, rng, tie, centre_r, centre_c,
                 )  # fmt: skip
+                rng = np.uint64(rng)  # numba hands uint64 back as a Python int
                 rotations += int(rot)
+                result.counts["path_cells"] = int(plen)
                 if bar is not None:
                     bar.update(task, completed=plen)
-            result.counts["path_cells"] = int(plen)
             if status == _kernel.DONE:
                 return "found"
             attempt += 1
