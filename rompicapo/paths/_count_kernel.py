@@ -227,7 +227,10 @@ def search(
                 zeros += 1
             elif n == 1:
                 ones += 1
-    allowed_ones = 0 if closed else 1
+    # A closed tour of two cells goes s -> v -> (back to) s over one edge: there v has a single
+    # link and is fine; on three cells or more a closed tour is a cycle.
+    cycle = closed and n_cells > 2
+    allowed_ones = 0 if cycle else 1
 
     leaves = 0
     nodes = 0
@@ -286,7 +289,7 @@ def search(
                 if lookahead:
                     if c1 > 0:
                         # a neighbour whose only link is the end must be next and last
-                        if closed or free > 1:
+                        if cycle or free > 1:
                             m = 0
                     elif not (closed and end == start):
                         # leaving the end turns every other link-2 neighbour into a link-1

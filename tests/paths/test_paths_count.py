@@ -11,6 +11,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from numba import njit
 
 from rompicapo.common import InputError
@@ -177,6 +179,34 @@ def test_tables_equal_subset_dp(rows, cols, moves):
     assert (
         count_paths(rows, cols, moves=moves).table.tolist() == dp_table(rows, cols, moves).tolist()
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 4),
+    cols=st.integers(1, 4),
+    pairs=st.lists(
+        st.tuples(st.integers(-3, 3), st.integers(-3, 3)).filter(lambda m: m != (0, 0)),
+        min_size=1,
+        max_size=4,
+    ),
+    closed=st.booleans(),
+)
+@example(rows=1, cols=2, pairs=[(0, 1)], closed=True)  # two cells: s -> v is a closed tour
+@example(rows=1, cols=1, pairs=[(0, 1)], closed=True)  # one cell: no move back to it
+def test_random_move_sets_agree_with_subset_dp(rows, cols, pairs, closed):
+    # Any leaper on any small board: the symmetry classes, the pruning and the closed-tour
+    # rule together must reproduce the brute-force table exactly.
+    moves = ";".join(f"{dr},{dc}" for dr, dc in pairs)
+    result = count_paths(rows, cols, moves=moves, closed=closed)
+    n = rows * cols
+    adj = _adjacency(rows, cols, moves)
+    table = np.zeros((rows, cols), dtype=np.int64)
+    for s in range(n):
+        ways = _subset_dp(n, adj, s)[(1 << n) - 1]
+        ends = [v for v in range(n) if not closed or (adj[s] >> v) & 1]
+        table[s // cols, s % cols] = sum(ways[v] for v in ends)
+    assert result.table.tolist() == table.tolist()
 
 
 @pytest.mark.parametrize(
