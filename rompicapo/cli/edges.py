@@ -55,7 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--breaks",
         default="auto",
-        help="auto, blackwood, clues, scaled, none or indexes '201,206,...'",
+        help="auto, blackwood, bucas, clues, scaled, none or indexes '201,206,...'",
+    )
+    s.add_argument(
+        "--quota-scale", type=float, default=1.0, metavar="X", help="multiply the quota by X"
     )
     s.add_argument(
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
@@ -143,9 +146,10 @@ def _settings(args):
     breaks: str | tuple[int, ...] = args.breaks
     if re.fullmatch(r"[\d,\s]+", args.breaks):
         breaks = tuple(int(x) for x in args.breaks.replace(" ", "").split(",") if x)
-    elif args.breaks not in ("auto", "blackwood", "clues", "scaled", "none"):
+    elif args.breaks not in ("auto", "blackwood", "bucas", "clues", "scaled", "none"):
         raise InputError(
-            f"--breaks must be auto, blackwood, clues, scaled, none or indexes, got {args.breaks!r}"
+            "--breaks must be auto, blackwood, bucas, clues, scaled, none or indexes, "
+            f"got {args.breaks!r}"
         )
     heuristic = None
     if args.heuristic:
@@ -158,8 +162,15 @@ def _settings(args):
     cap = args.node_cap if args.node_cap is not None else BLACKWOOD_NODE_CAP
     if cap < 1:
         raise InputError("--node-cap must be positive")
+    if not 0 <= args.quota_scale <= 10:
+        raise InputError(f"--quota-scale must be between 0 and 10, got {args.quota_scale}")
     return Settings(
-        order=args.order, quota=args.quota, breaks=breaks, heuristic=heuristic, node_cap=cap
+        order=args.order,
+        quota=args.quota,
+        breaks=breaks,
+        heuristic=heuristic,
+        node_cap=cap,
+        quota_scale=args.quota_scale,
     )
 
 

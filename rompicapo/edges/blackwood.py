@@ -62,6 +62,8 @@ __all__ = [
 BLACKWOOD_HEURISTIC_COLOURS = (13, 16, 10)
 BLACKWOOD_BREAK_INDEXES = (201, 206, 211, 216, 221, 225, 229, 233, 237, 239)
 BLACKWOOD_MAX_QUOTA_INDEX = 160
+# Bucas's JB470 scenario (reference §9): the same quota and colours, breaks a little earlier.
+BUCAS_BREAK_INDEXES = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
 # Clue-aware breaks for Eternity II with all five clues: six more, from position 150 on (the
 # hint pieces of rows 2 and 13 leave fewer perfect continuations, so the search needs slack
 # earlier). Measured here: 437 in 60 s against 384 with Blackwood's ten (no quota either way).
@@ -211,7 +213,8 @@ def quota_schedule(n_cells: int, kind: str, heuristic_sides: int) -> np.ndarray:
 def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
     """Total breaks allowed once position ``i`` is filled: the number of break indexes ``<= i``.
 
-    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"clues"``: fifteen from 150 on
+    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"bucas"``: Bucas's JB470 ten,
+    197..238; ``"clues"``: fifteen from 150 on
     (256 cells, for Eternity II with all five clues); ``"scaled"``: Blackwood's at the same
     fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only); or a list of indexes.
     """
@@ -222,6 +225,10 @@ def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
             if n_cells != 256:
                 raise InputError("Blackwood's breaks are for 256 cells; use 'scaled'")
             idx = BLACKWOOD_BREAK_INDEXES
+        elif kind == "bucas":
+            if n_cells != 256:
+                raise InputError("Bucas's breaks are for 256 cells; use 'scaled'")
+            idx = BUCAS_BREAK_INDEXES
         elif kind == "clues":
             if n_cells != 256:
                 raise InputError("the clue-aware breaks are for 256 cells; use 'scaled'")
@@ -230,7 +237,7 @@ def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
             idx = [round(p * n_cells / 256) for p in BLACKWOOD_BREAK_INDEXES]
         else:
             raise InputError(
-                f"breaks must be 'blackwood', 'clues', 'scaled' or 'none', got {kind!r}"
+                f"breaks must be 'blackwood', 'bucas', 'clues', 'scaled' or 'none', got {kind!r}"
             )
     else:
         idx = list(kind)
@@ -269,6 +276,7 @@ class Settings:
     breaks: str | tuple[int, ...] = "auto"
     heuristic: tuple[int, ...] | None = None
     node_cap: int = BLACKWOOD_NODE_CAP
+    quota_scale: float = 1.0  # multiplies the quota (below 1: a looser quota)
 
     def resolved(self, puzzle: Puzzle, n_clues: int = 1) -> Settings:
         e2 = puzzle.is_eternity2
@@ -281,6 +289,7 @@ class Settings:
             breaks=breaks if self.breaks == "auto" else self.breaks,
             heuristic=self.heuristic if self.heuristic is not None else heuristic_colours(puzzle),
             node_cap=self.node_cap,
+            quota_scale=self.quota_scale,
         )
 
 
@@ -352,7 +361,7 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
     heur = np.isin(puzzle.pieces, np.array(st.heuristic, dtype=np.int16)).sum(axis=1)
     piece_type, type_turn = _piece_types(puzzle.pieces)
     copies = np.bincount(piece_type, minlength=puzzle.n_pieces).astype(np.int64)
-    quota = quota_schedule(n, str(st.quota), int(heur.sum()))
+    quota = (quota_schedule(n, str(st.quota), int(heur.sum())) * st.quota_scale).astype(np.int32)
     allow = break_schedule(n, st.breaks)
     specs = []
     for i, cell in enumerate(order.tolist()):
@@ -855,6 +864,7 @@ def search(
         settings={
             "order": st.order,
             "quota": st.quota,
+            "quota_scale": st.quota_scale,
             "breaks": st.breaks if isinstance(st.breaks, str) else list(st.breaks),
             "heuristic": list(st.heuristic or ()),
             "node_cap": st.node_cap,

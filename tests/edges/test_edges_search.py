@@ -135,6 +135,10 @@ def test_break_schedule() -> None:
     assert allow[255] == len(BLACKWOOD_BREAK_INDEXES)
     assert not break_schedule(64, "none").any()
     assert break_schedule(128, "scaled")[-1] == 10
+    # ref §9: Bucas's JB470 indexes {197, 203, 210, 216, 221, 225, 229, 233, 236, 238}
+    bucas = break_schedule(256, "bucas")
+    assert bucas[196] == 0 and bucas[197] == 1 and bucas[238] == 10
+    assert break_schedule(256, "clues")[149] == 0 and break_schedule(256, "clues")[-1] == 15
 
 
 def test_eternity2_heuristic_sides() -> None:
