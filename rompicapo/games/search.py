@@ -196,14 +196,17 @@ def alphabeta(
     to_move, evaluate = game.to_move, game.evaluate
     limit = INF if depth is None else depth
     best_at_root: list[Any] = [None]
+    # plain local counters: the hot loop updates them faster than attributes of `st`
+    nodes = leaves = evaluations = cutoffs = 0
 
     def soft(s: Any, a: float, b: float, d: float, root: bool) -> float:
-        st.nodes += 1
+        nonlocal nodes, leaves, evaluations, cutoffs
+        nodes += 1
         if terminal(s):
-            st.leaves += 1
+            leaves += 1
             return utility(s)
         if d <= 0:
-            st.evaluations += 1
+            evaluations += 1
             return evaluate(s)
         moves = moves_of(s) if order is None else order(s, moves_of(s))
         if to_move(s) == MAX:
@@ -215,7 +218,7 @@ def alphabeta(
                     if root:
                         best_at_root[0] = m
                     if v >= b:
-                        st.cutoffs += 1
+                        cutoffs += 1
                         return v
             return v
         v = INF
@@ -226,18 +229,19 @@ def alphabeta(
                 if root:
                     best_at_root[0] = m
                 if v <= a:
-                    st.cutoffs += 1
+                    cutoffs += 1
                     return v
         return v
 
     def hard(s: Any, a: float, b: float, d: float, root: bool) -> float:
-        st.nodes += 1
+        nonlocal nodes, leaves, evaluations, cutoffs
+        nodes += 1
         if terminal(s):
-            st.leaves += 1
+            leaves += 1
             u = utility(s)
             return a if u < a else b if u > b else u
         if d <= 0:
-            st.evaluations += 1
+            evaluations += 1
             u = evaluate(s)
             return a if u < a else b if u > b else u
         moves = moves_of(s) if order is None else order(s, moves_of(s))
@@ -249,7 +253,7 @@ def alphabeta(
                     if root:
                         best_at_root[0] = m
                     if a >= b:
-                        st.cutoffs += 1
+                        cutoffs += 1
                         return b
             return a
         for m in moves:
@@ -259,12 +263,13 @@ def alphabeta(
                 if root:
                     best_at_root[0] = m
                 if a >= b:
-                    st.cutoffs += 1
+                    cutoffs += 1
                     return a
         return b
 
     t0 = time.perf_counter()
     v = (soft if fail_soft else hard)(state, alpha, beta, limit, True)
+    st.nodes, st.leaves, st.evaluations, st.cutoffs = nodes, leaves, evaluations, cutoffs
     m = best_at_root[0]
     return _finish(
         st, t0, value=v, move=m, pv=[] if m is None else [m], depth=depth, game=game, state=state
@@ -301,13 +306,16 @@ def negamax(
     to_move, evaluate = game.to_move, game.evaluate
     limit = INF if depth is None else depth
     best_at_root: list[Any] = [None]
+    # plain local counters: the hot loop updates them faster than attributes of `st`
+    nodes = leaves = evaluations = cutoffs = 0
 
     def qsearch(s: Any, a: float, b: float) -> float:
-        st.nodes += 1
+        nonlocal nodes, leaves, evaluations, cutoffs
+        nodes += 1
         if terminal(s):
-            st.leaves += 1
+            leaves += 1
             return to_move(s) * utility(s)
-        st.evaluations += 1
+        evaluations += 1
         v = to_move(s) * evaluate(s)  # stand pat: the mover may decline every noisy move
         if v >= b:
             return v
@@ -316,24 +324,25 @@ def negamax(
             if x > v:
                 v = x
                 if v >= b:
-                    st.cutoffs += 1
+                    cutoffs += 1
                     return v
         return v
 
     def search(s: Any, a: float, b: float, d: float, root: bool) -> float:
-        st.nodes += 1
+        nonlocal nodes, leaves, evaluations, cutoffs
+        nodes += 1
         if terminal(s):
-            st.leaves += 1
+            leaves += 1
             u = to_move(s) * utility(s)
             if fail_soft:
                 return u
             return a if u < a else b if u > b else u
         if d <= 0:
             if quiescence is not None:
-                st.nodes -= 1  # qsearch counts this node itself
+                nodes -= 1  # qsearch counts this node itself
                 u = qsearch(s, a, b)
             else:
-                st.evaluations += 1
+                evaluations += 1
                 u = to_move(s) * evaluate(s)
             if fail_soft:
                 return u
@@ -347,12 +356,13 @@ def negamax(
                 if root:
                     best_at_root[0] = m
                 if v >= b:
-                    st.cutoffs += 1
+                    cutoffs += 1
                     return v if fail_soft else b
         return v
 
     t0 = time.perf_counter()
     v = search(state, alpha, beta, limit, True)
+    st.nodes, st.leaves, st.evaluations, st.cutoffs = nodes, leaves, evaluations, cutoffs
     m = best_at_root[0]
     return _finish(
         st,
@@ -666,16 +676,23 @@ class Engine:
 
 
 def expectiminimax(
-    game: Game, state: Any = None, *, depth: int | None = None, order: Order | None = None
+    game: Game,
+    state: Any = None,
+    *,
+    depth: int | None = None,
+    order: Order | None = None,
+    count_chance: bool = True,
 ) -> SearchOutcome:
     """Expectiminimax without pruning: max and min nodes as in minimax, chance nodes average
-    their outcomes weighted by probability. ``depth`` counts every ply, chance plies included,
-    and ``game.evaluate`` scores the horizon (it must be affine in the win probability)."""
+    their outcomes weighted by probability. ``depth`` counts every ply, chance plies included
+    (with ``count_chance=False`` only the players' plies, as OpenSpiel counts), and
+    ``game.evaluate`` scores the horizon (it must be affine in the win probability)."""
     state = game.initial() if state is None else state
     st = SearchStats()
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
     to_move, evaluate, outcomes = game.to_move, game.evaluate, game.outcomes
     limit = INF if depth is None else depth
+    chance_step = 1 if count_chance else 0
 
     def value(s: Any, d: float) -> float:
         st.nodes += 1
@@ -687,7 +704,7 @@ def expectiminimax(
             return evaluate(s)
         p = to_move(s)
         if p == CHANCE:
-            return sum(pr * value(apply(s, m), d - 1) for m, pr in outcomes(s))
+            return sum(pr * value(apply(s, m), d - chance_step) for m, pr in outcomes(s))
         moves = moves_of(s) if order is None else order(s, moves_of(s))
         if p == MAX:
             return max(value(apply(s, m), d - 1) for m in moves)
@@ -717,13 +734,14 @@ def star1(
     beta: float | None = None,
     *,
     depth: int | None = None,
+    count_chance: bool = True,
 ) -> SearchOutcome:
     """Ballard's Star1 (1983): alpha-beta through chance nodes. With every value within
     ``game.bounds = (L, U)``, after some outcomes are searched the chance value is boxed in
     by taking L or U for the rest; each outcome is searched with the window that would decide
     the chance node, and the node is cut as soon as the box leaves (alpha, beta). Same value
     as :func:`expectiminimax` (Knuth-Moore contract, fail-soft), fewer nodes."""
-    return _star(game, state, alpha, beta, depth, probe=False)
+    return _star(game, state, alpha, beta, depth, probe=False, count_chance=count_chance)
 
 
 def star2(
@@ -733,16 +751,19 @@ def star2(
     beta: float | None = None,
     *,
     depth: int | None = None,
+    count_chance: bool = True,
 ) -> SearchOutcome:
     """Ballard's Star2: Star1 plus a probing phase. Before a chance node searches its
     outcomes in full, it searches only the first move of each outcome's position: for a MAX
     position that gives a lower bound, for a MIN position an upper bound, which can cut the
     chance node at once (games like backgammon and Pig, where chance and choice alternate),
     and otherwise tightens the Star1 windows."""
-    return _star(game, state, alpha, beta, depth, probe=True)
+    return _star(game, state, alpha, beta, depth, probe=True, count_chance=count_chance)
 
 
-def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchOutcome:
+def _star(
+    game: Game, state: Any, alpha, beta, depth, *, probe: bool, count_chance: bool
+) -> SearchOutcome:
     L, U = game.bounds
     state = game.initial() if state is None else state
     alpha = L if alpha is None else alpha
@@ -752,6 +773,7 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
     to_move, evaluate, outcomes = game.to_move, game.evaluate, game.outcomes
     limit = INF if depth is None else depth
+    chance_step = 1 if count_chance else 0
     best_at_root: list[Any] = [None]
 
     def search(s: Any, a: float, b: float, d: float, root: bool = False) -> float:
@@ -805,7 +827,7 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
                 if need > lo[i]:
                     if terminal(c) or to_move(c) != MAX:
                         return None
-                    r = search(apply(c, moves_of(c)[0]), lo[i], need, d - 2)
+                    r = search(apply(c, moves_of(c)[0]), lo[i], need, d - chance_step - 1)
                     lo[i] = max(lo[i], min(r, U))  # exact or a lower bound: either way <= V
                     if r < need:
                         return None
@@ -817,7 +839,7 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
                 if need < hi[i]:
                     if terminal(c) or to_move(c) != MIN:
                         return None
-                    r = search(apply(c, moves_of(c)[0]), need, hi[i], d - 2)
+                    r = search(apply(c, moves_of(c)[0]), need, hi[i], d - chance_step - 1)
                     hi[i] = min(hi[i], max(r, L))
                     if r > need:
                         return None
@@ -830,7 +852,7 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
         probs = [pr for _, pr in outs]
         lo = [L] * len(outs)
         hi = [U] * len(outs)
-        if probe and d > 1:
+        if probe and d - chance_step > 0:
             cut = _probe(children, probs, lo, hi, a, b, d, MAX)
             if cut is None:
                 cut = _probe(children, probs, lo, hi, a, b, d, MIN)
@@ -852,7 +874,7 @@ def _star(game: Game, state: Any, alpha, beta, depth, *, probe: bool) -> SearchO
             if lo[i] >= B:
                 st.chance_cutoffs += 1
                 return done + p * lo[i] + rest_lo
-            v = search(c, max(A, lo[i]), min(B, hi[i]), d - 1)
+            v = search(c, max(A, lo[i]), min(B, hi[i]), d - chance_step)
             if v <= A:
                 st.chance_cutoffs += 1
                 return done + p * v + rest_hi
