@@ -361,3 +361,12 @@ def test_bad_input_is_one_line_input_error(call, message):
     with pytest.raises(InputError, match=message) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.slow
+def test_regression_counts_of_bigger_boards():
+    # Counted in this repository (benchmarks/small_boards.py, 2026-11-29): 6x6 every start
+    # 8,250,272 (49 M nodes); 6x7 from a corner 8,253,472 and 202,408 closed tours per start.
+    assert count_paths(6, 6).total == 8_250_272
+    assert count_paths(6, 7, (0, 0)).count == 8_253_472
+    assert count_paths(6, 7, (0, 0), closed=True).count == 202_408
