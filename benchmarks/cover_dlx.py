@@ -7,6 +7,9 @@ ratio, and PyPI ``xcover`` (numba, Algorithm C) run side by side in this process
 Then parallel counting of pento-6x10 (all orientations) with 1 and 2 processes (wall clock).
 
     .venv/bin/python benchmarks/cover_dlx.py [--quick] [--no-xcover] [--no-parallel] [--runs N]
+                                             [--engines]
+
+``--engines`` also times our dancing-cells kernel (sparse sets) next to dancing links.
 
 CPU seconds (``time.process_time``) are quoted, as the issue's references are; the machine is
 shared, so the load average is printed too.
@@ -76,6 +79,9 @@ def main() -> None:
     ap.add_argument("--no-xcover", action="store_true", help="do not run xcover side by side")
     ap.add_argument("--no-parallel", action="store_true", help="skip the parallel run")
     ap.add_argument("--runs", type=int, default=3, help="runs per small file (median)")
+    ap.add_argument(
+        "--engines", action="store_true", help="also time dancing cells against dancing links"
+    )
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"compile/load of our kernels: {_warm():.2f} s")
@@ -102,6 +108,12 @@ def main() -> None:
             problem = read_dlx(DATA / f"{name}.dlx")
         runs = 1 if name in BIG or name.startswith("pento") else args.runs
         secs, r = cpu_seconds(lambda p=problem: count(p), runs)
+        cells_text = ""
+        if args.engines and r.algorithm.startswith("X"):
+            cs, rc = cpu_seconds(lambda p=problem: count(p, engine="cells"), runs)
+            cells_text = (
+                f"  cells {cs:.3f} s ({cs / secs:.2f}x links), {rc.counts['updates']:,} upd"
+            )
         ratio = f"{secs / dlx1:9.2f}" if dlx1 else " " * 9
         dlx1_text = f"{dlx1:7.3f}" if dlx1 else " " * 7
         xc_text, xc_ratio = " " * 9, " " * 8
@@ -112,7 +124,7 @@ def main() -> None:
         print(
             f"{name:18} {r.count:8} {'yes' if r.count == expected else 'NO':>3} {secs:8.3f}"
             f" {r.counts['nodes']:11,} {r.counts['updates']:13,} {dlx1_text} {ratio}"
-            f" {xc_text} {xc_ratio}",
+            f" {xc_text} {xc_ratio}{cells_text}",
             flush=True,
         )
     if not args.no_parallel and not args.quick:

@@ -50,6 +50,12 @@ def register(subparsers) -> None:
     p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N processes")
     p.add_argument("--scheduler", metavar="ADDRESS", help="count on a Dask cluster")
     p.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop after this long")
+    p.add_argument(
+        "--engine",
+        choices=["auto", "links", "cells", "m"],
+        default="auto",
+        help="dancing links (default), dancing cells, or Algorithm M",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cover)
 
@@ -136,6 +142,7 @@ def _cover(args: argparse.Namespace) -> int:
                 seed=args.random,
                 time_limit=args.time_limit,
                 progress=callback,
+                engine=args.engine,
             )
         else:
             result = count(
@@ -144,6 +151,7 @@ def _cover(args: argparse.Namespace) -> int:
                 scheduler=args.scheduler,
                 time_limit=args.time_limit,
                 progress=callback,
+                engine=args.engine,
             )
     finally:
         if bar is not None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup, peak_rss_bytes
+from rompicapo.cover import _cells_kernel as CK
 from rompicapo.cover import _kernel as K
 from rompicapo.cover.problem import Problem, ProblemArrays
 
@@ -25,6 +26,8 @@ __all__ = ["CoverResult", "count", "iter_solutions", "solve"]
 #: Nodes per kernel call when something (a clock, a progress bar) must be looked at between
 #: calls: DLX visits roughly 5-20 M nodes per second, so this is tens of milliseconds.
 _NODE_CHUNK = 200_000
+#: The search engines: dancing cells, dancing links (X/C), dancing links with multiplicities.
+ENGINES = ("auto", "cells", "links", "m")
 #: Solutions stored per kernel call (the store is this many rows of one level each).
 _STORE_BATCH = 4096
 #: A budget that never runs out.
@@ -89,15 +92,30 @@ def _warm() -> float:
         a = Problem(primary=["a", "b"], secondary=["x"])
         a.add_option(["a", "x"], colors={"x": 1})
         a.add_option(["b", "x"], colors={"x": 1})
-        for engine in (_Search(a.arrays()), _Search(a.arrays(), force_m=True)):
-            engine.run(stop_after=2, max_store=2, node_budget=_UNLIMITED)
-        _Search(a.arrays(), givens=[0]).run(stop_after=1, max_store=0, node_budget=_UNLIMITED)
+        b = Problem(primary=["a", "b"], secondary=["x"])
+        b.add_option(["a", "x"])
+        b.add_option(["b"])
+        for arrays, engine in ((a.arrays(), "links"), (a.arrays(), "m"), (b.arrays(), "cells")):
+            search = _Search(arrays, engine=engine)
+            search.run(stop_after=2, max_store=2, node_budget=_UNLIMITED, split_depth=-1)
+            if engine != "m":
+                _Search(arrays, givens=[0], engine=engine).run(
+                    stop_after=1, max_store=0, node_budget=_UNLIMITED, split_depth=1
+                )
 
     return jit_warmup("cover.dlx", tiny)
 
 
 class _Search:
-    """One resumable search over one problem (the kernels' arrays and state)."""
+    """One resumable search over one problem (a kernel's arrays and state).
+
+    ``engine``: ``"links"`` (dancing links, Algorithms X and C), ``"cells"`` (dancing cells,
+    sparse sets, Algorithm X with uncoloured secondary items), ``"m"`` (dancing links,
+    Algorithm M), or ``"auto"``: links, or M with multiplicities. Dancing cells updates
+    15-30% fewer entries but each update (a swap) costs more: measured 1.6-2x slower than
+    links on queens, Langford and pentominoes (benchmarks/cover_dlx.py --engines), so it is
+    not the default.
+    """
 
     def __init__(
         self,
@@ -105,11 +123,20 @@ class _Search:
         *,
         givens: Sequence[int] = (),
         seed: int | None = None,
-        force_m: bool = False,
+        engine: str = "auto",
     ) -> None:
         a = arrays
         self.arrays = a
-        self.use_m = force_m or a.has_multiplicities
+        if engine == "auto":
+            engine = "m" if a.has_multiplicities else "links"
+        if engine not in ENGINES:
+            raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        if engine == "cells" and (a.has_colors or a.has_multiplicities):
+            raise InputError("dancing cells here handle neither colours nor multiplicities")
+        if engine == "links" and a.has_multiplicities:
+            raise InputError("multiplicities need Algorithm M (engine 'm')")
+        self.engine = engine
+        self.use_m = engine == "m"
         n_options = a.n_options
         if seed is None:
             option_order = np.arange(n_options, dtype=np.int32)
@@ -120,60 +147,60 @@ class _Search:
             rng = np.random.default_rng(seed)
             option_order = rng.permutation(n_options).astype(np.int32)
             item_order = rng.permutation(a.n_primary).astype(np.int32)
-        (
-            self.llink,
-            self.rlink,
-            self.top,
-            self.ulink,
-            self.dlink,
-            self.color,
-            self.length,
-            self.node_option,
-            self.option_node,
-        ) = K.build_links(
-            a.n_primary,
-            a.n_items,
-            a.option_start,
-            a.option_items,
-            a.option_colors,
-            option_order,
-            item_order,
-        )
-        # remaining multiplicity per primary item (all 1 for Algorithms X and C) and slack
-        self.bound = np.zeros(a.n_items + 2, np.int32)
-        self.slack = np.zeros(a.n_items + 2, np.int32)
-        self.bound[1 : a.n_primary + 1] = a.upper
-        self.slack[1 : a.n_primary + 1] = a.upper - a.lower
         levels = int(a.upper.sum()) + a.n_primary + 1 if self.use_m else a.n_primary + 1
-        self.first_tweak = np.zeros(levels, np.int32)
         self.levels = levels
         self.choice = np.zeros(levels, np.int32)
         self.choice_k = np.zeros(levels, np.int64)
         self.choice_d = np.zeros(levels, np.int64)
-        self.state = np.zeros(2, np.int64)
+        self.state = np.zeros(CK.N_STATE, np.int64)
         self.counters = np.zeros(K.N_COUNTERS, np.int64)
-        self.givens = [int(g) for g in givens]
-        if self.givens:
-            if self.use_m:
-                raise InputError("givens (fixed options) need a problem without multiplicities")
-            if not all(0 <= g < n_options for g in self.givens):
-                raise InputError(f"a given option number is outside 0..{n_options - 1}")
-            ok = K.commit_options(
-                np.asarray(self.givens, np.int32),
-                self.option_node,
+        if engine == "cells":
+            self.cells = CK.build_cells(
+                a.n_primary, a.n_items, a.option_start, a.option_items, option_order, item_order
+            )
+            self.best = np.zeros(levels, np.int32)
+            self.marks = np.zeros(levels, np.int64)
+            self.state[CK.STATE_ACTIVE] = a.n_primary
+        else:
+            self.links = K.build_links(
                 a.n_primary,
                 a.n_items,
-                self.llink,
-                self.rlink,
-                self.top,
-                self.ulink,
-                self.dlink,
-                self.color,
-                self.length,
-                self.counters,
+                a.option_start,
+                a.option_items,
+                a.option_colors,
+                option_order,
+                item_order,
             )
-            if not ok:  # the givens contradict each other: no solution at all
-                self.state[K.STATE_PC] = K.PC_DONE
+            # remaining multiplicity per primary item (all 1 for Algorithms X, C) and slack
+            self.bound = np.zeros(a.n_items + 2, np.int32)
+            self.slack = np.zeros(a.n_items + 2, np.int32)
+            self.bound[1 : a.n_primary + 1] = a.upper
+            self.slack[1 : a.n_primary + 1] = a.upper - a.lower
+            self.first_tweak = np.zeros(levels, np.int32)
+        self.givens = [int(g) for g in givens]
+        if self.givens:
+            self._commit_givens()
+
+    def _commit_givens(self) -> None:
+        a = self.arrays
+        if self.use_m:
+            raise InputError("givens (fixed options) need a problem without multiplicities")
+        if not all(0 <= g < a.n_options for g in self.givens):
+            raise InputError(f"a given option number is outside 0..{a.n_options - 1}")
+        givens = np.asarray(self.givens, np.int32)
+        if self.engine == "cells":
+            c = self.cells
+            ok = CK.commit_options(
+                givens, a.option_start, a.n_primary, a.n_items, *c, self.state, self.counters,
+            )  # fmt: skip
+        else:
+            llink, rlink, top, ulink, dlink, color, length, _, option_node = self.links
+            ok = K.commit_options(
+                givens, option_node, a.n_primary, a.n_items, llink, rlink, top, ulink, dlink,
+                color, length, self.counters,
+            )  # fmt: skip
+        if not ok:  # the givens contradict each other: no solution at all
+            self.state[K.STATE_PC] = K.PC_DONE
 
     @property
     def done(self) -> bool:
@@ -185,52 +212,26 @@ class _Search:
         """One kernel call; returns (status, solutions stored in this call)."""
         store = np.zeros((max(max_store, 1), self.levels), np.int32)
         store_len = np.zeros(max(max_store, 1), np.int32)
-        common = (
-            self.arrays.n_primary,
-            self.llink,
-            self.rlink,
-            self.top,
-            self.ulink,
-            self.dlink,
-            self.color,
-            self.length,
-            self.node_option,
-            self.bound,
-        )
-        if self.use_m:
+        tail = (
+            self.choice, self.choice_k, self.choice_d, self.state, self.counters, store,
+            store_len, max_store, np.int64(stop_after), np.int64(node_budget),
+        )  # fmt: skip
+        if self.engine == "cells":
+            status, stored = CK.search_cells(
+                self.arrays.n_primary, *self.cells, self.best, self.marks, *tail, split_depth
+            )
+        elif self.use_m:
             if split_depth >= 0:
                 raise InputError(
                     "splitting into subproblems needs a problem without multiplicities"
                 )
             status, stored = K.search_m(
-                *common,
-                self.slack,
-                self.first_tweak,
-                self.choice,
-                self.choice_k,
-                self.choice_d,
-                self.state,
-                self.counters,
-                store,
-                store_len,
-                max_store,
-                np.int64(stop_after),
-                np.int64(node_budget),
-            )
+                self.arrays.n_primary, *self.links[:-1], self.bound, self.slack,
+                self.first_tweak, *tail,
+            )  # fmt: skip
         else:
             status, stored = K.search_xc(
-                *common,
-                self.choice,
-                self.choice_k,
-                self.choice_d,
-                self.state,
-                self.counters,
-                store,
-                store_len,
-                max_store,
-                np.int64(stop_after),
-                np.int64(node_budget),
-                split_depth,
+                self.arrays.n_primary, *self.links[:-1], self.bound, *tail, split_depth
             )
         sols = [
             self.givens + [int(o) for o in store[s, : store_len[s]] if o >= 0]
@@ -262,16 +263,17 @@ class _Search:
 
     @property
     def algorithm(self) -> str:
+        """Knuth's letter for the algorithm, with the data structure: X/cells, C/links, ..."""
         if self.use_m:
-            return "M"
-        return "C" if self.arrays.has_colors else "X"
+            return "M/links"
+        return ("C" if self.arrays.has_colors else "X") + "/" + self.engine
 
 
 ProgressCallback = Callable[[float, int], None]
 
 
 def _drive(
-    engine: _Search,
+    search: _Search,
     *,
     limit: int | None,
     keep: int,
@@ -285,11 +287,11 @@ def _drive(
     kept: list[list[int]] = []
     found = 0
     stopped = None
-    nodes0 = int(engine.counters[K.C_NODES])
-    while not engine.done:
+    nodes0 = int(search.counters[K.C_NODES])
+    while not search.done:
         budget = _NODE_CHUNK if watched else _UNLIMITED
         if node_limit is not None:
-            left = node_limit - (int(engine.counters[K.C_NODES]) - nodes0)
+            left = node_limit - (int(search.counters[K.C_NODES]) - nodes0)
             if left <= 0:
                 stopped = "nodes"
                 break
@@ -298,19 +300,19 @@ def _drive(
         store = max(0, min(keep - len(kept), _STORE_BATCH))
         if store > 0:  # pause when the store is full, so no kept solution is lost
             want = min(want, store)
-        before = int(engine.counters[K.C_SOLUTIONS])
-        _, sols = engine.run(stop_after=want, max_store=store, node_budget=int(budget))
-        found += int(engine.counters[K.C_SOLUTIONS]) - before
+        before = int(search.counters[K.C_SOLUTIONS])
+        _, sols = search.run(stop_after=want, max_store=store, node_budget=int(budget))
+        found += int(search.counters[K.C_SOLUTIONS]) - before
         kept.extend(sols)
         if progress is not None:
-            progress(engine.progress(), found)
+            progress(search.progress(), found)
         if limit is not None and found >= limit:
-            stopped = "limit" if not engine.done else None
+            stopped = "limit" if not search.done else None
             break
-        if t_end is not None and time.perf_counter() >= t_end and not engine.done:
+        if t_end is not None and time.perf_counter() >= t_end and not search.done:
             stopped = "time"
             break
-    return kept, found, engine.done and stopped is None, stopped
+    return kept, found, search.done and stopped is None, stopped
 
 
 def solve(
@@ -323,6 +325,7 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
+    engine: str = "auto",
 ) -> CoverResult:
     """Find solutions: the first (``limit=1``), at most ``limit``, or all (``limit=None``).
 
@@ -330,14 +333,15 @@ def solve(
     option numbers forced into every solution (contradicting givens give no solution);
     ``seed`` shuffles the option and item order, so ``limit=1`` gives a random solution
     (reproducible, though not uniformly distributed); ``time_limit`` (seconds) and
-    ``node_limit`` stop early; ``progress(fraction, found)`` is called now and then.
+    ``node_limit`` stop early; ``progress(fraction, found)`` is called now and then;
+    ``engine`` picks the kernel (see :data:`ENGINES`; ``"auto"`` is right almost always).
     """
     compile_seconds = _warm()
     with Stopwatch() as sw:
-        engine = _Search(problem.arrays(), givens=givens, seed=seed)
+        search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
         keep_n = (limit if limit is not None else 1 << 62) if keep is None else keep
         kept, found, complete, stopped = _drive(
-            engine,
+            search,
             limit=limit,
             keep=keep_n,
             time_limit=time_limit,
@@ -350,24 +354,29 @@ def solve(
         count=found,
         complete=complete,
         stopped=stopped,
-        algorithm=engine.algorithm,
+        algorithm=search.algorithm,
         solve_seconds=sw.seconds,
         compile_seconds=compile_seconds,
         peak_bytes=peak_rss_bytes(),
-        counts=engine.counts(),
+        counts=search.counts(),
     )
 
 
 def iter_solutions(
-    problem: Problem, *, givens: Sequence[int] = (), seed: int | None = None, batch: int = 64
+    problem: Problem,
+    *,
+    givens: Sequence[int] = (),
+    seed: int | None = None,
+    batch: int = 64,
+    engine: str = "auto",
 ) -> Iterator[list[int]]:
     """Yield the solutions one by one, lazily: the search pauses between batches of ``batch``
     solutions (the first batch is a single one, so the first answer comes at once)."""
     _warm()
-    engine = _Search(problem.arrays(), givens=givens, seed=seed)
+    search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
     size = 1
-    while not engine.done:
-        _, sols = engine.run(stop_after=size, max_store=size, node_budget=int(_UNLIMITED))
+    while not search.done:
+        _, sols = search.run(stop_after=size, max_store=size, node_budget=int(_UNLIMITED))
         yield from sols
         size = min(batch, size * 4)
 
@@ -378,19 +387,19 @@ def iter_solutions(
 
 
 def _count_job(
-    job: tuple[ProblemArrays, list[list[int]]],
+    job: tuple[ProblemArrays, list[list[int]], str],
 ) -> tuple[int, int, int, int, float, int]:
     """Count the solutions under each prefix (a worker's share): (count, nodes, updates,
     cleansings, CPU seconds, worker process id)."""
     import os
 
     cpu0 = time.process_time()
-    arrays, prefixes = job
+    arrays, prefixes, engine = job
     total = nodes = updates = cleansings = 0
     for prefix in prefixes:
-        engine = _Search(arrays, givens=prefix)
-        engine.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=int(_UNLIMITED))
-        c = engine.counters
+        search = _Search(arrays, givens=prefix, engine=engine)
+        search.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=int(_UNLIMITED))
+        c = search.counters
         total += int(c[K.C_SOLUTIONS])
         nodes += int(c[K.C_NODES])
         updates += int(c[K.C_UPDATES])
@@ -398,16 +407,18 @@ def _count_job(
     return total, nodes, updates, cleansings, time.process_time() - cpu0, os.getpid()
 
 
-def split(problem: Problem, min_parts: int, *, max_depth: int = 6) -> list[list[int]]:
+def split(
+    problem: Problem, min_parts: int, *, max_depth: int = 6, engine: str = "auto"
+) -> list[list[int]]:
     """Cut the search tree into at least ``min_parts`` subproblems (prefixes of options that
     the search would choose on its first levels), or as many as ``max_depth`` levels give."""
     arrays = problem.arrays()
     prefixes: list[list[int]] = []
     for depth in range(1, max_depth + 1):
-        engine = _Search(arrays)
+        search = _Search(arrays, engine=engine)
         prefixes = []
-        while not engine.done:
-            _, part = engine.run(
+        while not search.done:
+            _, part = search.run(
                 stop_after=_STORE_BATCH,
                 max_store=_STORE_BATCH,
                 node_budget=int(_UNLIMITED),
@@ -429,6 +440,7 @@ def count(
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
     parts_per_job: int = 8,
+    engine: str = "auto",
 ) -> CoverResult:
     """Count every solution without keeping any (exact, 64-bit per kernel call, summed in
     Python integers across subproblems, so the total has no upper limit).
@@ -449,13 +461,13 @@ def count(
 
         compile_seconds = _warm()
         with Stopwatch() as sw:
-            prefixes = split(problem, parts_per_job * max(jobs, 1))
+            prefixes = split(problem, parts_per_job * max(jobs, 1), engine=engine)
             # deal the prefixes round-robin so every job gets early and late parts of the tree
             n_groups = min(len(prefixes), parts_per_job * max(jobs, 1))
             groups = [prefixes[g::n_groups] for g in range(n_groups)] if prefixes else []
             total = nodes = updates = cleansings = 0
             finished = run_jobs(
-                _count_job, [(arrays, g) for g in groups], n_jobs=jobs, scheduler=scheduler
+                _count_job, [(arrays, g, engine) for g in groups], n_jobs=jobs, scheduler=scheduler
             )
             cpu_by_worker: dict[int, float] = {}
             for done, (_, (n, nd, up, cl, cpu, pid)) in enumerate(finished, start=1):
@@ -470,7 +482,7 @@ def count(
             problem=problem,
             count=total,
             complete=True,
-            algorithm="C" if arrays.has_colors else "X",
+            algorithm=_Search(arrays, engine=engine).algorithm,
             jobs=jobs,
             solve_seconds=sw.seconds,
             compile_seconds=compile_seconds,
@@ -494,6 +506,7 @@ def count(
         time_limit=time_limit,
         node_limit=node_limit,
         progress=progress,
+        engine=engine,
     )
     return result
 

@@ -65,7 +65,7 @@ def test_big_shared_file_gives_the_readme_count(name):
 
 def test_queens_12_update_count_matches_knuths_dlx1():
     # the issue quotes DLX1 on queens-12: 14,200 solutions, 6.29 M updates; same item choice
-    r = count(read_dlx(DATA / "queens-12.dlx"))
+    r = count(read_dlx(DATA / "queens-12.dlx"), engine="links")
     assert r.count == 14200
     assert 6_250_000 < r.counts["updates"] < 6_330_000
 
@@ -167,9 +167,10 @@ def test_givens_fix_options_and_contradictions_give_no_solution():
 
 def test_split_covers_the_tree_exactly():
     problem = read_dlx(DATA / "langford-8.dlx")
-    parts = split(problem, 20)
-    assert len(parts) >= 20
-    assert sum(count(problem, givens=p).count for p in parts) == 300
+    for engine in ("links", "cells"):
+        parts = split(problem, 20, engine=engine)
+        assert len(parts) >= 20
+        assert sum(count(problem, givens=p, engine=engine).count for p in parts) == 300
 
 
 def test_parallel_count_with_two_processes():
@@ -188,7 +189,7 @@ def test_multiplicities_refuse_parallel_and_givens():
 def test_algorithm_m_on_exactly_once_problems_matches_algorithm_x():
     for name in ("queens-8", "langford-8", "pento-3x20"):
         problem = read_dlx(DATA / f"{name}.dlx")
-        engine = _Search(problem.arrays(), force_m=True)
+        engine = _Search(problem.arrays(), engine="m")
         engine.run(stop_after=10**12, max_store=0, node_budget=10**15)
         assert int(engine.counters[0]) == README_COUNTS[name]
 
@@ -241,6 +242,27 @@ def brute_force(problem):
 def test_algorithm_c_finds_exactly_the_brute_force_solutions(problem):
     found = sorted(tuple(sorted(s)) for s in solve(problem, limit=None).solutions)
     assert found == brute_force(problem)
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_problems(colours=False, bounds=False))
+def test_dancing_cells_finds_exactly_the_brute_force_solutions(problem):
+    found = sorted(tuple(sorted(s)) for s in solve(problem, limit=None, engine="cells").solutions)
+    assert found == brute_force(problem)
+
+
+@pytest.mark.parametrize("name", ["queens-10", "langford-11-half", "pento-3x20"])
+def test_dancing_cells_counts_agree_with_links(name):
+    problem = read_dlx(DATA / f"{name}.dlx")
+    assert count(problem, engine="cells").count == README_COUNTS[name]
+    assert count(problem, engine="cells", givens=[1]).count == count(problem, givens=[1]).count
+
+
+def test_engine_names_are_checked():
+    with pytest.raises(InputError, match="engine"):
+        count(queens_problem(4), engine="turbo")
+    with pytest.raises(InputError, match="colours"):
+        count(read_dlx(DATA / "color-example.dlx"), engine="cells")
 
 
 @settings(max_examples=300, deadline=None)

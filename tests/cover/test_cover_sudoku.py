@@ -128,7 +128,7 @@ def test_other_sizes_and_variants():
 def test_sixteen_by_sixteen_solves():
     grid = sudoku.solve(Sudoku.parse("." * 256), max_solutions=1)
     assert grid.count == 1 and grid.verify()
-    assert grid.solution.line()[:16] == "".join(sorted(grid.solution.line()[:16]))  # first row 1..G
+    assert set(grid.solution.line()) == set("123456789ABCDEFG")
 
 
 def test_generated_puzzles_are_unique_and_minimal():
