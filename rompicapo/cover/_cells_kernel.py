@@ -93,73 +93,106 @@ def build_cells(n_primary, n_items, option_start, option_items, option_order, it
 
 
 @njit(cache=True)
-def _take(x, n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
-          active, active_pos, alive, stamp, option_stamp, trail, state):  # fmt: skip
-    """Put option node ``x``'s option into the solution: its items become inactive, then every
-    other option of those items leaves the sets of the items that are still active (only
-    those: an inactive item's set is never looked at until it is active again). Each set's
-    size is saved on the trail the first time this step shrinks it. Returns the removals."""
-    n_active = state[STATE_ACTIVE]
-    for q in range(first[x], last[x]):
-        j = node_item[q]
-        alive[j] = 0
-        if j < n_primary:  # swap j to the end of the active part
-            n_active -= 1
-            pos = active_pos[j]
-            other = active[n_active]
-            active[pos] = other
-            active_pos[other] = pos
-            active[n_active] = j
-            active_pos[j] = n_active
-    state[STATE_ACTIVE] = n_active
-    state[STATE_STAMP] += 1
+def _deactivate(j, n_primary, active, active_pos, alive, state):
+    alive[j] = 0
+    if j < n_primary:  # swap j to the end of the active part
+        n = state[STATE_ACTIVE] - 1
+        pos = active_pos[j]
+        other = active[n]
+        active[pos] = other
+        active_pos[other] = pos
+        active[n] = j
+        active_pos[j] = n
+        state[STATE_ACTIVE] = n
+
+
+@njit(cache=True)
+def _hide_options(j, n_primary, start, size, cells, node_item, node_option, node_loc, first,
+                  last, alive, stamp, option_stamp, trail, state, may_fail):  # fmt: skip
+    """Remove every active option of item ``j`` from the sets of the items still active,
+    saving each set's size on the trail the first time this step shrinks it. With
+    ``may_fail``, stop (returning -1) as soon as an active primary item would lose its last
+    option: that branch is dead, and finding out now saves the rest of the work (Knuth's
+    dancing cells do the same). Otherwise return the number of removals."""
     now = state[STATE_STAMP]
     top = state[STATE_TRAIL]
     removed = 0
-    for q in range(first[x], last[x]):
-        j = node_item[q]
-        base = start[j]
-        for k in range(size[j]):
-            y = cells[base + k]
-            o = node_option[y]
-            if option_stamp[o] == now:  # met already in the set of another item of x
+    base = start[j]
+    for k in range(size[j]):
+        y = cells[base + k]
+        o = node_option[y]
+        if option_stamp[o] == now:  # met already in the set of another item of this step
+            continue
+        option_stamp[o] = now
+        for r in range(first[y], last[y]):
+            m = node_item[r]
+            if alive[m] == 0:
                 continue
-            option_stamp[o] = now
-            for r in range(first[y], last[y]):
-                m = node_item[r]
-                if alive[m] == 0:
-                    continue
-                if stamp[m] != now:
-                    stamp[m] = now
-                    trail[top, 0] = m
-                    trail[top, 1] = size[m]
-                    top += 1
-                end = start[m] + size[m] - 1
-                loc = node_loc[r]
-                moved = cells[end]
-                cells[loc] = moved
-                node_loc[moved] = loc
-                cells[end] = r
-                node_loc[r] = end
-                size[m] -= 1
-                removed += 1
+            if may_fail and size[m] == 1 and m < n_primary:
+                state[STATE_TRAIL] = top
+                return -1
+            if stamp[m] != now:
+                stamp[m] = now
+                trail[top, 0] = m
+                trail[top, 1] = size[m]
+                top += 1
+            end = start[m] + size[m] - 1
+            loc = node_loc[r]
+            moved = cells[end]
+            cells[loc] = moved
+            node_loc[moved] = loc
+            cells[end] = r
+            node_loc[r] = end
+            size[m] -= 1
+            removed += 1
     state[STATE_TRAIL] = top
     return removed
 
 
 @njit(cache=True)
-def _untake(x, n_primary, size, node_item, first, last, alive, trail, mark, state):
-    """Undo :func:`_take`: sizes back from the trail, the option's items active again."""
+def _restore(size, trail, mark, state):
+    """Set sizes back from the trail down to height ``mark``."""
     top = state[STATE_TRAIL]
     while top > mark:
         top -= 1
         size[trail[top, 0]] = trail[top, 1]
     state[STATE_TRAIL] = top
+
+
+@njit(cache=True)
+def _take(x, skip, n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
+          active, active_pos, alive, stamp, option_stamp, trail, state, may_fail):  # fmt: skip
+    """Put option node ``x``'s option into the solution: its items (but ``skip``, already
+    inactive) become inactive, then the options clashing with it leave the active sets.
+    Returns the removals, or -1 if a primary item was left without options."""
     for q in range(first[x], last[x]):
         j = node_item[q]
-        alive[j] = 1
-        if j < n_primary:
-            state[STATE_ACTIVE] += 1
+        if j != skip:
+            _deactivate(j, n_primary, active, active_pos, alive, state)
+    state[STATE_STAMP] += 1
+    removed = 0
+    for q in range(first[x], last[x]):
+        j = node_item[q]
+        if j == skip:
+            continue
+        got = _hide_options(
+            j, n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
+            alive, stamp, option_stamp, trail, state, may_fail,
+        )  # fmt: skip
+        if got < 0:
+            return -1
+        removed += got
+    return removed
+
+
+@njit(cache=True)
+def _reactivate_option(x, skip, n_primary, node_item, first, last, alive, state):
+    for q in range(first[x], last[x]):
+        j = node_item[q]
+        if j != skip:
+            alive[j] = 1
+            if j < n_primary:
+                state[STATE_ACTIVE] += 1
 
 
 @njit(cache=True)
@@ -176,8 +209,9 @@ def commit_options(options, option_first, n_primary, n_items, start, size, cells
             used[node_item[q]] = True
     for k in range(len(options)):
         counters[C_UPDATES] += _take(
-            option_first[options[k]], n_primary, start, size, cells, node_item, node_option,
+            option_first[options[k]], -1, n_primary, start, size, cells, node_item, node_option,
             node_loc, first, last, active, active_pos, alive, stamp, option_stamp, trail, state,
+            False,
         )  # fmt: skip
     return True
 
@@ -187,9 +221,13 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
                  active, active_pos, alive, stamp, option_stamp, trail, best, marks,
                  choice, choice_k, choice_d, state, counters,
                  store, store_len, max_store, stop_after, node_budget, split_depth):  # fmt: skip
-    """Algorithm X on sparse sets; the contract of :func:`rompicapo.cover._kernel.search_xc`
-    (``choice[l]`` here is the position tried in item ``best[l]``'s set, ``marks[l]`` the
-    trail height before it)."""
+    """Algorithm X on sparse sets; the contract of :func:`rompicapo.cover._kernel.search_xc`.
+
+    At level ``l`` the chosen item ``best[l]`` is made inactive and its options leave the
+    other sets once (trail height before that in ``marks[l, 0]``); then each of its options
+    in turn is taken (height before in ``marks[l, 1]``), ``choice[l]`` being its position in
+    the item's set, which stays still while the item is inactive.
+    """
     pc = state[STATE_PC]
     level = state[STATE_LEVEL]
     nodes = counters[C_NODES]
@@ -226,16 +264,26 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
             i = active[0]
             least = size[i]
             for k in range(1, n_active):
-                if least == 0:
+                if least <= 1:
                     break
                 j = active[k]
                 if size[j] < least:
                     i = j
                     least = size[j]
+            if least == 0:
+                pc = PC_BACKDOWN
+                continue
             best[level] = i
             choice[level] = 0
             choice_k[level] = 0
             choice_d[level] = least
+            marks[level, 0] = state[STATE_TRAIL]
+            _deactivate(i, n_primary, active, active_pos, alive, state)
+            state[STATE_STAMP] += 1
+            updates += _hide_options(
+                i, n_primary, start, size, cells, node_item, node_option, node_loc, first,
+                last, alive, stamp, option_stamp, trail, state, False,
+            )  # fmt: skip
         else:  # PC_BACKDOWN
             if level == 0:
                 pc = PC_DONE
@@ -243,21 +291,37 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
             level -= 1
             i = best[level]
             x = cells[start[i] + choice[level]]
-            _untake(x, n_primary, size, node_item, first, last, alive, trail, marks[level], state)
+            _restore(size, trail, marks[level, 1], state)
+            _reactivate_option(x, i, n_primary, node_item, first, last, alive, state)
             choice[level] += 1
             choice_k[level] += 1
+        # try the options of best[level] from choice[level] on
         i = best[level]
-        if choice[level] >= size[i]:  # every option of i tried
-            pc = PC_BACKDOWN
+        descended = False
+        while choice[level] < size[i]:
+            x = cells[start[i] + choice[level]]
+            marks[level, 1] = state[STATE_TRAIL]
+            got = _take(
+                x, i, n_primary, start, size, cells, node_item, node_option, node_loc, first,
+                last, active, active_pos, alive, stamp, option_stamp, trail, state, True,
+            )  # fmt: skip
+            if got >= 0:
+                updates += got
+                descended = True
+                break
+            _restore(size, trail, marks[level, 1], state)
+            _reactivate_option(x, i, n_primary, node_item, first, last, alive, state)
+            choice[level] += 1
+            choice_k[level] += 1
+        if descended:
+            level += 1
+            pc = PC_FORWARD
             continue
-        x = cells[start[i] + choice[level]]
-        marks[level] = state[STATE_TRAIL]
-        updates += _take(
-            x, n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
-            active, active_pos, alive, stamp, option_stamp, trail, state,
-        )  # fmt: skip
-        level += 1
-        pc = PC_FORWARD
+        # every option of i tried: make i active again with all its options
+        _restore(size, trail, marks[level, 0], state)
+        alive[i] = 1
+        state[STATE_ACTIVE] += 1
+        pc = PC_BACKDOWN
     state[STATE_PC] = pc
     state[STATE_LEVEL] = level
     counters[C_SOLUTIONS] += found

@@ -111,10 +111,11 @@ class _Search:
 
     ``engine``: ``"links"`` (dancing links, Algorithms X and C), ``"cells"`` (dancing cells,
     sparse sets, Algorithm X with uncoloured secondary items), ``"m"`` (dancing links,
-    Algorithm M), or ``"auto"``: links, or M with multiplicities. Dancing cells updates
-    15-30% fewer entries but each update (a swap) costs more: measured 1.6-2x slower than
-    links on queens, Langford and pentominoes (benchmarks/cover_dlx.py --engines), so it is
-    not the default.
+    Algorithm M), or ``"auto"``: links, or M with multiplicities. Dancing cells, with its
+    early exit when an item would lose its last option, visits a third of the nodes and
+    updates of links on pentominoes, but each update (a swap) costs more: measured 1.4-2.4x
+    slower than links on queens, Langford and pentominoes (benchmarks/cover_dlx.py
+    --engines), so it is not the default.
     """
 
     def __init__(
@@ -159,7 +160,7 @@ class _Search:
                 a.n_primary, a.n_items, a.option_start, a.option_items, option_order, item_order
             )
             self.best = np.zeros(levels, np.int32)
-            self.marks = np.zeros(levels, np.int64)
+            self.marks = np.zeros((levels, 2), np.int64)
             self.state[CK.STATE_ACTIVE] = a.n_primary
         else:
             self.links = K.build_links(
