@@ -103,6 +103,8 @@ class SearchOutcome(SearchResult):
 
         if self.game is None or not self.complete:
             return False
+        if self.depth is not None:
+            raise InputError("verify() checks exact searches; this one stopped at a depth limit")
         v = exact_value(self.game, self.state)
         if self.perspective == "mover":
             v *= self.game.to_move(self.state)
@@ -887,7 +889,9 @@ def _star(
     t0 = time.perf_counter()
     v = search(state, alpha, beta, limit, True)
     m = best_at_root[0]
-    return _finish(st, t0, value=v, move=m, pv=[] if m is None else [m], depth=depth)
+    return _finish(
+        st, t0, value=v, move=m, pv=[] if m is None else [m], depth=depth, game=game, state=state
+    )
 
 
 # --------------------------------------------------------------------------------------------

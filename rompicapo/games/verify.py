@@ -24,8 +24,11 @@ __all__ = [
 
 
 def exact_value(game: Any, state: Any) -> float:
-    """The minimax value of ``state`` (first player's point of view), every position once."""
+    """The expectiminimax value of ``state`` (first player's point of view), every position
+    once: max and min over moves, the probability-weighted mean at chance nodes. Iterative, so
+    deep games do not hit Python's recursion limit; a game with cycles is refused."""
     memo: dict[Hashable, float] = {}
+    expanding: set[Hashable] = set()
     stack: list[tuple[Any, list[Any] | None]] = [(state, None)]
     while stack:
         s, children = stack[-1]
@@ -37,15 +40,29 @@ def exact_value(game: Any, state: Any) -> float:
             memo[k] = game.utility(s)
             stack.pop()
             continue
+        chance = game.to_move(s) == 0
         if children is None:
-            children = [game.apply(s, m) for m in game.moves(s)]
+            if chance:
+                children = [(game.apply(s, m), p) for m, p in game.outcomes(s)]
+            else:
+                children = [(game.apply(s, m), 1.0) for m in game.moves(s)]
             stack[-1] = (s, children)
-            pending = [c for c in children if game.key(c) not in memo]
+            expanding.add(k)
+            pending = [c for c, _ in children if game.key(c) not in memo]
             if pending:
-                stack.extend((c, None) for c in pending)
+                for c in pending:
+                    if game.key(c) in expanding:
+                        raise ValueError("the game has cycles: no exact value by this method")
+                    stack.append((c, None))
                 continue
-        values = [memo[game.key(c)] for c in children]
-        memo[k] = max(values) if game.to_move(s) > 0 else min(values)
+        values = [(memo[game.key(c)], p) for c, p in children]
+        if chance:
+            memo[k] = sum(v * p for v, p in values)
+        elif game.to_move(s) > 0:
+            memo[k] = max(v for v, _ in values)
+        else:
+            memo[k] = min(v for v, _ in values)
+        expanding.discard(k)
         stack.pop()
     return memo[game.key(state)]
 

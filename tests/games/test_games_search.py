@@ -196,6 +196,8 @@ def test_depth_limited_search_and_quiescence():
 def test_bad_window_is_an_input_error():
     with pytest.raises(InputError):
         alphabeta(TTT, alpha=1, beta=1)
+    with pytest.raises(InputError):
+        minimax(TTT, depth=2).verify()  # only exact searches can be verified
 
 
 # ---- chance nodes ------------------------------------------------------------------------------
@@ -216,7 +218,10 @@ chance_trees = st.recursive(
 @given(chance_trees, st.tuples(st.integers(-5, 5), st.integers(-5, 5)))
 def test_star1_star2_contract(tree, window):
     game = ExplicitTree(tree, bounds=(-4, 4))
-    true = expectiminimax(game).value
+    full = expectiminimax(game)
+    true = full.value
+    assert full.verify()  # the independent expectiminimax of verify.py
+    assert star1(game).verify()
     assert math.isclose(star1(game).value, true)
     assert math.isclose(star2(game).value, true)
     a, b = sorted(window)
