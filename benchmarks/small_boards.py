@@ -139,7 +139,8 @@ def estimate_7x7(seconds_budget: float, depth: int, seed: int) -> None:
           "est. paths | CPU nodes/s | est. CPU hours |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     rng = random.Random(seed)
-    total_nodes = 0.0
+    class_nodes = 0.0
+    all_paths = 0.0
     total_hours = 0.0
     per_start = seconds_budget / len(classes)
     for rep in classes:
@@ -161,15 +162,17 @@ def estimate_7x7(seconds_budget: float, depth: int, seed: int) -> None:
         est = n * mean
         rate = sum(nodes) / cpu if cpu > 0 else float("nan")
         hours = est / rate / 3600
-        total_nodes += est * len(classes[rep])
+        class_nodes += est
+        all_paths += n * statistics.fmean(leaves) * len(classes[rep])
         total_hours += hours
         print(
             f"| {rep} | {n:,} | {len(nodes)} | {mean:,.0f} | {est:.2e} | {se:.1e} | "
             f"{n * statistics.fmean(leaves):.2e} | {rate / 1e6:.1f} M | {hours:.2f} |"
         )
     print(
-        f"\nAll 49 starts: about {total_nodes:.1e} nodes; the 10 classes need about "
-        f"{total_hours:.1f} CPU hours (divide by the cores)."
+        f"\nThe {len(classes)} classes of starts: about {class_nodes:.1e} nodes, "
+        f"{total_hours:.1f} CPU hours (divide by the cores); about {all_paths:.1e} paths "
+        "from all 49 starts."
     )
     print()
 

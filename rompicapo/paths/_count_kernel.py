@@ -62,7 +62,11 @@ LOOKAHEAD = 2  # forced moves from the link-1 and link-2 neighbours of the end
 CONNECTED = 4  # the free cells and the end form one connected piece (a flood fill)
 # CONNECTED is off by default: on 5x7 and 6x6 it cuts 10-30% of the nodes but costs four times
 # the time per node (the cuts it adds come deep in the tree, where little is left to save; with
-# the flood fill only where at least half the cells are free it cuts under 3%).
+# the flood fill only where at least half the cells are free it cuts under 3%). A forced-edge
+# rule was measured and dropped too: a free cell with link 2 (not the last) uses both links, so
+# a cell with three or four such neighbours is dead; it cuts 25-30% of the nodes on 5x7 and 6x6
+# but the full check costs 3.5x the time per node (an incremental one, not built, would add a
+# pass over the neighbours of every cell whose link changes: about what the nodes save).
 DEFAULT_RULES = LINKS | LOOKAHEAD
 
 # The move masks are int64 bit sets and -1 is the "unexpanded" sentinel, so a move set may
