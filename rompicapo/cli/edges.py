@@ -58,7 +58,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="auto, blackwood, bucas, clues, scaled, none or indexes '201,206,...'",
     )
     s.add_argument(
-        "--quota-scale", type=float, default=1.0, metavar="X", help="multiply the quota by X"
+        "--quota-scale",
+        type=float,
+        default=None,
+        metavar="X",
+        help="multiply the quota by X (default 1, 0.9 with all five clues)",
     )
     s.add_argument(
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
@@ -162,7 +166,7 @@ def _settings(args):
     cap = args.node_cap if args.node_cap is not None else BLACKWOOD_NODE_CAP
     if cap < 1:
         raise InputError("--node-cap must be positive")
-    if not 0 <= args.quota_scale <= 10:
+    if args.quota_scale is not None and not 0 <= args.quota_scale <= 10:
         raise InputError(f"--quota-scale must be between 0 and 10, got {args.quota_scale}")
     return Settings(
         order=args.order,

@@ -332,3 +332,23 @@ def test_ctrl_c_returns_the_best_board_so_far() -> None:
     assert result.counts["placements"] == calls[0]["placements"] > 0
     assert result.search_score == calls[0]["best_score"] > 0
     _checked(result, puzzle)
+
+
+def test_all_five_clues_use_the_clue_aware_settings() -> None:
+    puzzle, clues = eternity2(), eternity2_clues("all")
+    plan = make_plan(puzzle, clues)
+    assert (plan.settings.quota, plan.settings.breaks, plan.settings.quota_scale) == (
+        "blackwood",
+        "clues",
+        0.9,
+    )
+    # the neighbours of every hint piece filled before it only take matching candidates
+    for r, c, k, rot in clues.placements():
+        edges = puzzle.edges(k, rot)
+        i_below = int(np.nonzero(plan.pos_cell == (r + 1) * 16 + c)[0][0])
+        i_left = int(np.nonzero(plan.pos_cell == r * 16 + c - 1)[0][0])
+        assert plan.specs[i_below][1] == edges[2] and plan.specs[i_left][2] == edges[3]
+    result = search(puzzle, clues, seconds=None, max_nodes=2_000_000, seed=1)
+    _checked(result, puzzle)
+    for r, c, k, rot in clues.placements():
+        assert (result.board.piece[r, c], result.board.rotation[r, c]) == (k, rot)
