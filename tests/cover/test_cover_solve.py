@@ -272,3 +272,34 @@ def test_algorithm_m_finds_exactly_the_brute_force_solutions(problem):
     found = sorted(tuple(sorted(s)) for s in r.solutions)
     assert found == brute_force(problem)
     assert r.count == len(found)
+
+
+def test_counting_on_a_dask_cluster_api_and_cli(capsys):
+    # an in-process cluster listening on TCP stands in for `--scheduler ADDRESS`
+    import json
+
+    from distributed import Client, LocalCluster
+
+    from rompicapo.cli import main
+
+    with (
+        LocalCluster(
+            n_workers=1,
+            threads_per_worker=2,
+            processes=False,
+            protocol="tcp",
+            dashboard_address=None,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        assert count(read_dlx(DATA / "queens-9.dlx"), scheduler=client).count == 352
+        code = main(
+            [
+                "cover",
+                str(DATA / "queens-8.dlx"),
+                "--scheduler",
+                cluster.scheduler_address,
+                "--json",
+            ]
+        )
+        assert code == 0 and json.loads(capsys.readouterr().out)["solutions"] == 92
