@@ -46,7 +46,7 @@ FREE_LIMIT = VISITED << KEY_SHIFT  # keys at or above this are cells already on 
 TB_BITS = 47  # tie value in bits 4..50; the move index in bits 0..3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _best_key(
     state,
     cur,
@@ -104,13 +104,12 @@ def _best_key(
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _key(d, k, a0, b0, dr, dc, tie, tb_shift, rng):
     if tie == TIE_CENTRE:
-        a = a0 + 2 * dr
-        b = b0 + 2 * dc
-        # farther from the centre = smaller tie value
-        tb = ((np.int64(1) << TB_BITS) - 1) - ((a * a + b * b) >> tb_shift)
+        # |2(r+dr) - s|^2 + |2(c+dc) - s|^2 = const + 4 (dr a0 + dc b0 + dr^2 + dc^2): the
+        # bracket orders the candidates exactly as the squared distance does
+        tb = (np.int64(1) << (TB_BITS - 1)) - (dr * a0 + dc * b0 + dr * dr + dc * dc)
     elif tie == TIE_RANDOM:
         tb = np.int64((rng >> np.uint64(6 * k)) & np.uint64(63))
     else:
@@ -118,7 +117,7 @@ def _key(d, k, a0, b0, dr, dc, tie, tb_shift, rng):
     return (d << KEY_SHIFT) | (tb << 4) | k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next_random(rng):
     """splitmix64: a fast, well-mixed 64-bit generator (state in, (state, value) out)."""
     rng = (rng + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -129,7 +128,7 @@ def _next_random(rng):
     return rng, z
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def init_state(rows, cols, dr, dc, state):
     """Fill ``state`` with every cell's number of in-board neighbours (no cell visited)."""
     nm = dr.shape[0]
@@ -145,7 +144,7 @@ def init_state(rows, cols, dr, dc, state):
             state[base + c] = d
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def visit_cell(rows, cols, dr, dc, state, x):
     """Put cell ``x`` on the path: set its bit, lower its neighbours' free degree."""
     r = x // cols
@@ -158,7 +157,7 @@ def visit_cell(rows, cols, dr, dc, state, x):
             state[rr * cols + cc] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def truncate_path(rows, cols, dr, dc, state, path, pos, plen, new_len):
     """Take the cells after position ``new_len - 1`` off the path; return ``new_len``."""
     for i in range(new_len, plen):
@@ -175,7 +174,7 @@ def truncate_path(rows, cols, dr, dc, state, path, pos, plen, new_len):
     return new_len
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _has_free_neighbour(rows, cols, dr, dc, state, x):
     r = x // cols
     c = x - r * cols
@@ -187,27 +186,26 @@ def _has_free_neighbour(rows, cols, dr, dc, state, x):
     return False
 
 
-@njit(cache=True)
-def _adjacent(cols, dr, dc, a, b):
+@njit(cache=True, nogil=True)
+def _adjacent_rc(cols, dr, dc, a, tr, tc):
     ra = a // cols
     ca = a - ra * cols
-    rb = b // cols
-    cb = b - rb * cols
     for k in range(dr.shape[0]):
-        if ra + dr[k] == rb and ca + dc[k] == cb:
+        if ra + dr[k] == tr and ca + dc[k] == tc:
             return True
     return False
 
 
-@njit(cache=True)
-def _good_end(rows, cols, dr, dc, state, x, closing, first):
-    """A new end is good if the walk can go on from it (or, when closing, if it meets the start)."""
+@njit(cache=True, nogil=True)
+def _good_end(rows, cols, dr, dc, state, x, closing, tr, tc):
+    """A new end is good if the walk can go on from it (or, when closing, if it is one move
+    from the target cell (tr, tc): the start of a closed tour, or the next strip's start)."""
     if closing:
-        return _adjacent(cols, dr, dc, x, first)
+        return _adjacent_rc(cols, dr, dc, x, tr, tc)
     return _has_free_neighbour(rows, cols, dr, dc, state, x)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reverse(path, pos, lo, hi):
     """Reverse path[lo..hi] in place and fix pos: one Pósa rotation."""
     while lo < hi:
@@ -221,22 +219,21 @@ def _reverse(path, pos, lo, hi):
         hi -= 1
 
 
-@njit(cache=True)
-def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, rng, cand, cand2):
+@njit(cache=True, nogil=True)
+def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, cand, cand2):
     """One Pósa step at a dead end; return (rotations done, cells moved, rng).
 
     The end y = path[plen-1] is adjacent to path[i] (i < plen-2): reversing path[i+1..plen-1]
     keeps every cell and makes path[i+1] the new end. Preference, cheapest first:
-    1. a single rotation whose new end is good, the shortest reversal half of the time, a random
-       good one otherwise (randomness keeps the walk from cycling);
+    1. a single rotation whose new end is good, the shortest such reversal;
     2. two rotations whose second new end is good, found by a look-ahead that computes
        positions after the first reversal without doing it;
     3. a random rotation (a step of a random walk over the ends).
+    Steps 2 and 3 keep to reversals of at most LOCAL_REVERSAL cells when there are any.
     Returns 0 rotations when none is possible. A rotation costs the length of the reversal.
     """
     end = path[plen - 1]
     last = plen - 1
-    first = path[0]
     r = end // cols
     c = end - r * cols
     ng = 0
@@ -249,20 +246,26 @@ def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, rng, cand, cand
             if 0 <= i < plen - 2:
                 cand2[nall] = i
                 nall += 1
-                if _good_end(rows, cols, dr, dc, state, path[i + 1], closing, first):
+                if _good_end(rows, cols, dr, dc, state, path[i + 1], closing, tr, tc):
                     cand[ng] = i
                     ng += 1
     if nall == 0:
         return 0, 0, rng
+    # keep to local rotations (reversals within the last LOCAL_REVERSAL cells) when there are
+    # any: a reversal of the whole path costs O(cells) and scrambles the walk's late cells
+    nloc = 0
+    for j in range(nall):
+        if last - cand2[j] <= LOCAL_REVERSAL:
+            cand2[nloc], cand2[j] = cand2[j], cand2[nloc]
+            nloc += 1
+    if nloc > 0:
+        nall = nloc
     if ng > 0:
-        rng, z = _next_random(rng)
-        if z & np.uint64(1):
-            best = cand[0]
-            for j in range(1, ng):
-                if cand[j] > best:
-                    best = cand[j]
-        else:
-            best = cand[np.int64((z >> np.uint64(1)) % np.uint64(ng))]
+        # the shortest reversal: cheapest, and it keeps the order of the older path
+        best = cand[0]
+        for j in range(1, ng):
+            if cand[j] > best:
+                best = cand[j]
         _reverse(path, pos, best + 1, last)
         return 1, last - best, rng
     # Look-ahead: after reversing [i1+1, last], the cell at original position j sits at
@@ -288,7 +291,7 @@ def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, rng, cand, cand
                 q = jn + 1
                 orig = q if q <= i1 else i1 + 1 + last - q
                 e2 = path[orig]
-                if _good_end(rows, cols, dr, dc, state, e2, closing, first):
+                if _good_end(rows, cols, dr, dc, state, e2, closing, tr, tc):
                     _reverse(path, pos, i1 + 1, last)
                     _reverse(path, pos, jn + 1, last)
                     return 2, (last - i1) + (last - jn), rng
@@ -298,7 +301,7 @@ def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, rng, cand, cand
     return 1, last - pick, rng
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _map_forward(p, chain, depth, last):
     """Position after the reversals chain[0..depth-1] of the cell at original position p.
 
@@ -312,7 +315,7 @@ def _map_forward(p, chain, depth, last):
     return p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _map_backward(q, chain, depth, last):
     for t in range(depth - 1, -1, -1):
         a = chain[t]
@@ -321,7 +324,7 @@ def _map_backward(q, chain, depth, last):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _heap_push(hkey, hval, size, key, val):
     i = size
     hkey[i] = key
@@ -336,7 +339,7 @@ def _heap_push(hkey, hval, size, key, val):
     return size + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _heap_pop(hkey, hval, size):
     val = hval[0]
     size -= 1
@@ -358,7 +361,7 @@ def _heap_pop(hkey, hval, size):
     return val, size
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def find_free_cells(state, out):
     """Write up to len(out) free cells into out; return how many there are in all."""
     count = 0
@@ -370,7 +373,7 @@ def find_free_cells(state, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rotation_search(
     rows,
     cols,
@@ -383,6 +386,7 @@ def rotation_search(
     closing,
     tr,
     tc,
+    min_pivot,
     max_nodes,
     qpiv,
     qpar,
@@ -400,10 +404,13 @@ def rotation_search(
     the position of a cell after a sequence of reversals is computed by composing their maps
     (``_map_forward``), so a node costs O(depth), not O(path length).
 
+    Only reversals that start at ``min_pivot`` or later are tried: in the end game a reversal
+    of the whole path is both slow and harmful (it sends the cells the walk left for last back
+    to the middle of the path).
+
     Returns (rotations applied, cells moved); (0, 0) when max_nodes ends gave nothing.
     """
     last = plen - 1
-    first = path[0]
     MARK = 64
     maxdepth = chain.shape[0]
     root = path[last]
@@ -440,7 +447,7 @@ def rotation_search(
             if state[v] < VISITED:
                 continue
             p = _map_forward(pos[v], chain, depth, last)
-            if p >= last - 1:
+            if p >= last - 1 or p + 1 < min_pivot:
                 continue
             # reversing [p+1, last] makes the cell now at p+1 the end
             wnew = path[_map_backward(p + 1, chain, depth, last)]
@@ -451,7 +458,7 @@ def rotation_search(
             qpar[nodes] = u
             qend[nodes] = wnew
             qdep[nodes] = depth + 1
-            if _good_end(rows, cols, dr, dc, state, wnew, closing, first):
+            if _good_end(rows, cols, dr, dc, state, wnew, closing, tr, tc):
                 found = nodes
                 nodes += 1
                 break
@@ -482,11 +489,30 @@ def rotation_search(
 FEW_FREE = 64  # below this many free cells, the end game aims rotations at one of them
 SEARCH_NODES = 1 << 15  # ends a targeted rotation search may expand (~1.5 MB of queue)
 MAX_CHAIN = 512  # rotations in one targeted sequence
+LOCAL_REVERSAL = 8192  # the end game tries sequences of reversals this short first
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _unstick(
-    rows, cols, dr, dc, state, path, pos, plen, closing, rng, cand, cand2, free, nfree, bufs, chain
+    rows,
+    cols,
+    dr,
+    dc,
+    state,
+    path,
+    pos,
+    plen,
+    reserved,
+    closing,
+    end_r,
+    end_c,
+    rng,
+    cand,
+    cand2,
+    free,
+    nfree,
+    bufs,
+    chain,
 ):
     """Move the end of a stuck path; return (rotations, cells moved, rng, nfree).
 
@@ -494,20 +520,21 @@ def _unstick(
     a free neighbour. In the end game (few free cells, or closing a tour) the free cells can be
     far from the end and a random walk of rotations may need 10^5 steps to meet them (measured
     on 1000x1000); there a targeted search (``rotation_search``) aims at the nearest free cell
-    (or at the start). ``free`` caches the free cells found by the last scan of the board.
+    (or, closing, at the target (end_r, end_c)). ``free`` caches the free cells found by the
+    last scan of the board.
     """
     n = rows * cols
-    if not closing and n - plen > FEW_FREE:
+    if not closing and n - reserved - plen > FEW_FREE:
         done, moved, rng = _rotate(
-            rows, cols, dr, dc, state, path, pos, plen, False, rng, cand, cand2
+            rows, cols, dr, dc, state, path, pos, plen, False, 0, 0, rng, cand, cand2
         )
         return done, moved, rng, nfree
     end = path[plen - 1]
     er = end // cols
     ec = end - er * cols
     if closing:
-        tr = path[0] // cols
-        tc = path[0] - tr * cols
+        tr = end_r
+        tc = end_c
     else:
         # keep the cached free cells that are still free; rescan when none is left
         k = 0
@@ -529,37 +556,24 @@ def _unstick(
                 best = free[i]
         tr = best // cols
         tc = best - tr * cols
-    done, searched = rotation_search(
-        rows,
-        cols,
-        dr,
-        dc,
-        state,
-        path,
-        pos,
-        plen,
-        closing,
-        tr,
-        tc,
-        SEARCH_NODES,
-        bufs[0],
-        bufs[1],
-        bufs[2],
-        bufs[3],
-        bufs[4],
-        bufs[5],
-        chain,
-    )
-    if done > 0:
-        return done, searched, rng, nfree
+    # local rearrangements first (reversals within the last LOCAL_REVERSAL cells), then any
+    searched = 0
+    for min_pivot in (max(1, plen - LOCAL_REVERSAL), 1):
+        done, cost = rotation_search(
+            rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, min_pivot,
+            SEARCH_NODES, bufs[0], bufs[1], bufs[2], bufs[3], bufs[4], bufs[5], chain,
+        )  # fmt: skip
+        searched += cost
+        if done > 0:
+            return done, searched, rng, nfree
     # nothing within reach of the search: a random rotation moves the end elsewhere
     done, moved, rng = _rotate(
-        rows, cols, dr, dc, state, path, pos, plen, closing, rng, cand, cand2
+        rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, cand, cand2
     )
     return done, moved + searched, rng, nfree
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def extend_path(
     rows,
     cols,
@@ -573,14 +587,19 @@ def extend_path(
     pos,
     plen,
     target_len,
-    closed,
+    reserved,
+    closing,
+    end_r,
+    end_c,
     max_work,
     rng,
     tie,
     centre2_r,
     centre2_c,
 ):
-    """Grow the path from its end until it has ``target_len`` cells (and closes, if asked).
+    """Grow the path from its end until it has ``target_len`` cells (and, when ``closing``,
+    until its last cell is one move from the cell (end_r, end_c), which may lie outside the
+    board: the start for a closed tour, the next strip's start when a board is cut in strips).
 
     Greedy step (Warnsdorff): go to the free neighbour of least free degree; ties by ``tie``
     (TIE_CENTRE: farthest from the point (centre2_r / 2, centre2_c / 2), normally the centre
@@ -589,10 +608,13 @@ def extend_path(
     The path ``path[:plen]`` must be on the board with its cells marked in ``state``/``pos``.
 
     Returns ``(plen, rotations, work, rng, status)``: status DONE when every cell is on the path
-    (and, with ``closed``, the last cell is one move from the first), PAUSED when
+    (and, when ``closing``, ends next to (end_r, end_c)), PAUSED when
     ``target_len < n`` was reached, BUDGET when the rotations of this call moved more than
     ``max_work`` cells (a rotation costs the length of the reversed part), STUCK when no
     rotation exists.
+
+    ``reserved`` cells (see ``reserve_cells``) are off limits for now; the end game counts the
+    free cells without them.
     """
     n = rows * cols
     nm = dr.shape[0]
@@ -625,12 +647,11 @@ def extend_path(
     cur = path[plen - 1]
     r = cur // cols
     c = cur - r * cols
-    first = path[0]
     while True:
         if plen >= target_len:
             if plen < n:
                 return plen, rotations, work, rng, PAUSED
-            if not closed or n == 1 or _adjacent(cols, dr, dc, cur, first):
+            if not closing or _adjacent_rc(cols, dr, dc, cur, end_r, end_c):
                 return plen, rotations, work, rng, DONE
             # every cell is on the path but the ends do not meet: rotate until they do
             if work > max_work:
@@ -644,7 +665,10 @@ def extend_path(
                 path,
                 pos,
                 plen,
+                reserved,
                 True,
+                end_r,
+                end_c,
                 rng,
                 cand,
                 cand2,
@@ -736,7 +760,10 @@ def extend_path(
             path,
             pos,
             plen,
+            reserved,
             False,
+            0,
+            0,
             rng,
             cand,
             cand2,
@@ -754,7 +781,7 @@ def extend_path(
         c = cur - r * cols
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def board_structure(rows, cols, dr, dc, start, queue, seen):
     """Facts that rule a path out, in O(cells): returns (cells reached from ``start``,
     number of cells with exactly one neighbour, whether ``start`` has exactly one).
@@ -795,3 +822,140 @@ def board_structure(rows, cols, dr, dc, start, queue, seen):
                 if r * cols + c == start:
                     start_leaf = True
     return tail, leaves, start_leaf
+
+
+@njit(cache=True, nogil=True)
+def reserve_cells(state, cells, reserve):
+    """Put cells off limits (``reserve``) or give them back, without touching any degree.
+
+    A reserved cell reads as visited, so the walk never enters it, but its neighbours still
+    count it as free: they look easier than they are and Warnsdorff's rule leaves them for
+    last. Reserving the cells around a hand-over point thus makes the walk finish next to them;
+    giving them back restores a consistent state (they were counted as free all along).
+    """
+    for i in range(cells.shape[0]):
+        if reserve:
+            state[cells[i]] |= VISITED
+        else:
+            state[cells[i]] &= VISITED - 1
+
+
+@njit(cache=True, nogil=True)
+def complete_exact(
+    rows,
+    cols,
+    dr,
+    dc,
+    state,
+    path,
+    pos,
+    plen,
+    n_total,
+    closing,
+    end_r,
+    end_c,
+    node_limit,
+    cand,
+    nxt,
+):
+    """Finish the path by depth-first search: visit every free cell, ending (when ``closing``)
+    one move from (end_r, end_c). For the end game only: the free cells should be few (the
+    caller frees the last cells of a stuck path) and ``cand`` (8 x (free + 1)) and ``nxt``
+    (free + 1) are scratch space.
+
+    Candidates are tried in Warnsdorff's order (least free degree first). A branch is cut when
+    it leaves two free cells with no free neighbour (each could only be the last cell), or,
+    closing, when no free cell one move from the target is left for the last step.
+    Returns (new plen, nodes): plen == n_total on success; on failure the path is back at
+    ``plen`` cells and the state as it was.
+    """
+    base = plen
+    depth = 0  # cells added beyond base
+    nodes = 0
+    # candidates of the current end, sorted by degree, into cand[:, depth]
+    total_cand = np.empty(n_total - base + 1, np.int64)
+    total_cand[0] = _fill_candidates(rows, cols, dr, dc, state, path[plen - 1], cand, 0)
+    nxt[0] = 0
+    while True:
+        if plen == n_total:
+            if not closing or _adjacent_rc(cols, dr, dc, path[plen - 1], end_r, end_c):
+                return plen, nodes
+        i = nxt[depth]
+        if plen < n_total and i < total_cand[depth] and nodes < node_limit:
+            nxt[depth] = i + 1
+            y = cand[i, depth]
+            if state[y] >= VISITED:
+                continue
+            nodes += 1
+            visit_cell(rows, cols, dr, dc, state, y)
+            path[plen] = y
+            pos[y] = plen
+            plen += 1
+            depth += 1
+            if _dead_cells(rows, cols, dr, dc, state, y) >= 2 or (
+                closing
+                and plen < n_total
+                and not _target_reachable(rows, cols, dr, dc, state, end_r, end_c)
+            ):
+                total_cand[depth] = 0
+            else:
+                total_cand[depth] = _fill_candidates(rows, cols, dr, dc, state, y, cand, depth)
+            nxt[depth] = 0
+            continue
+        # backtrack
+        if depth == 0 or nodes >= node_limit:
+            # undo everything beyond base
+            truncate_path(rows, cols, dr, dc, state, path, pos, plen, base)
+            return base, nodes
+        truncate_path(rows, cols, dr, dc, state, path, pos, plen, plen - 1)
+        plen -= 1
+        depth -= 1
+
+
+@njit(cache=True, nogil=True)
+def _fill_candidates(rows, cols, dr, dc, state, x, cand, depth):
+    """Free neighbours of x into cand[:, depth], least free degree first; returns how many."""
+    r = x // cols
+    c = x - r * cols
+    m = 0
+    for k in range(dr.shape[0]):
+        rr = r + dr[k]
+        cc = c + dc[k]
+        if 0 <= rr < rows and 0 <= cc < cols:
+            y = rr * cols + cc
+            if state[y] < VISITED:
+                # insertion sort by degree
+                j = m
+                while j > 0 and state[cand[j - 1, depth]] > state[y]:
+                    cand[j, depth] = cand[j - 1, depth]
+                    j -= 1
+                cand[j, depth] = y
+                m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _dead_cells(rows, cols, dr, dc, state, y):
+    """Free neighbours of y with no free neighbour left: each can only be the last cell."""
+    r = y // cols
+    c = y - r * cols
+    dead = 0
+    for k in range(dr.shape[0]):
+        rr = r + dr[k]
+        cc = c + dc[k]
+        if 0 <= rr < rows and 0 <= cc < cols:
+            z = rr * cols + cc
+            if state[z] == 0:
+                dead += 1
+    return dead
+
+
+@njit(cache=True, nogil=True)
+def _target_reachable(rows, cols, dr, dc, state, tr, tc):
+    """Is a free cell one move from (tr, tc) left (the last step must be one)?"""
+    for k in range(dr.shape[0]):
+        rr = tr - dr[k]
+        cc = tc - dc[k]
+        if 0 <= rr < rows and 0 <= cc < cols and state[rr * cols + cc] < VISITED:
+            return True
+    return False

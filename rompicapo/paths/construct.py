@@ -24,6 +24,7 @@ alternates colours, so on a board with more dark than light cells it must start 
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from rompicapo.common import (
     SearchResult,
     Stopwatch,
     check_memory,
+    default_jobs,
     format_bytes,
     jit_warmup,
     peak_rss_bytes,
@@ -255,10 +257,16 @@ def _run_tiny(dr: np.ndarray, dc: np.ndarray, itype: type) -> None:
     pos[0] = 0
     drt, dct, offt = _move_tuples(dr, dc, cols)
     plen, *_ = _kernel.extend_path(
-        rows, cols, dr, dc, drt, dct, offt, state, path, pos, 1, n, False, 1000,
+        rows, cols, dr, dc, drt, dct, offt, state, path, pos, 1, n, 0, False, 0, 0, 1000,
         np.uint64(1), _kernel.TIE_CENTRE, rows - 1, cols - 1,
     )  # fmt: skip
     _kernel.truncate_path(rows, cols, dr, dc, state, path, pos, plen, 1)
+    _kernel.complete_exact(
+        rows, cols, dr, dc, state, path, pos, 1, n, True, 0, 0, 100,
+        np.empty((len(dr), n), np.int64), np.empty(n, np.int64),
+    )  # fmt: skip
+    _kernel.reserve_cells(state, np.array([1, 2], np.int64), True)
+    _kernel.reserve_cells(state, np.array([1, 2], np.int64), False)
 
 
 def _move_tuples(dr: np.ndarray, dc: np.ndarray, cols: int) -> tuple[tuple, tuple, tuple]:
@@ -287,9 +295,12 @@ def _lattice_obstruction(moves: MoveSet) -> str:
     )
 
 
-# Boards up to this many cells get the O(cells) connectivity and dead-end check before the
-# search (a few ms per million cells; above, the check is skipped, never wrong).
-STRUCTURE_CELLS = 50_000_000
+# The O(cells) connectivity and dead-end check costs about as much as the walk itself, so it
+# runs before the search only where a disconnected board is plausible (small boards, and
+# narrow ones: every caselle board with both sides >= 5 is connected); elsewhere it runs only
+# if the search gives up, to turn "not found" into a proof when there is one.
+STRUCTURE_CELLS = 1 << 20
+NARROW_SIDE = 8
 
 
 def _structure_obstruction(rows, cols, start_flat, dr, dc, queue, seen) -> str:
@@ -349,6 +360,8 @@ def construct(
     time_limit: float | None = None,
     prove: bool = True,
     progress: bool = False,
+    jobs: int | None = None,
+    strips: int | None = None,
 ) -> PathResult:
     """Find a path through every cell of a ``rows`` x ``cols`` board from ``start``.
 
@@ -364,6 +377,10 @@ def construct(
         time_limit: give up after this many seconds of search.
         prove: on small boards (<= 42 cells), settle a failure by exhaustive search.
         progress: show a progress bar on stderr (worth it above ~10^8 cells).
+        jobs: threads solving bands of the board at once (default: all cores).
+        strips: bands of rows the board is cut into (default: one per ~4M cells, at most 64,
+            bands of at least 64 rows; 1 for closed tours). The bands, not the jobs, decide the
+            path: a seed gives the same path whatever the number of cores.
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
     not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
@@ -417,36 +434,49 @@ def construct(
         state = np.empty(n, np.uint8)
         path = np.empty(n, itype)
         pos = np.empty(n, itype)
-        if 1 < n <= STRUCTURE_CELLS:
+        if n > 1 and (n <= STRUCTURE_CELLS or min(rows, cols) < NARROW_SIDE):
             state[:] = 0
             obstruction = _structure_obstruction(rows, cols, start_flat, dr0, dc0, path, state)
             if obstruction:
                 result.status = "impossible"
                 result.proof = obstruction
                 return result
-        _kernel.init_state(rows, cols, dr0, dc0, state)
-        _kernel.visit_cell(rows, cols, dr0, dc0, state, start_flat)
-        path[0] = start_flat
-        pos[start_flat] = 0
-        plen = 1
-        status = _search(
-            result, rows, cols, dr0, dc0, state, path, pos, plen, ss, TIE_BREAKS[tie_break],
-            max_attempts, time_limit, progress,
+        pieces = _plan_pieces(rows, cols, (r0, c0), closed, strips)
+        run = _Run(
+            dr0=dr0, dc0=dc0, tie=TIE_BREAKS[tie_break], max_attempts=max_attempts,
+            deadline=None if time_limit is None else time.perf_counter() + time_limit,
         )  # fmt: skip
+        status, done_cells = _solve_pieces(
+            run, pieces, rows, cols, state, path, pos, ss, jobs, progress
+        )
     result.solve_seconds = sw.seconds
     result.peak_bytes = peak_rss_bytes()
+    result.rotations = run.rotations
+    result.restarts = run.restarts
+    if run.exact_nodes:
+        result.counts["exact_nodes"] = run.exact_nodes
+    result.counts["path_cells"] = done_cells
+    if len(pieces) > 1:
+        result.counts["strips"] = len(pieces)
+        result.method = f"greedy, {len(pieces)} strips"
     if status == "found":
         result.status = "found"
         result.path = path
         return result
     if status == "interrupted":
         result.status = "interrupted"
-        result.path = path[: result.counts["path_cells"]].copy()
+        result.path = path[:done_cells].copy()
         del path
         return result
-    del path, pos, state
     result.status = "not found"
-    if prove and n <= EXHAUSTIVE_CELLS:
+    if n > STRUCTURE_CELLS and min(rows, cols) >= NARROW_SIDE:
+        state[:] = 0
+        obstruction = _structure_obstruction(rows, cols, start_flat, dr0, dc0, path, state)
+        if obstruction:
+            result.status = "impossible"
+            result.proof = obstruction
+    del path, pos, state
+    if result.status == "not found" and prove and n <= EXHAUSTIVE_CELLS:
         _settle_by_exhaustive_search(result)
     return result
 
@@ -467,45 +497,242 @@ def _settle_by_exhaustive_search(result: PathResult) -> None:
         result.proof = f"proven by exhaustive search ({ex.nodes:,} nodes)"
 
 
-def _search(
-    result: PathResult,
-    rows: int,
-    cols: int,
-    dr0: np.ndarray,
-    dc0: np.ndarray,
-    state: np.ndarray,
-    path: np.ndarray,
-    pos: np.ndarray,
-    plen: int,
-    ss: np.random.SeedSequence,
-    tie: int,
-    max_attempts: int,
-    time_limit: float | None,
-    progress: bool,
-) -> str:
-    """The restart policy around the kernel; returns "found", "gave up" or "interrupted"."""
+@dataclass
+class _Piece:
+    """A band of whole rows [lo, hi) solved on its own: its path starts at ``start`` (local
+    coordinates) and, unless it is the last piece, ends one move from ``target`` (the next
+    piece's start, one row outside the band); it fills path[offset : offset + cells]."""
+
+    lo: int
+    hi: int
+    start: tuple[int, int]
+    target: tuple[int, int] | None
+    offset: int
+    centre2: tuple[int, int]
+    handover: bool = False  # the target is the next band's start (not the start of a tour)
+
+    @property
+    def rows(self) -> int:
+        return self.hi - self.lo
+
+
+@dataclass
+class _Run:
+    dr0: np.ndarray
+    dc0: np.ndarray
+    tie: int
+    max_attempts: int
+    deadline: float | None
+    rotations: int = 0
+    restarts: int = 0
+    exact_nodes: int = 0
+    stop: bool = False
+
+
+# Boards from this many cells up are cut into bands of whole rows solved at the same time
+# (numba kernels release the GIL, so threads share the arrays): ~4M cells take ~0.1 s in one
+# piece, below that the threads would cost more than they save.
+STRIP_CELLS = 1 << 22
+# Bands thinner than this make the hand-over between bands harder than it is worth.
+STRIP_MIN_ROWS = 64
+MAX_STRIPS = 64
+
+
+def _plan_pieces(rows, cols, start, closed, strips) -> list[_Piece]:
+    """Cut the board into bands of rows, visited from the start's side of the board.
+
+    The number of bands depends on the board only (not on the cores), so a seed gives the same
+    path on every machine; the cores decide how many bands are solved at once. Each band but the
+    last ends next to the middle cell of the next band's first row; Warnsdorff's tie-break
+    centre is put on that cell, so the walk peels the band from its far side and finishes close
+    to the hand-over, where a few targeted rotations close it.
+    """
     n = rows * cols
-    # small boards: a budget proportional to the board, so that hopeless boards reach their
-    # exhaustive proof quickly
-    work_budget = max(int(WORK_PER_CELL * n), min(MIN_WORK, 64 * n))
-    regrow_base = max(MIN_REGROW, math.isqrt(n))
-    gen = np.random.default_rng(ss)
-    t_start = time.perf_counter()
-    attempt = 0
-    rotations = 0
-    # the seed orders the moves, which decides exact ties of Warnsdorff's rule
-    perm = gen.permutation(len(dr0))
-    centre_r, centre_c = rows - 1, cols - 1
-    jitter = max(1, min(rows, cols) // 8)
-    rng = np.uint64(gen.integers(1, 2**63))
-    bar = None
-    task = None
+    if strips is None:
+        strips = 1 if closed or n < STRIP_CELLS else min(MAX_STRIPS, n // STRIP_CELLS + 1)
+    strips = max(1, min(int(strips), rows // STRIP_MIN_ROWS if rows >= STRIP_MIN_ROWS else 1))
+    if closed:
+        strips = 1
+    if strips == 1:
+        # a closed tour is one piece whose end must come back next to its start
+        return [_Piece(0, rows, start, start if closed else None, 0, (rows - 1, cols - 1))]
+    r0, c0 = start
+    downward = r0 < rows - r0  # visit the bands away from the start's edge
+    edges = [round(i * rows / strips) for i in range(strips + 1)]
+    if not downward:  # mirror: build the bands from the bottom edge up
+        edges = [rows - e for e in reversed(edges)]
+    bands = list(itertools.pairwise(edges))
+    if not downward:
+        bands.reverse()  # visiting order: bottom band first
+    # the first band must hold the start: merge bands until it does
+    while not (bands[0][0] <= r0 < bands[0][1]):
+        (a0, b0), (a1, b1) = bands[0], bands[1]
+        bands[0:2] = [(min(a0, a1), max(b0, b1))]
+    mid = cols // 2
+    pieces = []
+    offset = 0
+    for i, (lo, hi) in enumerate(bands):
+        h = hi - lo
+        if i == 0:
+            st = (r0 - lo, c0)
+        else:
+            st = (0, mid) if downward else (h - 1, mid)
+        if i + 1 < len(bands):
+            target = (h, mid) if downward else (-1, mid)
+            centre2 = (2 * target[0], 2 * mid)
+        else:
+            target = None
+            centre2 = (h - 1, cols - 1)
+        pieces.append(_Piece(lo, hi, st, target, offset, centre2, handover=target is not None))
+        offset += h * cols
+    return pieces
+
+
+# The hand-over window: the rows of a band next to the next band, around the hand-over
+# column. Big enough that the walk can finish inside it once it is opened, small enough to
+# leave the rest of the band to the walk's usual order.
+WINDOW_ROWS = 6
+WINDOW_HALF_COLS = 6
+
+
+def _handover_window(pc: _Piece, cols: int) -> np.ndarray:
+    tr, tc = pc.target
+    if tr >= pc.rows:  # the next band is below
+        r_lo, r_hi = pc.rows - WINDOW_ROWS, pc.rows
+    else:
+        r_lo, r_hi = 0, WINDOW_ROWS
+    c_lo, c_hi = max(0, tc - WINDOW_HALF_COLS), min(cols, tc + WINDOW_HALF_COLS + 1)
+    rr, cc = np.meshgrid(np.arange(r_lo, r_hi), np.arange(c_lo, c_hi), indexing="ij")
+    cells = (rr * cols + cc).ravel().astype(np.int64)
+    start_flat = pc.start[0] * cols + pc.start[1]
+    return cells[cells != start_flat]
+
+
+# The end game by exact search: when a stuck path has at most EXACT_FREE free cells, its last
+# cells are freed (EXACT_TAIL, then 4x more) and the rest is solved by depth-first search with
+# up to EXACT_NODES nodes each time (a few ms).
+WINDOW_SLACK = 64
+PHASE1_WORK = 1 << 16
+EXACT_FREE = 64
+EXACT_TAIL = 96
+EXACT_NODES = 200_000
+
+
+def _finish_exactly(run, rows, cols, state, path, pos, plen, closing, end_r, end_c):
+    n = rows * cols
+    for tail in (EXACT_TAIL, 4 * EXACT_TAIL):
+        base = max(1, plen - tail)
+        plen = int(
+            _kernel.truncate_path(rows, cols, run.dr0, run.dc0, state, path, pos, plen, base)
+        )
+        free = n - plen
+        cand = np.empty((len(run.dr0), free + 1), np.int64)
+        nxt = np.empty(free + 1, np.int64)
+        plen, nodes = _kernel.complete_exact(
+            rows, cols, run.dr0, run.dc0, state, path, pos, plen, n, closing, end_r, end_c,
+            EXACT_NODES, cand, nxt,
+        )  # fmt: skip
+        plen = int(plen)
+        run.exact_nodes += int(nodes)
+        if plen == n:
+            return plen, True
+    return plen, False
+
+
+def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress):
+    """Solve every piece (in threads when there are several), then turn local cell numbers
+    into board cell numbers. Returns (status, cells of the path done in order)."""
+    n = rows * cols
+    seeds = ss.spawn(len(pieces))
+    done = [0] * len(pieces)
+    bar = task = None
     if progress:
         from rompicapo.common import progress_bar
 
         bar = progress_bar()
         bar.start()
         task = bar.add_task(f"path {rows}x{cols}", total=n)
+
+    def report(i: int, cells: int) -> None:
+        done[i] = cells
+        if bar is not None:
+            bar.update(task, completed=sum(done))
+
+    def solve(i: int) -> str:
+        pc = pieces[i]
+        lo, hi = pc.lo * cols, pc.hi * cols
+        seg = path[pc.offset : pc.offset + (hi - lo)]
+        status = _search_piece(
+            run, pc, cols, state[lo:hi], seg, pos[lo:hi], seeds[i], lambda c: report(i, c)
+        )
+        if status == "found" and pc.lo:
+            seg += pc.lo * cols  # local cell numbers -> board cell numbers
+        return status
+
+    statuses: list[str] = []
+    try:
+        if len(pieces) == 1:
+            statuses = [solve(0)]
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            workers = default_jobs() if jobs is None else max(1, int(jobs))
+            with ThreadPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
+                futures = [pool.submit(solve, i) for i in range(len(pieces))]
+                try:
+                    statuses = [f.result() for f in futures]
+                except KeyboardInterrupt:
+                    run.stop = True
+                    statuses = [f.result() for f in futures]
+                    statuses.append("interrupted")
+    except KeyboardInterrupt:
+        statuses = ["interrupted"]
+    finally:
+        if bar is not None:
+            bar.stop()
+    # the cells done in path order: whole pieces, then the prefix of the first unfinished one
+    in_order = 0
+    for i, pc in enumerate(pieces):
+        in_order = pc.offset + done[i]
+        if done[i] < pc.rows * cols:
+            break
+    if "interrupted" in statuses:
+        return "interrupted", in_order
+    if all(s == "found" for s in statuses):
+        return "found", n
+    return "gave up", in_order
+
+
+def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
+    """The restart policy around the kernel for one piece; "found", "gave up" or "interrupted"."""
+    rows = pc.rows
+    n = rows * cols
+    dr0, dc0 = run.dr0, run.dc0
+    start_flat = pc.start[0] * cols + pc.start[1]
+    _kernel.init_state(rows, cols, dr0, dc0, state)
+    _kernel.visit_cell(rows, cols, dr0, dc0, state, start_flat)
+    path[0] = start_flat
+    pos[start_flat] = 0
+    plen = 1
+    closing = pc.target is not None
+    end_r, end_c = pc.target if closing else (0, 0)
+    window = _handover_window(pc, cols) if pc.handover else np.empty(0, np.int64)
+    _kernel.reserve_cells(state, window, True)
+    reserved = len(window)
+    # small boards: a budget proportional to the board, so that hopeless boards reach their
+    # exhaustive proof quickly
+    work_budget = max(int(WORK_PER_CELL * n), min(MIN_WORK, 64 * n))
+    regrow_base = max(MIN_REGROW, math.isqrt(n))
+    gen = np.random.default_rng(ss)
+    attempt = 0
+    # the seed orders the moves, which decides exact ties of Warnsdorff's rule
+    perm = gen.permutation(len(dr0))
+    centre_r, centre_c = pc.centre2
+    centre_r0, centre_c0 = pc.centre2
+    # a restart moves the tie-break centre a little; a band that must end at a hand-over cell
+    # keeps its centre near that cell, or its walk would no longer finish there
+    jitter = 2 if closing else max(1, min(rows, cols) // 8)
+    rng = np.uint64(gen.integers(1, 2**63))
     try:
         while True:
             dr = np.ascontiguousarray(dr0[perm])
@@ -513,39 +740,63 @@ def _search(
             drt, dct, offt = _move_tuples(dr, dc, cols)
             status = _kernel.PAUSED
             while status == _kernel.PAUSED:
-                target = min(n, plen + CHUNK_CELLS)
+                if run.stop:
+                    return "interrupted"
+                # the window opens a little before the rest of the band is done: the cells the
+                # walk deferred around it are often reachable only through it
+                target = min(n - reserved - WINDOW_SLACK * (reserved > 0), plen + CHUNK_CELLS)
+                # while the window is shut, a stuck walk should open it rather than search long
+                budget = min(work_budget, PHASE1_WORK) if reserved else work_budget
                 plen, rot, _work, rng, status = _kernel.extend_path(
                     rows, cols, dr, dc, drt, dct, offt, state, path, pos, plen, target,
-                    result.closed, work_budget, rng, tie, centre_r, centre_c,
+                    reserved, closing, end_r, end_c, budget, rng, run.tie, centre_r, centre_c,
                 )  # fmt: skip
+                if reserved and plen >= n - reserved - WINDOW_SLACK:
+                    # the band is covered but for the hand-over window: open it, finish there
+                    _kernel.reserve_cells(state, window, False)
+                    reserved = 0
+                    status = _kernel.PAUSED
                 rng = np.uint64(rng)  # numba hands uint64 back as a Python int
-                rotations += int(rot)
-                result.counts["path_cells"] = int(plen)
-                if bar is not None:
-                    bar.update(task, completed=plen)
+                run.rotations += int(rot)
+                report(int(plen))
             if status == _kernel.DONE:
                 return "found"
+            if reserved:  # stuck before the hand-over window opened: open it and go on
+                _kernel.reserve_cells(state, window, False)
+                reserved = 0
+                continue
+            if n - plen <= EXACT_FREE:
+                plen, solved = _finish_exactly(
+                    run, rows, cols, state, path, pos, plen, closing, end_r, end_c
+                )
+                if solved:
+                    return "found"
             attempt += 1
-            if attempt > max_attempts or (
-                time_limit is not None and time.perf_counter() - t_start > time_limit
+            run.restarts += 1
+            if attempt > run.max_attempts or (
+                run.deadline is not None and time.perf_counter() > run.deadline
             ):
                 return "gave up"
             # Regrow: take the last m cells off and go on with fresh randomness.
             m = regrow_base * _luby(attempt)
             new_len = max(1, plen - m)
-            if new_len == 1:
-                result.counts["full_restarts"] = result.counts.get("full_restarts", 0) + 1
+            if reserved:
+                _kernel.reserve_cells(state, window, False)
+                reserved = 0
             plen = int(_kernel.truncate_path(rows, cols, dr0, dc0, state, path, pos, plen, new_len))
+            if pc.handover:
+                # the regrown walk plays the same end game: reserve the window cells that are
+                # free again, so that it finishes next to the hand-over once more
+                window = window[state[window] < 128]
+                _kernel.reserve_cells(state, window, True)
+                reserved = len(window)
+            report(plen)
             perm = gen.permutation(len(dr0))
-            centre_r = rows - 1 + int(gen.integers(-jitter, jitter + 1))
-            centre_c = cols - 1 + int(gen.integers(-jitter, jitter + 1))
+            centre_r = centre_r0 + int(gen.integers(-jitter, jitter + 1))
+            centre_c = centre_c0 + int(gen.integers(-jitter, jitter + 1))
     except KeyboardInterrupt:
+        run.stop = True
         return "interrupted"
-    finally:
-        result.rotations = rotations
-        result.restarts = attempt
-        if bar is not None:
-            bar.stop()
 
 
 def describe_memory(rows: int, cols: int) -> str:
