@@ -3,10 +3,10 @@
 Knuth's later alternative to dancing links (TAOCP 7.2.2.3): instead of doubly linked lists,
 each item keeps its options in a *sparse set*, a segment of one array whose first
 ``size[j]`` entries are the active ones. Removing an entry swaps it with the last active one
-and shrinks ``size``; undoing is restoring ``size`` (saved on a *trail*), because the removed
-entries wait right after the active part. Taking an option makes its items inactive and
-removes the options that clash with it from the sets of the items still active only: an
-inactive item's set is not looked at until it is active again.
+and shrinks ``size``; undoing is copying the saved sizes back, because the removed entries
+wait right after the active parts. Taking an option makes its items inactive and removes the
+options that clash with it from the sets of the items that were active; an item left without
+options ends the step at once.
 
 Memory picture, for ``n_items`` items and options laid out one after another:
 
@@ -14,16 +14,14 @@ Memory picture, for ``n_items`` items and options laid out one after another:
   ``node_loc[p]`` = where ``p`` sits now in ``cells``, ``first[p]``/``last[p]`` = the nodes of
   its option;
 - ``cells[start[j] : start[j + 1]]`` holds item ``j``'s nodes, the first ``size[j]`` active;
-- ``active[:n_active]`` lists the active primary items (a sparse set too, ``n_active`` in
-  ``state[2]``, ``active_pos[j]`` = where item ``j`` sits in ``active``); ``alive[j]`` flags
-  every active item, secondary ones included;
-- ``trail`` holds (item, size) pairs, ``stamp``/``option_stamp`` mark which sets and options
-  the current step has already saved or removed.
+- ``active[:n_active]`` lists the active items, primary and secondary (a sparse set too,
+  ``n_active`` in ``state[2]``, ``active_pos[j]`` = where item ``j`` sits in ``active``);
+- ``saved[l]`` holds the set sizes to go back to at level ``l``.
 
 The search mirrors :func:`rompicapo.cover._kernel.search_xc` (same ``state`` program counter,
-``counters`` and store layout, same return values), so the caller drives either. Measured
-slower than dancing links here (see :mod:`rompicapo.cover.solve`), it is kept as an
-alternative engine and a cross-check: the tests compare both with brute force.
+``counters`` and store layout, same return values), so the caller drives either. It is an
+alternative engine and a cross-check (the tests compare both with brute force); see
+:class:`rompicapo.cover.solve._Search` for the measurements.
 """
 
 from __future__ import annotations
@@ -36,10 +34,8 @@ PC_BACKDOWN = 1
 PC_DONE = 2
 STATE_PC = 0
 STATE_LEVEL = 1
-STATE_ACTIVE = 2  # how many primary items are still uncovered
-STATE_TRAIL = 3  # height of the trail of saved set sizes
-STATE_STAMP = 4  # a fresh number for each option taken (marks sets already saved)
-N_STATE = 5
+STATE_ACTIVE = 2  # how many items are still active
+N_STATE = 3
 C_SOLUTIONS = 0
 C_NODES = 1
 C_UPDATES = 2
@@ -52,7 +48,7 @@ STOP_BUDGET = 2
 @njit(cache=True)
 def build_cells(n_primary, n_items, option_start, option_items, option_order, item_order):
     """The sparse-set arrays; options enter the item sets in ``option_order`` and primary
-    items the active list in ``item_order``."""
+    items the active list in ``item_order`` (secondary items follow them)."""
     n_nodes = len(option_items)
     length = np.zeros(n_items, np.int32)
     for a in range(n_nodes):
@@ -79,64 +75,46 @@ def build_cells(n_primary, n_items, option_start, option_items, option_order, it
             node_option[a] = o
             first[a] = option_start[o]
             last[a] = option_start[o + 1]
-    active = np.zeros(max(n_primary, 1), np.int32)
-    active_pos = np.zeros(max(n_primary, 1), np.int32)
-    for k in range(n_primary):
-        active[k] = item_order[k]
-        active_pos[item_order[k]] = k
-    alive = np.ones(n_items, np.int8)
-    stamp = np.zeros(n_items, np.int64)
-    option_stamp = np.zeros(len(option_start), np.int64)
-    trail = np.zeros((n_nodes + n_items + 1, 2), np.int32)
-    return (start, size, cells, node_item, node_option, node_loc, first, last, active,
-            active_pos, alive, stamp, option_stamp, trail)  # fmt: skip
+    active = np.zeros(max(n_items, 1), np.int32)
+    active_pos = np.zeros(max(n_items, 1), np.int32)
+    for k in range(n_items):
+        j = item_order[k] if k < n_primary else k
+        active[k] = j
+        active_pos[j] = k
+    return start, size, cells, node_item, node_option, node_loc, first, last, active, active_pos
 
 
 @njit(cache=True)
-def _deactivate(j, n_primary, active, active_pos, alive, state):
-    alive[j] = 0
-    if j < n_primary:  # swap j to the end of the active part
-        n = state[STATE_ACTIVE] - 1
-        pos = active_pos[j]
-        other = active[n]
-        active[pos] = other
-        active_pos[other] = pos
-        active[n] = j
-        active_pos[j] = n
-        state[STATE_ACTIVE] = n
+def _deactivate(j, active, active_pos, state):
+    n = state[STATE_ACTIVE] - 1
+    pos = active_pos[j]
+    other = active[n]
+    active[pos] = other
+    active_pos[other] = pos
+    active[n] = j
+    active_pos[j] = n
+    state[STATE_ACTIVE] = n
 
 
 @njit(cache=True)
-def _hide_options(j, n_primary, start, size, cells, node_item, node_option, node_loc, first,
-                  last, alive, stamp, option_stamp, trail, state, may_fail):  # fmt: skip
-    """Remove every active option of item ``j`` from the sets of the items still active,
-    saving each set's size on the trail the first time this step shrinks it. With
-    ``may_fail``, stop (returning -1) as soon as an active primary item would lose its last
-    option: that branch is dead, and finding out now saves the rest of the work (Knuth's
-    dancing cells do the same). Otherwise return the number of removals."""
-    now = state[STATE_STAMP]
-    top = state[STATE_TRAIL]
+def _hide_options(j, n_primary, start, size, cells, node_item, node_loc, first, last,
+                  active_pos, was_active, now_active, may_fail):  # fmt: skip
+    """Remove every active option of item ``j`` from the sets of the other items that were
+    active when this step began (``active_pos < was_active``). With ``may_fail``, stop
+    (returning -1) as soon as a primary item still active (``active_pos < now_active``)
+    would lose its last option: that branch is dead, and finding out now saves the rest of
+    the work (Knuth's dancing cells do the same). Otherwise return the number of removals."""
     removed = 0
     base = start[j]
     for k in range(size[j]):
         y = cells[base + k]
-        o = node_option[y]
-        if option_stamp[o] == now:  # met already in the set of another item of this step
-            continue
-        option_stamp[o] = now
         for r in range(first[y], last[y]):
             m = node_item[r]
-            if alive[m] == 0:
+            if m == j or active_pos[m] >= was_active:
                 continue
-            if may_fail and size[m] == 1 and m < n_primary:
-                state[STATE_TRAIL] = top
-                return -1
-            if stamp[m] != now:
-                stamp[m] = now
-                trail[top, 0] = m
-                trail[top, 1] = size[m]
-                top += 1
             end = start[m] + size[m] - 1
+            if may_fail and end == start[m] and m < n_primary and active_pos[m] < now_active:
+                return -1
             loc = node_loc[r]
             moved = cells[end]
             cells[loc] = moved
@@ -145,39 +123,30 @@ def _hide_options(j, n_primary, start, size, cells, node_item, node_option, node
             node_loc[r] = end
             size[m] -= 1
             removed += 1
-    state[STATE_TRAIL] = top
     return removed
 
 
 @njit(cache=True)
-def _restore(size, trail, mark, state):
-    """Set sizes back from the trail down to height ``mark``."""
-    top = state[STATE_TRAIL]
-    while top > mark:
-        top -= 1
-        size[trail[top, 0]] = trail[top, 1]
-    state[STATE_TRAIL] = top
-
-
-@njit(cache=True)
-def _take(x, skip, n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
-          active, active_pos, alive, stamp, option_stamp, trail, state, may_fail):  # fmt: skip
+def _take(x, skip, n_primary, start, size, cells, node_item, node_loc, first, last, active,
+          active_pos, state, may_fail):  # fmt: skip
     """Put option node ``x``'s option into the solution: its items (but ``skip``, already
-    inactive) become inactive, then the options clashing with it leave the active sets.
+    inactive) become inactive, then the options clashing with it leave the sets of the items
+    that were active (those just made inactive included, so no option is met twice).
     Returns the removals, or -1 if a primary item was left without options."""
+    was_active = state[STATE_ACTIVE]
     for q in range(first[x], last[x]):
         j = node_item[q]
         if j != skip:
-            _deactivate(j, n_primary, active, active_pos, alive, state)
-    state[STATE_STAMP] += 1
+            _deactivate(j, active, active_pos, state)
+    now_active = state[STATE_ACTIVE]
     removed = 0
     for q in range(first[x], last[x]):
         j = node_item[q]
         if j == skip:
             continue
         got = _hide_options(
-            j, n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
-            alive, stamp, option_stamp, trail, state, may_fail,
+            j, n_primary, start, size, cells, node_item, node_loc, first, last, active_pos,
+            was_active, now_active, may_fail,
         )  # fmt: skip
         if got < 0:
             return -1
@@ -186,19 +155,9 @@ def _take(x, skip, n_primary, start, size, cells, node_item, node_option, node_l
 
 
 @njit(cache=True)
-def _reactivate_option(x, skip, n_primary, node_item, first, last, alive, state):
-    for q in range(first[x], last[x]):
-        j = node_item[q]
-        if j != skip:
-            alive[j] = 1
-            if j < n_primary:
-                state[STATE_ACTIVE] += 1
-
-
-@njit(cache=True)
 def commit_options(options, option_first, n_primary, n_items, start, size, cells, node_item,
-                   node_option, node_loc, first, last, active, active_pos, alive, stamp,
-                   option_stamp, trail, state, counters):  # fmt: skip
+                   node_option, node_loc, first, last, active, active_pos, state,
+                   counters):  # fmt: skip
     """Put the given options into every solution first; False if two of them conflict."""
     used = np.zeros(n_items, np.bool_)
     for k in range(len(options)):
@@ -209,24 +168,24 @@ def commit_options(options, option_first, n_primary, n_items, start, size, cells
             used[node_item[q]] = True
     for k in range(len(options)):
         counters[C_UPDATES] += _take(
-            option_first[options[k]], -1, n_primary, start, size, cells, node_item, node_option,
-            node_loc, first, last, active, active_pos, alive, stamp, option_stamp, trail, state,
-            False,
+            option_first[options[k]], -1, n_primary, start, size, cells, node_item, node_loc,
+            first, last, active, active_pos, state, False,
         )  # fmt: skip
     return True
 
 
 @njit(cache=True)
 def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
-                 active, active_pos, alive, stamp, option_stamp, trail, best, marks,
+                 active, active_pos, best, saved, saved_active,
                  choice, choice_k, choice_d, state, counters,
                  store, store_len, max_store, stop_after, node_budget, split_depth):  # fmt: skip
     """Algorithm X on sparse sets; the contract of :func:`rompicapo.cover._kernel.search_xc`.
 
-    At level ``l`` the chosen item ``best[l]`` is made inactive and its options leave the
-    other sets once (trail height before that in ``marks[l, 0]``); then each of its options
-    in turn is taken (height before in ``marks[l, 1]``), ``choice[l]`` being its position in
-    the item's set, which stays still while the item is inactive.
+    At level ``l`` the chosen item ``best[l]`` becomes inactive and its options leave the
+    other sets once (all set sizes saved before that in ``saved[l, 0]``); then each of its
+    options in turn is taken (sizes saved before in ``saved[l, 1]``), ``choice[l]`` being its
+    position in the item's set, which stays still while the item is inactive. Undoing a step
+    is copying the saved sizes back: removed entries wait right after the active parts.
     """
     pc = state[STATE_PC]
     level = state[STATE_LEVEL]
@@ -247,8 +206,18 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
             nodes += 1
             if level > max_level:
                 max_level = level
+            # the active primary item with the fewest options (first on ties)
             n_active = state[STATE_ACTIVE]
-            if n_active == 0 or level == split_depth:
+            i = -1
+            least = 0x7FFFFFFF
+            for k in range(n_active):
+                j = active[k]
+                if j < n_primary and size[j] < least:
+                    i = j
+                    least = size[j]
+                    if least <= 1:
+                        break
+            if i < 0 or level == split_depth:  # no primary item left: a solution
                 found += 1
                 if stored < max_store:
                     for k in range(level):
@@ -260,16 +229,6 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
                     status = STOP_SOLUTIONS
                     break
                 continue
-            # the active primary item with the fewest options (first on ties)
-            i = active[0]
-            least = size[i]
-            for k in range(1, n_active):
-                if least <= 1:
-                    break
-                j = active[k]
-                if size[j] < least:
-                    i = j
-                    least = size[j]
             if least == 0:
                 pc = PC_BACKDOWN
                 continue
@@ -277,22 +236,20 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
             choice[level] = 0
             choice_k[level] = 0
             choice_d[level] = least
-            marks[level, 0] = state[STATE_TRAIL]
-            _deactivate(i, n_primary, active, active_pos, alive, state)
-            state[STATE_STAMP] += 1
+            saved[level, 0, :] = size
+            saved_active[level, 0] = n_active
+            _deactivate(i, active, active_pos, state)
             updates += _hide_options(
-                i, n_primary, start, size, cells, node_item, node_option, node_loc, first,
-                last, alive, stamp, option_stamp, trail, state, False,
+                i, n_primary, start, size, cells, node_item, node_loc, first, last, active_pos,
+                n_active, n_active - 1, False,
             )  # fmt: skip
         else:  # PC_BACKDOWN
             if level == 0:
                 pc = PC_DONE
                 break
             level -= 1
-            i = best[level]
-            x = cells[start[i] + choice[level]]
-            _restore(size, trail, marks[level, 1], state)
-            _reactivate_option(x, i, n_primary, node_item, first, last, alive, state)
+            size[:] = saved[level, 1]
+            state[STATE_ACTIVE] = saved_active[level, 1]
             choice[level] += 1
             choice_k[level] += 1
         # try the options of best[level] from choice[level] on
@@ -300,27 +257,27 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
         descended = False
         while choice[level] < size[i]:
             x = cells[start[i] + choice[level]]
-            marks[level, 1] = state[STATE_TRAIL]
+            saved[level, 1, :] = size
+            saved_active[level, 1] = state[STATE_ACTIVE]
             got = _take(
-                x, i, n_primary, start, size, cells, node_item, node_option, node_loc, first,
-                last, active, active_pos, alive, stamp, option_stamp, trail, state, True,
+                x, i, n_primary, start, size, cells, node_item, node_loc, first, last, active,
+                active_pos, state, True,
             )  # fmt: skip
             if got >= 0:
                 updates += got
                 descended = True
                 break
-            _restore(size, trail, marks[level, 1], state)
-            _reactivate_option(x, i, n_primary, node_item, first, last, alive, state)
+            size[:] = saved[level, 1]
+            state[STATE_ACTIVE] = saved_active[level, 1]
             choice[level] += 1
             choice_k[level] += 1
         if descended:
             level += 1
             pc = PC_FORWARD
             continue
-        # every option of i tried: make i active again with all its options
-        _restore(size, trail, marks[level, 0], state)
-        alive[i] = 1
-        state[STATE_ACTIVE] += 1
+        # every option of i tried: i active again, with all its options
+        size[:] = saved[level, 0]
+        state[STATE_ACTIVE] = saved_active[level, 0]
         pc = PC_BACKDOWN
     state[STATE_PC] = pc
     state[STATE_LEVEL] = level

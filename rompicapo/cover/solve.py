@@ -113,9 +113,10 @@ class _Search:
     sparse sets, Algorithm X with uncoloured secondary items), ``"m"`` (dancing links,
     Algorithm M), or ``"auto"``: links, or M with multiplicities. Dancing cells, with its
     early exit when an item would lose its last option, visits a third of the nodes and
-    updates of links on pentominoes, but each update (a swap) costs more: measured 1.4-2.4x
-    slower than links on queens, Langford and pentominoes (benchmarks/cover_dlx.py
-    --engines), so it is not the default.
+    half the updates of links, but each update (a swap) costs more: measured about 7%
+    faster than links on pentominoes (pento-6x10: 6.3 s against 6.7 s CPU) and 1.7-2x
+    slower on queens and Langford pairs (benchmarks/cover_dlx.py --engines), so it is not
+    the default.
     """
 
     def __init__(
@@ -160,8 +161,9 @@ class _Search:
                 a.n_primary, a.n_items, a.option_start, a.option_items, option_order, item_order
             )
             self.best = np.zeros(levels, np.int32)
-            self.marks = np.zeros((levels, 2), np.int64)
-            self.state[CK.STATE_ACTIVE] = a.n_primary
+            self.saved = np.zeros((levels, 2, a.n_items), np.int32)
+            self.saved_active = np.zeros((levels, 2), np.int64)
+            self.state[CK.STATE_ACTIVE] = a.n_items
         else:
             self.links = K.build_links(
                 a.n_primary,
@@ -219,7 +221,13 @@ class _Search:
         )  # fmt: skip
         if self.engine == "cells":
             status, stored = CK.search_cells(
-                self.arrays.n_primary, *self.cells, self.best, self.marks, *tail, split_depth
+                self.arrays.n_primary,
+                *self.cells,
+                self.best,
+                self.saved,
+                self.saved_active,
+                *tail,
+                split_depth,
             )
         elif self.use_m:
             if split_depth >= 0:
