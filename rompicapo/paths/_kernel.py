@@ -82,7 +82,8 @@ def _best_key(
     if rlo <= r < rhi and clo <= c < chi:
         # interior: every move stays on the board, no bounds checks
         for k in range(len(offt)):
-            nb = cur + offt[k]
+            # unsigned: numba then skips its negative-index fix-up on every access
+            nb = np.uint64(cur + offt[k])
             if decrement:
                 d = np.int64(state[nb]) - 1
                 state[nb] = d
@@ -94,7 +95,7 @@ def _best_key(
             rr = r + drt[k]
             cc = c + dct[k]
             if 0 <= rr < rows and 0 <= cc < cols:
-                nb = rr * cols + cc
+                nb = np.uint64(rr * cols + cc)
                 if decrement:
                     d = np.int64(state[nb]) - 1
                     state[nb] = d
@@ -717,9 +718,10 @@ def extend_path(
                 nxt = cur + offt[best]
                 r += drt[best]
                 c += dct[best]
-                state[nxt] |= VISITED
-                path[plen] = nxt
-                pos[nxt] = plen
+                ux = np.uint64(nxt)
+                state[ux] |= VISITED
+                path[np.uint64(plen)] = nxt
+                pos[ux] = plen
                 plen += 1
                 cur = nxt
                 key = _best_key(

@@ -299,7 +299,7 @@ def _lattice_obstruction(moves: MoveSet) -> str:
 # runs before the search only where a disconnected board is plausible (small boards, and
 # narrow ones: every caselle board with both sides >= 5 is connected); elsewhere it runs only
 # if the search gives up, to turn "not found" into a proof when there is one.
-STRUCTURE_CELLS = 1 << 20
+STRUCTURE_CELLS = 1 << 16
 NARROW_SIDE = 8
 
 
