@@ -48,12 +48,20 @@ def read_set(name: str) -> list[tuple[str, int]]:
     return rows
 
 
-def run_set(solver: Connect4Solver, rows: list[tuple[str, int]], weak: bool = False):
+def run_set(
+    solver: Connect4Solver, rows: list[tuple[str, int]], weak: bool = False, verbose: bool = False
+):
     ok, times, cpu, nodes = 0, [], [], []
     for moves, expected in rows:
         r = solver.solve(moves, weak=weak)
         want = (expected > 0) - (expected < 0) if weak else expected
         ok += r.score == want
+        if verbose:
+            print(
+                f"  {moves:<16} score {r.score:>3} (file {expected:>3})  nodes {r.nodes:>13,}  "
+                f"wall {r.solve_seconds:8.2f} s  CPU {r.cpu_seconds:8.2f} s",
+                flush=True,
+            )
         times.append(r.solve_seconds)
         cpu.append(r.cpu_seconds)
         nodes.append(r.nodes)
@@ -101,7 +109,7 @@ def main() -> int:
                 rows = rows[: args.hard_count]
         elif args.limit:
             rows = rows[: args.limit]
-        ok, times, cpu, nodes = run_set(solver, rows)
+        ok, times, cpu, nodes = run_set(solver, rows, verbose=file == "Test_L1_R3")
         mt, mc, mn = statistics.mean(times), statistics.mean(cpu), statistics.mean(nodes)
         print(
             f"{name:<14}{len(rows):>6}{ok:>9}{fmt_time(mt):>11}"
