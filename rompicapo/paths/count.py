@@ -507,6 +507,7 @@ def count_paths(
       a different one (:class:`~rompicapo.common.InputError`).
     - ``scheduler``: a Dask scheduler address (or ``distributed.Client``) to run the jobs on.
     - ``progress``: a progress bar with ETA on stderr.
+    - ``samples``: keep one path per class of starts in the result, for ``verify()``.
 
     With ``start=None`` each class of starts under the board's symmetries (that preserve the
     move set) is counted once; ``table`` has every start. Raises InputError for a bad size,

@@ -294,6 +294,10 @@ def test_probe_falls_back_to_jobs(monkeypatch):
     direct = count_paths(5, 5)
     monkeypatch.setattr(count_module, "PROBE_NODES", 50)
     monkeypatch.setattr(count_module, "TARGET_JOBS", 20)
+    serial = count_module.run_jobs  # in this process: worker start-up is tested elsewhere
+    monkeypatch.setattr(
+        count_module, "run_jobs", lambda func, jobs, **kw: serial(func, jobs, n_jobs=1)
+    )
     via_jobs = count_paths(5, 5, jobs=None)
     assert via_jobs.jobs >= 20
     assert via_jobs.table.tolist() == direct.table.tolist()
