@@ -37,20 +37,37 @@ def test_pons_examples(solver):
 @pytest.mark.parametrize(
     ("name", "every", "count"),
     [
-        ("Test_L3_R1", 10, 100),  # End-Easy
-        ("Test_L2_R1", 20, 50),  # Middle-Easy
-        ("Test_L1_R1", 50, 20),  # Begin-Easy
-        ("Test_L2_R2", 200, 5),  # Middle-Medium
+        ("Test_L3_R1", 1, 1000),  # End-Easy: the whole set (about 50 nodes a position)
+        ("Test_L2_R1", 1, 1000),  # Middle-Easy: the whole set (about 400)
+        ("Test_L1_R1", 1, 1000),  # Begin-Easy: the whole set (about 3,000)
+        ("Test_L2_R2", 100, 10),  # Middle-Medium: a sample (about 33,000 nodes a position)
+        ("Test_L1_R2", 250, 4),  # Begin-Medium: a sample (about 1 M nodes a position)
     ],
 )
-def test_pons_test_sets_sample(solver, name, every, count):
+def test_pons_test_sets(solver, name, every, count):
     # the expected scores are the second column of Pons' files
     for moves, expected in read_set(name, every, count):
         result = solver.solve(moves)
         assert result.score == expected, moves
         assert result.nodes > 0
-        weak = solver.solve(moves, weak=True).score
-        assert weak == (expected > 0) - (expected < 0), moves
+
+
+@pytest.mark.parametrize(
+    ("name", "every", "count"),
+    [("Test_L3_R1", 10, 100), ("Test_L2_R1", 20, 50), ("Test_L1_R1", 50, 20)],
+)
+def test_weak_solve_gives_the_sign(solver, name, every, count):
+    for moves, expected in read_set(name, every, count):
+        assert solver.solve(moves, weak=True).score == (expected > 0) - (expected < 0), moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["Test_L2_R2", "Test_L1_R2"])
+def test_pons_medium_sets_in_full(name):
+    # Middle-Medium (about 1 min) and Begin-Medium (about 5 min of CPU) in full
+    solver = Connect4Solver()
+    for moves, expected in read_set(name, 1, 1000):
+        assert solver.solve(moves).score == expected, moves
 
 
 def test_scores_against_the_independent_solver(solver):
