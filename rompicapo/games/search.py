@@ -72,6 +72,7 @@ class SearchStats:
     tt_hits: int = 0
     tt_probes: int = 0
     chance_cutoffs: int = 0
+    extensions: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -391,6 +392,9 @@ class _Timeout(Exception):
 # How often (in nodes) the engine looks at the clock: often enough to stop within about a
 # millisecond of the deadline at Python speeds (~1 us per node), rarely enough to cost nothing.
 _CLOCK_EVERY = 1024
+# The width of the null windows of the singular-extension test: far below any difference of
+# values that matters, far above floating-point noise.
+_NULL_WIDTH = 1e-9
 
 
 class Engine:
@@ -404,6 +408,9 @@ class Engine:
       weighted by depth squared), then two killer moves per ply, then the table's move;
     - depth-limited search with ``game.evaluate`` and a ``quiescence`` hook (as in
       :func:`negamax`);
+    - singular extensions (``singular=margin``): when the table's move is better than every
+      other move by ``margin`` (checked by null-window searches of the others at half depth),
+      that move is searched one ply deeper, so forced lines are not cut off at the horizon;
     - iterative deepening with a time limit, MTD(f) on null windows, principal variations
       read back from the table.
 
@@ -422,8 +429,14 @@ class Engine:
         history: bool = True,
         order: Order | None = None,
         quiescence: Callable[[Any], Sequence[Any]] | None = None,
+        singular: float | None = None,
+        singular_depth: int = 4,
     ) -> None:
         self.game = game
+        # singular extensions only where the remaining depth is at least singular_depth: the
+        # verification searches cost about half the node's work, worth it only high in the tree
+        self.singular, self.singular_depth = singular, singular_depth
+        self._root_depth = INF
         self.use_tt, self.tt_entries = tt, tt_entries
         self.use_killers, self.use_history = killers, history
         self.order, self.quiescence = order, quiescence
@@ -491,7 +504,7 @@ class Engine:
                 return self._qsearch(s, a, b)
             st.evaluations += 1
             return game.to_move(s) * game.evaluate(s)
-        tt_move = None
+        tt_move = entry = None
         key = None
         if self.use_tt:
             key = game.key(s)
@@ -506,10 +519,22 @@ class Engine:
                 ):
                     st.tt_hits += 1
                     return e_value
+        extend = None
+        if (
+            self.singular is not None
+            and entry is not None
+            and d != INF
+            and d >= self.singular_depth
+            and e_kind != UPPER
+            and e_depth >= d - 3
+            and ply < 2 * self._root_depth  # bounds the cascade of extensions on one line
+        ):
+            extend = self._singular_move(s, tt_move, e_value - self.singular, d, ply)
         a0 = a
         v, best = -INF, None
         for m in self._ordered(s, game.moves(s), ply, tt_move):
-            x = -self._search(game.apply(s, m), -b, -(a if a > v else v), d - 1, ply + 1)
+            child_depth = d if m == extend else d - 1
+            x = -self._search(game.apply(s, m), -b, -(a if a > v else v), child_depth, ply + 1)
             if x > v:
                 v, best = x, m
                 if v >= b:
@@ -522,6 +547,27 @@ class Engine:
                 self.table.clear()
             self.table[key] = (d, v, kind, best)
         return v
+
+    def _singular_move(self, s: Any, tt_move: Any, target: float, d: float, ply: int) -> Any:
+        """``tt_move`` if every other move stays below ``target`` in a null-window search at
+        half depth (then it is singular and worth a deeper look), else None."""
+        game = self.game
+        if tt_move not in game.moves(s):
+            return None
+        horizon_hit = self._horizon_hit  # the test's own horizons do not make the result inexact
+        try:
+            for m in game.moves(s):
+                if m == tt_move:
+                    continue
+                # is this move worth at least target? a window just below target answers it
+                child = game.apply(s, m)
+                x = -self._search(child, -target, -target + _NULL_WIDTH, d // 2, ply + 1)
+                if x >= target:
+                    return None
+        finally:
+            self._horizon_hit = horizon_hit
+        self.stats.extensions += 1
+        return tt_move
 
     def _reward(self, move: Any, ply: int, d: float, tt_move: Any) -> None:
         if self.use_history:
@@ -571,6 +617,7 @@ class Engine:
         self._horizon_hit = False
         t0 = time.perf_counter()
         d = INF if depth is None else depth
+        self._root_depth = d
         try:
             v = self._search(state, alpha, beta, d, 0)
             complete = True

@@ -141,6 +141,7 @@ def test_enhanced_searches_agree_with_minimax(tree):
     assert solve(game).value == true
     assert Engine(game).search().value == true
     assert Engine(game).iterative_deepening().value == true
+    assert Engine(game, singular=1, singular_depth=2).iterative_deepening().value == true
     assert Engine(game).mtdf().value == true
     assert Engine(game, tt=False).search().value == true
     assert retrograde(game).max_value(()) == (true > 0) - (true < 0)
@@ -171,6 +172,14 @@ def test_engine_principal_variation_is_a_game():
         s = TTT.play(s, m)
     assert TTT.is_terminal(s) and TTT.utility(s) == 0  # best play draws to the end
     assert out.stats.tt_hits > 0 and out.stats.cutoffs > 0
+
+
+def test_singular_extensions_extend_forced_lines():
+    plain = Engine(TTT).iterative_deepening()
+    extended = Engine(TTT, singular=1).iterative_deepening()
+    assert plain.stats.extensions == 0
+    assert extended.stats.extensions > 0
+    assert extended.value == plain.value == 0
 
 
 def test_iterative_deepening_time_limit_returns_a_move():
