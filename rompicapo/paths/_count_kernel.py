@@ -211,7 +211,9 @@ def search(
     # link[u]: neighbours of free cell u that are free, the end, or (closed) the start. A cell
     # on the path keeps the link it had when the path entered it (state path[:k], end pp[k-1]),
     # so that backing up over it (after a resume) restores the counters exactly.
-    link = np.zeros(board.shape[0], dtype=np.int32)
+    # int8: a link is at most the number of moves (<= MAX_MOVES = 63); one byte per cell
+    # instead of four measured 20% more nodes/s (6x6 corner: 25 -> 30 M nodes/s CPU).
+    link = np.zeros(board.shape[0], dtype=np.int8)
     ones = 0
     zeros = 0
     for k in range(board.shape[0]):
