@@ -337,11 +337,21 @@ def _puzzles_from(arg: str) -> list[str]:
 
 
 def _sudoku_solve(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from rompicapo.cover import sudoku
 
-    puzzles = [sudoku.Sudoku.parse(t, box=args.box, diagonals=args.diagonals, regions=args.regions)
-               for t in _puzzles_from(args.puzzle)]  # fmt: skip
-    if len(puzzles) > 1 and all(p.is_classic9 for p in puzzles):
+    classic = args.box in (None, "3x3") and not args.diagonals and args.regions is None
+    texts = _puzzles_from(args.puzzle)
+    if classic and len(texts) > 1 and all(len(t) == 81 for t in texts):
+        # a file of 81-character lines: parsed with numpy, solved in one kernel call
+        puzzles = sudoku.read_puzzles(args.puzzle)
+    else:
+        puzzles = [sudoku.Sudoku.parse(t, box=args.box, diagonals=args.diagonals,
+                                       regions=args.regions) for t in texts]  # fmt: skip
+    if len(puzzles) > 1 and (
+        isinstance(puzzles, np.ndarray) or all(p.is_classic9 for p in puzzles)
+    ):
         batch = sudoku.solve_batch(puzzles, max_solutions=args.max_solutions)
         if not batch.verify():  # pragma: no cover
             raise InputError("internal error: a solution failed verification")
