@@ -182,10 +182,11 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
     """Algorithm X on sparse sets; the contract of :func:`rompicapo.cover._kernel.search_xc`.
 
     At level ``l`` the chosen item ``best[l]`` becomes inactive and its options leave the
-    other sets once (all set sizes saved before that in ``saved[l, 0]``); then each of its
-    options in turn is taken (sizes saved before in ``saved[l, 1]``), ``choice[l]`` being its
-    position in the item's set, which stays still while the item is inactive. Undoing a step
-    is copying the saved sizes back: removed entries wait right after the active parts.
+    other sets once (all set sizes saved before that in ``saved[l, 0]``, and after it in
+    ``saved[l, 1]``); then each of its options in turn is taken from that state, ``choice[l]``
+    being its position in the item's set, which stays still while the item is inactive.
+    Undoing a step is copying the saved sizes back: removed entries wait right after the
+    active parts.
     """
     pc = state[STATE_PC]
     level = state[STATE_LEVEL]
@@ -243,6 +244,9 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
                 i, n_primary, start, size, cells, node_item, node_loc, first, last, active_pos,
                 n_active, n_active - 1, False,
             )  # fmt: skip
+            # every option of i starts from this same state: save it once
+            saved[level, 1, :] = size
+            saved_active[level, 1] = state[STATE_ACTIVE]
         else:  # PC_BACKDOWN
             if level == 0:
                 pc = PC_DONE
@@ -257,8 +261,6 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
         descended = False
         while choice[level] < size[i]:
             x = cells[start[i] + choice[level]]
-            saved[level, 1, :] = size
-            saved_active[level, 1] = state[STATE_ACTIVE]
             got = _take(
                 x, i, n_primary, start, size, cells, node_item, node_loc, first, last, active,
                 active_pos, state, True,
