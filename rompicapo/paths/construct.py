@@ -78,7 +78,7 @@ MIN_REGROW = 64
 
 # Progress: the kernel is called in chunks of this many cells, so a progress bar can move and
 # Ctrl-C can be honoured between chunks (a chunk takes well under a second).
-CHUNK_CELLS = 1 << 24
+CHUNK_CELLS = 1 << 22
 
 INT32_CELLS = 2**31 - 1
 
