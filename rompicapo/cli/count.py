@@ -7,6 +7,7 @@ fast.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -110,11 +111,15 @@ def _count(args: argparse.Namespace) -> int:
         else:
             paths = iter_paths(rows, cols, start, args.moves, args.closed, limit=args.list)
         n = 0
-        for n, path in enumerate(paths, 1):
-            if args.json:
-                print(dumps_json([int(x) for x in path]))
-            else:
-                print(f"#{n}\n{_grid_text(path, rows, cols)}\n")
+        try:
+            for n, path in enumerate(paths, 1):
+                if args.json:
+                    print(dumps_json([int(x) for x in path]))
+                else:
+                    print(f"#{n}\n{_grid_text(path, rows, cols)}\n")
+        except BrokenPipeError:  # `| head`: the reader has seen enough
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
         if n == 0 and not args.json:
             print(f"no {kind} from {start} on {rows}x{cols}")
         return 0
