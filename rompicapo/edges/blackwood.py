@@ -10,6 +10,12 @@ heuristic sides on the board; from position 201 on allow a slowly growing number
 (one mismatched joint per piece, never on the frame); restart from scratch with new random
 tie-breaks after a node cap. The deepest and best boards are kept.
 
+Beyond Blackwood: any fill order works (a neighbour filled earlier above or to the right is
+checked by the kernel; the frame-first and diagonal orders use it); pinned clues filter the
+candidates of the neighbours filled before them (his centre-clue trick, for any clue); identical
+pieces are one type with a count; off Eternity II the default searches for perfect boards with a
+portfolio of orders and growing node caps.
+
 Layers: :func:`fill_order`, :func:`quota_schedule`, :func:`break_schedule` and
 :func:`heuristic_colours` make a :class:`Plan` (everything fixed for a puzzle and its clues);
 :func:`build_tables` draws one set of randomly tie-broken candidate tables; :func:`search` runs
