@@ -5,6 +5,7 @@ every board 5x5..30x30 from the corner) hold."""
 from __future__ import annotations
 
 import importlib
+import itertools
 
 import numpy as np
 import pytest
@@ -229,3 +230,40 @@ def test_small_boards_agree_with_exhaustive_search():
 def test_luby_sequence():
     # Luby, Sinclair and Zuckerman (1993): 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8
     assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "start", "strips"),
+    [
+        (300, 200, (0, 0), 3),  # downward bands
+        (300, 200, (299, 199), 3),  # start at the bottom: bands visited upward
+        (300, 200, (150, 77), 4),  # start in the middle: the first band grows to hold it
+        (640, 90, (5, 89), 10),  # narrow bands of 64 rows
+    ],
+)
+def test_boards_cut_in_bands(rows, cols, start, strips):
+    res = construct(rows, cols, start, strips=strips, seed=2)
+    assert res.found
+    assert res.counts["strips"] >= 2
+    check = verify_path(res.path, rows, cols, start=start)
+    assert check, check.reason
+
+
+def test_bands_give_the_same_path_on_any_number_of_threads():
+    one = construct(400, 300, strips=4, jobs=1, seed=9)
+    two = construct(400, 300, strips=4, jobs=2, seed=9)
+    assert np.array_equal(one.path, two.path)
+
+
+def test_band_plan_covers_the_board_in_order():
+    for start in [(0, 0), (999, 5), (500, 500), (400, 0)]:
+        pieces = construct_mod._plan_pieces(1000, 1000, start, False, 8)
+        assert sum(p.rows for p in pieces) == 1000
+        assert pieces[0].lo <= start[0] < pieces[0].hi
+        offsets = [p.offset for p in pieces]
+        assert offsets == sorted(offsets)
+        # consecutive bands touch, and every band but the last hands over to the next
+        for a, b in itertools.pairwise(pieces):
+            assert a.hi == b.lo or b.hi == a.lo
+            assert a.target is not None
+        assert pieces[-1].target is None
