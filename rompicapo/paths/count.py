@@ -77,6 +77,10 @@ TARGET_JOBS_BIG = 10_000
 # would cost O(jobs^2) on a big run.
 CHECKPOINT_EVERY = 5.0
 
+# Seconds to wait for a Dask scheduler: a reachable one answers in well under a second; this
+# leaves room for a busy one without making a typo in the address cost half a minute.
+SCHEDULER_TIMEOUT = "10s"
+
 CHECKPOINT_FORMAT = "rompicapo-count-checkpoint"
 CHECKPOINT_VERSION = 1
 
@@ -612,6 +616,9 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
         if ckpt is not None:
             _save_checkpoint(ckpt, problem, done, samples)
 
+    own_client = None
+    if isinstance(scheduler, str) and pending:
+        scheduler = own_client = _connect(scheduler)
     with progress_bar(disable=not progress, transient=False) as bar:
         task = bar.add_task(f"{rows}x{cols} jobs", total=len(keyed), completed=len(done))
         try:
@@ -629,6 +636,9 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
         except KeyboardInterrupt:
             save()
             raise
+        finally:
+            if own_client is not None:
+                own_client.close()
     save()
 
     counted = {rep: 0 for rep in reps}
@@ -643,6 +653,17 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
         if cell in rep_of
     }
     return counted, nodes, found, len(keyed), depth, resumed_nodes
+
+
+def _connect(address: str):
+    """A Dask client for ``address``, or InputError (one line) when it cannot be reached."""
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot connect to the Dask scheduler {address!r}: {reason}") from None
 
 
 def _describe(problem: dict[str, Any]) -> str:

@@ -98,6 +98,7 @@ def test_checkpoint_from_the_cli(capsys, tmp_path):
         (["5x7", "--list", "3"], "need --start"),
         (["5x7", "--start", "0,0", "--list", "-1"], "--list must be at least 0"),
         (["5x7", "--start", "1,1", "--all-starts"], "not allowed with"),
+        (["4x5", "--scheduler", "nonsense"], "cannot connect to the Dask scheduler"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, message):
