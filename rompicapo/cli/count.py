@@ -8,42 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 
 from rompicapo.common import InputError
-
-_SIZE = re.compile(r"\s*(\d+)\s*(?:[xX×*]\s*(\d+)\s*)?")
-_CELL = re.compile(r"\s*(-?\d+)\s*[,:]\s*(-?\d+)\s*")
-
-
-def _parse_size(text: str) -> tuple[int, int]:
-    """``"N"`` -> (N, N), ``"RxC"`` -> (R, C); both at least 1. InputError otherwise."""
-    m = _SIZE.fullmatch(text)
-    if m is None:
-        raise InputError(f"size {text!r} is not N or RxC (e.g. 5x7)")
-    rows = int(m.group(1))
-    cols = int(m.group(2)) if m.group(2) is not None else rows
-    if rows < 1 or cols < 1:
-        raise InputError(f"size {text!r}: the board needs at least one row and one column")
-    return rows, cols
-
-
-def _parse_cell(text: str) -> tuple[int, int]:
-    """``"R,C"`` -> (R, C), 0-based; the range is checked against the board by the API."""
-    m = _CELL.fullmatch(text)
-    if m is None:
-        raise InputError(f"start {text!r} is not R,C (0-based row and column, e.g. 2,3)")
-    return int(m.group(1)), int(m.group(2))
-
-
-def _grid_text(path, rows: int, cols: int) -> str:
-    """The path as a grid of step numbers 1..rows*cols, right-aligned columns."""
-    step = [[0] * cols for _ in range(rows)]
-    for i, cell in enumerate(path):
-        step[int(cell) // cols][int(cell) % cols] = i + 1
-    width = len(str(rows * cols))
-    return "\n".join(" ".join(f"{v:>{width}}" for v in row) for row in step)
 
 
 def _table_text(table) -> str:
@@ -92,10 +59,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _count(args: argparse.Namespace) -> int:
     from rompicapo.common import dumps_json
+    from rompicapo.paths import parse_cell, parse_size, render
     from rompicapo.paths.count import count_paths, iter_paths, search_path
 
-    rows, cols = _parse_size(args.size)
-    start = _parse_cell(args.start) if args.start is not None else None
+    rows, cols = parse_size(args.size)
+    start = parse_cell(args.start) if args.start is not None else None
     if args.jobs is not None and args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     kind = "closed tours" if args.closed else "paths"
@@ -116,7 +84,7 @@ def _count(args: argparse.Namespace) -> int:
                 if args.json:
                     print(dumps_json([int(x) for x in path]))
                 else:
-                    print(f"#{n}\n{_grid_text(path, rows, cols)}\n")
+                    print(f"#{n}\n{render.grid_text(path, rows, cols)}\n")
         except BrokenPipeError:  # `| head`: the reader has seen enough
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0

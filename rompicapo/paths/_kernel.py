@@ -43,31 +43,13 @@ TIE_RANDOM = 2  # a uniformly random one (one random number per tie)
 
 KEY_SHIFT = 52  # degree (< 256) in bits 52..59 of a candidate's key
 FREE_LIMIT = VISITED << KEY_SHIFT  # keys at or above this are cells already on the path
-TB_BITS = 47  # tie value in bits 4..50; the move index in bits 0..3
+# tie value in bits 4..50 (|dr a0 + dc b0| < 2^40 on any board that fits in memory), the move
+# index in bits 0..3
+TB_BITS = 47
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _best_key(
-    state,
-    cur,
-    r,
-    c,
-    rows,
-    cols,
-    drt,
-    dct,
-    offt,
-    rlo,
-    rhi,
-    clo,
-    chi,
-    s1r,
-    s1c,
-    tie,
-    tb_shift,
-    rng,
-    decrement,
-):
+def _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, decrement):
     """Scan cur's neighbours (lowering their degree first if ``decrement``) and return the
     least key ``degree << 52 | tie value << 4 | move index``; a key >= FREE_LIMIT means no
     free neighbour.
@@ -76,6 +58,7 @@ def _best_key(
     loop fully unrolled and the offsets in registers; the min is taken without data-dependent
     branches (degrees look random to a branch predictor, a conditional move does not care).
     """
+    rows, cols, rlo, rhi, clo, chi, s1r, s1c = geo
     best = np.int64(1) << 62
     a0 = 2 * r - s1r
     b0 = 2 * c - s1c
@@ -89,7 +72,7 @@ def _best_key(
                 state[nb] = d
             else:
                 d = np.int64(state[nb])
-            best = min(best, _key(d, k, a0, b0, drt[k], dct[k], tie, tb_shift, rng))
+            best = min(best, _key(d, k, a0, b0, drt[k], dct[k], tie, rng))
     else:
         for k in range(len(offt)):
             rr = r + drt[k]
@@ -101,12 +84,12 @@ def _best_key(
                     state[nb] = d
                 else:
                     d = np.int64(state[nb])
-                best = min(best, _key(d, k, a0, b0, drt[k], dct[k], tie, tb_shift, rng))
+                best = min(best, _key(d, k, a0, b0, drt[k], dct[k], tie, rng))
     return best
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _key(d, k, a0, b0, dr, dc, tie, tb_shift, rng):
+def _key(d, k, a0, b0, dr, dc, tie, rng):
     if tie == TIE_CENTRE:
         # |2(r+dr) - s|^2 + |2(c+dc) - s|^2 = const + 4 (dr a0 + dc b0 + dr^2 + dc^2): the
         # bracket orders the candidates exactly as the squared distance does
@@ -628,14 +611,7 @@ def extend_path(
     chi = cols - reach
     s1r = centre2_r
     s1c = centre2_c
-    # The squared distance from the centre, in half-cells, must fit in TB_BITS: shift it down on
-    # boards so large (sides beyond ~5 million) that it would not (a coarser tie-break there).
-    tb_shift = 0
-    maxdist = (np.int64(abs(s1r)) + 2 * rows + 2 * reach) ** 2 + (
-        np.int64(abs(s1c)) + 2 * cols + 2 * reach
-    ) ** 2
-    while (maxdist >> tb_shift) >= (np.int64(1) << TB_BITS):
-        tb_shift += 1
+    geo = (rows, cols, rlo, rhi, clo, chi, s1r, s1c)
     cand = np.empty(nm, np.int64)
     cand2 = np.empty(nm, np.int64)
     # the end game's buffers: a list of the last free cells, and the rotation search's queue
@@ -687,27 +663,7 @@ def extend_path(
             c = cur - r * cols
             continue
         # choose the next cell from cur (its neighbours' degrees are up to date)
-        key = _best_key(
-            state,
-            cur,
-            r,
-            c,
-            rows,
-            cols,
-            drt,
-            dct,
-            offt,
-            rlo,
-            rhi,
-            clo,
-            chi,
-            s1r,
-            s1c,
-            tie,
-            tb_shift,
-            rng,
-            False,
-        )
+        key = _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, False)
         if tie == TIE_RANDOM:
             rng, _ = _next_random(rng)
         if key < FREE_LIMIT:
@@ -724,27 +680,7 @@ def extend_path(
                 pos[ux] = plen
                 plen += 1
                 cur = nxt
-                key = _best_key(
-                    state,
-                    cur,
-                    r,
-                    c,
-                    rows,
-                    cols,
-                    drt,
-                    dct,
-                    offt,
-                    rlo,
-                    rhi,
-                    clo,
-                    chi,
-                    s1r,
-                    s1c,
-                    tie,
-                    tb_shift,
-                    rng,
-                    True,
-                )
+                key = _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, True)
                 if tie == TIE_RANDOM:
                     rng, _ = _next_random(rng)
                 if key >= FREE_LIMIT or plen >= target_len:

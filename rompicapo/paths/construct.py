@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,19 +106,23 @@ def _luby(i: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
+_SIZE = re.compile(r"\s*\+?(\d+)\s*(?:[xX×*]\s*\+?(\d+)\s*)?")
+_CELL = re.compile(r"\s*(-?\d+)\s*[,:]\s*(-?\d+)\s*")
+
+
 def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
-    """``"10"`` -> (10, 10); ``"5x7"`` -> (5, 7); also accepts an int or a pair."""
+    """``"10"`` -> (10, 10); ``"5x7"`` (also ``5X7``, ``5×7``, ``5*7``) -> (5, 7); an int or a
+    pair is checked as it is. Both sides must be at least 1; :class:`InputError` otherwise."""
     if isinstance(text, tuple):
         rows, cols = text
-    elif isinstance(text, int):
+    elif isinstance(text, int | np.integer):
         rows = cols = text
     else:
-        t = str(text).strip().lower()
-        parts = t.split("x")
-        if len(parts) not in (1, 2) or not all(p.strip().lstrip("+").isdigit() for p in parts):
+        m = _SIZE.fullmatch(str(text))
+        if m is None:
             raise InputError(f"bad board size {text!r}: write N or RxC with positive integers")
-        rows = int(parts[0])
-        cols = int(parts[-1])
+        rows = int(m.group(1))
+        cols = int(m.group(2)) if m.group(2) is not None else rows
     if not (isinstance(rows, int | np.integer) and isinstance(cols, int | np.integer)):
         raise InputError(f"bad board size {text!r}: write N or RxC with positive integers")
     if rows < 1 or cols < 1:
@@ -125,24 +130,28 @@ def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
     return int(rows), int(cols)
 
 
-def parse_cell(text: str | tuple[int, int] | int, rows: int, cols: int) -> tuple[int, int]:
-    """``"R,C"`` (0-based), a pair, or a flat index -> (r, c) checked to be on the board."""
+def parse_cell(
+    text: str | tuple[int, int] | int, rows: int | None = None, cols: int | None = None
+) -> tuple[int, int]:
+    """``"R,C"`` (0-based; ``R:C`` too), a pair, or a flat index -> (r, c).
+
+    With ``rows`` and ``cols`` the cell must be on that board (:class:`InputError` otherwise).
+    """
     if isinstance(text, str):
-        parts = text.replace(" ", "").split(",")
-        try:
-            r, c = (int(p) for p in parts)
-        except ValueError:
-            raise InputError(f"bad cell {text!r}: write R,C (0-based row and column)") from None
+        m = _CELL.fullmatch(text)
+        if m is None:
+            raise InputError(f"bad cell {text!r}: write R,C (0-based row and column, e.g. 2,3)")
+        r, c = int(m.group(1)), int(m.group(2))
     elif isinstance(text, int | np.integer):
-        if not 0 <= text < rows * cols:
-            raise InputError(f"cell index {text} is outside the {rows}x{cols} board")
+        if rows is None or cols is None or not 0 <= text < rows * cols:
+            raise InputError(f"cell index {text} is outside the board")
         r, c = divmod(int(text), cols)
     else:
         try:
             r, c = (int(v) for v in text)
         except (TypeError, ValueError):
             raise InputError(f"bad cell {text!r}: give (row, col)") from None
-    if not (0 <= r < rows and 0 <= c < cols):
+    if rows is not None and cols is not None and not (0 <= r < rows and 0 <= c < cols):
         raise InputError(
             f"start ({r}, {c}) is outside the {rows}x{cols} board "
             f"(rows 0..{rows - 1}, columns 0..{cols - 1})"

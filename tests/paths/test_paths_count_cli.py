@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rompicapo.cli import main
-from rompicapo.cli.count import _parse_cell, _parse_size
 from rompicapo.common import InputError
+from rompicapo.paths import parse_cell as _parse_cell
+from rompicapo.paths import parse_size as _parse_size
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -88,11 +89,11 @@ def test_checkpoint_from_the_cli(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["0"], "at least one row"),
-        (["5x0"], "at least one row"),
-        (["5y7"], "is not N or RxC"),
+        (["0"], "must be at least 1"),
+        (["5x0"], "must be at least 1"),
+        (["5y7"], "write N or RxC"),
         (["5x7", "--start", "5,0"], "outside the 5x7 board"),
-        (["5x7", "--start", "2"], "is not R,C"),
+        (["5x7", "--start", "2"], "write R,C"),
         (["5x7", "--moves", "queen"], "unknown move set"),
         (["5x7", "--jobs", "0"], "--jobs must be at least 1"),
         (["5x7", "--list", "3"], "need --start"),
