@@ -1,25 +1,28 @@
 """construct(): one path through every cell of an R x C board, for any start and leaper.
 
-The search is Warnsdorff's rule with Pósa rotations (the kernel in ``_kernel.py``) under a
-restart policy that removes the heavy tail of the plain greedy walk:
+The search is Warnsdorff's rule with Pósa rotations (the kernel in ``_kernel.py``):
 
-- an *attempt* may spend a budget of rotation work (cells moved by reversals);
-- when it is spent (or no rotation exists), the last ``m`` cells are taken off the path and
-  regrown with fresh randomness: a new move order, and a tie-break centre moved by a few cells,
-  which changes which of two equal-degree cells Warnsdorff's rule takes;
-- ``m`` follows Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...) times a base, so short regrowths
-  are tried often and long ones (up to a full restart) now and then: Luby, Sinclair and
-  Zuckerman (1993) show this schedule is within a log factor of the best fixed cutoff, without
-  knowing the run-time distribution.
+- **the end game**: a plain rotation walk has a heavy tail. On 1000x1000, 2 seeds in 300
+  needed 10^5+ rotations and a minute or two: the run was one free cell short of done, and the
+  end random-walked in search of that cell's neighbours. When few cells are left free, the
+  kernel searches *sequences* of rotations best-first toward the nearest free cell, preferring
+  short reversals. Seeds 0..299 then need at most ~20 rotations and no regrowth at all;
+- **regrowth**: an attempt may spend a budget of rotation work (cells moved by reversals).
+  When it is spent, the last ``m`` cells come off the path and are regrown with fresh
+  randomness: a new move order, and a tie-break centre moved a few cells. ``m`` follows Luby's
+  sequence (1, 1, 2, 1, 1, 2, 4, ...) times a base, so short regrowths are tried often and long
+  ones (up to a full restart) now and then. Luby, Sinclair and Zuckerman (1993): within a log
+  factor of the best fixed cutoff, without knowing the run-time distribution;
+- **bands**: boards of 4M cells and more are cut into bands of rows that threads solve at once.
+  Each band ends next to the next band's start. A reserved window at that hand-over makes the
+  walk finish there (see ``_plan_pieces`` and ``_kernel.reserve_cells``), and the last cells
+  are completed exactly by depth-first search.
 
-Measured on 1000x1000 (seeds 0..299): without the policy, 2 seeds in 300 needed 10^5+
-rotations and a minute or two; every stuck run was one free cell short of done, the end
-random-walking in search of its only neighbour. See ``benchmarks/paths_tail.py``.
-
-Proofs: when the search gives up, the board is small enough and ``prove`` is on, an
-exhaustive search (``rompicapo.paths.count.search_path``) decides: "impossible" is only said
-with that proof, or with a colouring argument for bipartite move sets (a knight's path
-alternates colours, so on a board with more dark than light cells it must start on a dark one).
+Proofs: "impossible" is only said with one. The cheap ones are exact facts: the lattice the
+moves generate, connectivity, cells with a single neighbour, and the colouring of bipartite
+leapers (a knight's path alternates colours). On small boards (<= 42 cells) an exhaustive
+search (``rompicapo.paths.count.search_path``) settles a failed search. Otherwise the answer is
+"not found".
 """
 
 from __future__ import annotations
@@ -39,7 +42,6 @@ from rompicapo.common import (
     Stopwatch,
     check_memory,
     default_jobs,
-    format_bytes,
     jit_warmup,
     peak_rss_bytes,
 )
@@ -312,7 +314,20 @@ STRUCTURE_CELLS = 1 << 16
 NARROW_SIDE = 8
 
 
-def _structure_obstruction(rows, cols, start_flat, dr, dc, queue, seen) -> str:
+def _prove_by_structure(result, start_flat, dr, dc, queue, seen) -> bool:
+    """Run the structure check (``queue`` and ``seen`` are scratch arrays of the board's size);
+    on an obstruction, mark ``result`` impossible with it as the proof and return True."""
+    seen[:] = 0
+    why = _structure_obstruction(
+        result.rows, result.cols, start_flat, dr, dc, queue, seen, result.closed
+    )
+    if why:
+        result.status = "impossible"
+        result.proof = why
+    return bool(why)
+
+
+def _structure_obstruction(rows, cols, start_flat, dr, dc, queue, seen, closed=False) -> str:
     reached, leaves, start_leaf = _kernel.board_structure(
         rows, cols, dr, dc, start_flat, queue, seen
     )
@@ -321,6 +336,10 @@ def _structure_obstruction(rows, cols, start_flat, dr, dc, queue, seen) -> str:
         return (
             f"only {reached} of the {n} cells can be reached from the start "
             f"(the move graph is not connected)"
+        )
+    if closed and n > 2 and leaves:
+        return (
+            f"{leaves} cells have a single neighbour, and a closed tour enters and leaves each cell"
         )
     # A cell with one neighbour must be an end of the path; the start is one end already.
     free_ends = leaves - (1 if start_leaf else 0)
@@ -443,13 +462,9 @@ def construct(
         state = np.empty(n, np.uint8)
         path = np.empty(n, itype)
         pos = np.empty(n, itype)
-        if n > 1 and (n <= STRUCTURE_CELLS or min(rows, cols) < NARROW_SIDE):
-            state[:] = 0
-            obstruction = _structure_obstruction(rows, cols, start_flat, dr0, dc0, path, state)
-            if obstruction:
-                result.status = "impossible"
-                result.proof = obstruction
-                return result
+        plausible = n <= STRUCTURE_CELLS or min(rows, cols) < NARROW_SIDE
+        if n > 1 and plausible and _prove_by_structure(result, start_flat, dr0, dc0, path, state):
+            return result
         pieces = _plan_pieces(rows, cols, (r0, c0), closed, strips)
         run = _Run(
             dr0=dr0, dc0=dc0, tie=TIE_BREAKS[tie_break], max_attempts=max_attempts,
@@ -479,11 +494,7 @@ def construct(
         return result
     result.status = "not found"
     if n > STRUCTURE_CELLS and min(rows, cols) >= NARROW_SIDE:
-        state[:] = 0
-        obstruction = _structure_obstruction(rows, cols, start_flat, dr0, dc0, path, state)
-        if obstruction:
-            result.status = "impossible"
-            result.proof = obstruction
+        _prove_by_structure(result, start_flat, dr0, dc0, path, state)
     del path, pos, state
     if result.status == "not found" and prove and n <= EXHAUSTIVE_CELLS:
         _settle_by_exhaustive_search(result)
@@ -806,9 +817,3 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
     except KeyboardInterrupt:
         run.stop = True
         return "interrupted"
-
-
-def describe_memory(rows: int, cols: int) -> str:
-    """How much memory the constructor's arrays take for a board, for messages and docs."""
-    n = rows * cols
-    return f"{format_bytes(n * kernel_bytes_per_cell(n))} ({kernel_bytes_per_cell(n)} bytes/cell)"
