@@ -440,7 +440,8 @@ class Engine:
         self.use_tt, self.tt_entries = tt, tt_entries
         self.use_killers, self.use_history = killers, history
         self.order, self.quiescence = order, quiescence
-        self.table: dict[Hashable, tuple[float, float, int, Any]] = {}
+        # key -> (depth, value, kind, best move, whether a horizon was hit when it was stored)
+        self.table: dict[Hashable, tuple[float, float, int, Any, bool]] = {}
         self.history: dict[Any, int] = {}
         self.killers: list[list[Any]] = []
         self.stats = SearchStats()
@@ -511,13 +512,15 @@ class Engine:
             st.tt_probes += 1
             entry = self.table.get(key)
             if entry is not None:
-                e_depth, e_value, e_kind, tt_move = entry
+                e_depth, e_value, e_kind, tt_move, e_inexact = entry
                 if e_depth >= d and (
                     e_kind == EXACT
                     or (e_kind == LOWER and e_value >= b)
                     or (e_kind == UPPER and e_value <= a)
                 ):
                     st.tt_hits += 1
+                    if e_inexact:  # the stored value rests on the horizon: so does this one
+                        self._horizon_hit = True
                     return e_value
         extend = None
         if (
@@ -545,7 +548,9 @@ class Engine:
             kind = UPPER if v <= a0 else LOWER if v >= b else EXACT
             if len(self.table) >= self.tt_entries:
                 self.table.clear()
-            self.table[key] = (d, v, kind, best)
+            # the flag is the whole search's so far: it may call an entry inexact whose own
+            # subtree met no horizon, never the reverse (iterative deepening stays correct)
+            self.table[key] = (d, v, kind, best, self._horizon_hit)
         return v
 
     def _singular_move(self, s: Any, tt_move: Any, target: float, d: float, ply: int) -> Any:
