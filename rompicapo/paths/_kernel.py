@@ -204,7 +204,9 @@ def _reverse(path, pos, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, cand, cand2):
+def _rotate(
+    rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, cand, cand2, allow_random
+):
     """One Pósa step at a dead end; return (rotations done, cells moved, rng).
 
     The end y = path[plen-1] is adjacent to path[i] (i < plen-2): reversing path[i+1..plen-1]
@@ -212,8 +214,8 @@ def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, ca
     1. a single rotation whose new end is good, the shortest such reversal;
     2. two rotations whose second new end is good, found by a look-ahead that computes
        positions after the first reversal without doing it;
-    3. a random rotation (a step of a random walk over the ends).
-    Steps 2 and 3 keep to reversals of at most LOCAL_REVERSAL cells when there are any.
+    3. only if ``allow_random``: a random rotation (a step of a random walk over the ends).
+    Step 2 keeps to reversals of at most LOCAL_REVERSAL cells when there are any.
     Returns 0 rotations when none is possible. A rotation costs the length of the reversal.
     """
     end = path[plen - 1]
@@ -242,6 +244,7 @@ def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, ca
         if last - cand2[j] <= LOCAL_REVERSAL:
             cand2[nloc], cand2[j] = cand2[j], cand2[nloc]
             nloc += 1
+    n_any = nall
     if nloc > 0:
         nall = nloc
     if ng > 0:
@@ -279,8 +282,10 @@ def _rotate(rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, ca
                     _reverse(path, pos, i1 + 1, last)
                     _reverse(path, pos, jn + 1, last)
                     return 2, (last - i1) + (last - jn), rng
+    if not allow_random:
+        return 0, 0, rng
     rng, z = _next_random(rng)
-    pick = cand2[np.int64(z % np.uint64(nall))]
+    pick = cand2[np.int64(z % np.uint64(n_any))]
     _reverse(path, pos, pick + 1, last)
     return 1, last - pick, rng
 
@@ -428,7 +433,7 @@ def rotation_search(
             if not (0 <= rr < rows and 0 <= cc < cols):
                 continue
             v = rr * cols + cc
-            if state[v] < VISITED:
+            if state[v] < VISITED or pos[v] < 0:  # free, or reserved: not on the path
                 continue
             p = _map_forward(pos[v], chain, depth, last)
             if p >= last - 1 or p + 1 < min_pivot:
@@ -501,7 +506,8 @@ def _unstick(
     """Move the end of a stuck path; return (rotations, cells moved, rng, nfree).
 
     While many cells are free, a cheap local step (``_rotate``) nearly always finds an end with
-    a free neighbour. In the end game (few free cells, or closing a tour) the free cells can be
+    a free neighbour; when it does not, and always in the end game (few free cells, or closing
+    a tour), a targeted search runs. The free cells can be
     far from the end and a random walk of rotations may need 10^5 steps to meet them (measured
     on 1000x1000); there a targeted search (``rotation_search``) aims at the nearest free cell
     (or, closing, at the target (end_r, end_c)). ``free`` caches the free cells found by the
@@ -510,9 +516,12 @@ def _unstick(
     n = rows * cols
     if not closing and n - reserved - plen > FEW_FREE:
         done, moved, rng = _rotate(
-            rows, cols, dr, dc, state, path, pos, plen, False, 0, 0, rng, cand, cand2
+            rows, cols, dr, dc, state, path, pos, plen, False, 0, 0, rng, cand, cand2, False
         )
-        return done, moved, rng, nfree
+        if done > 0:
+            return done, moved, rng, nfree
+        # no local step helps: a region of free cells may lie far back along the path (seen on
+        # a 417x10000 band: 250,000 free cells that only a long reversal reaches), so aim at it
     end = path[plen - 1]
     er = end // cols
     ec = end - er * cols
@@ -552,7 +561,7 @@ def _unstick(
             return done, searched, rng, nfree
     # nothing within reach of the search: a random rotation moves the end elsewhere
     done, moved, rng = _rotate(
-        rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, cand, cand2
+        rows, cols, dr, dc, state, path, pos, plen, closing, tr, tc, rng, cand, cand2, True
     )
     return done, moved + searched, rng, nfree
 
@@ -763,17 +772,20 @@ def board_structure(rows, cols, dr, dc, start, queue, seen):
 
 
 @njit(cache=True, nogil=True)
-def reserve_cells(state, cells, reserve):
+def reserve_cells(state, pos, cells, reserve):
     """Put cells off limits (``reserve``) or give them back, without touching any degree.
 
     A reserved cell reads as visited, so the walk never enters it, but its neighbours still
     count it as free: they look easier than they are and Warnsdorff's rule leaves them for
     last. Reserving the cells around a hand-over point thus makes the walk finish next to them;
     giving them back restores a consistent state (they were counted as free all along).
+    A reserved cell reads as visited but is not on the path: its ``pos`` is -1, which every
+    rotation checks before it trusts a position.
     """
     for i in range(cells.shape[0]):
         if reserve:
             state[cells[i]] |= VISITED
+            pos[cells[i]] = -1
         else:
             state[cells[i]] &= VISITED - 1
 

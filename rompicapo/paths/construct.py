@@ -276,8 +276,8 @@ def _run_tiny(dr: np.ndarray, dc: np.ndarray, itype: type) -> None:
         rows, cols, dr, dc, state, path, pos, 1, n, True, 0, 0, 100,
         np.empty((len(dr), n), np.int64), np.empty(n, np.int64),
     )  # fmt: skip
-    _kernel.reserve_cells(state, np.array([1, 2], np.int64), True)
-    _kernel.reserve_cells(state, np.array([1, 2], np.int64), False)
+    _kernel.reserve_cells(state, pos, np.array([1, 2], np.int64), True)
+    _kernel.reserve_cells(state, pos, np.array([1, 2], np.int64), False)
 
 
 def _move_tuples(dr: np.ndarray, dc: np.ndarray, cols: int) -> tuple[tuple, tuple, tuple]:
@@ -737,7 +737,7 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
     closing = pc.target is not None
     end_r, end_c = pc.target if closing else (0, 0)
     window = _handover_window(pc, cols) if pc.handover else np.empty(0, np.int64)
-    _kernel.reserve_cells(state, window, True)
+    _kernel.reserve_cells(state, pos, window, True)
     reserved = len(window)
     # small boards: a budget proportional to the board, so that hopeless boards reach their
     # exhaustive proof quickly
@@ -773,7 +773,7 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
                 )  # fmt: skip
                 if reserved and plen >= n - reserved - WINDOW_SLACK:
                     # the band is covered but for the hand-over window: open it, finish there
-                    _kernel.reserve_cells(state, window, False)
+                    _kernel.reserve_cells(state, pos, window, False)
                     reserved = 0
                     status = _kernel.PAUSED
                 rng = np.uint64(rng)  # numba hands uint64 back as a Python int
@@ -782,7 +782,7 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             if status == _kernel.DONE:
                 return "found"
             if reserved:  # stuck before the hand-over window opened: open it and go on
-                _kernel.reserve_cells(state, window, False)
+                _kernel.reserve_cells(state, pos, window, False)
                 reserved = 0
                 continue
             if n - plen <= EXACT_FREE:
@@ -801,14 +801,14 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             m = regrow_base * _luby(attempt)
             new_len = max(1, plen - m)
             if reserved:
-                _kernel.reserve_cells(state, window, False)
+                _kernel.reserve_cells(state, pos, window, False)
                 reserved = 0
             plen = int(_kernel.truncate_path(rows, cols, dr0, dc0, state, path, pos, plen, new_len))
             if pc.handover:
                 # the regrown walk plays the same end game: reserve the window cells that are
                 # free again, so that it finishes next to the hand-over once more
                 window = window[state[window] < 128]
-                _kernel.reserve_cells(state, window, True)
+                _kernel.reserve_cells(state, pos, window, True)
                 reserved = len(window)
             report(plen)
             perm = gen.permutation(len(dr0))

@@ -267,3 +267,21 @@ def test_band_plan_covers_the_board_in_order():
             assert a.hi == b.lo or b.hi == a.lo
             assert a.target is not None
         assert pieces[-1].target is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(192, 420),
+    cols=st.integers(12, 260),
+    strips=st.integers(2, 5),
+    data=st.data(),
+    seed=st.integers(0, 10**6),
+)
+def test_random_starts_on_boards_cut_in_bands(rows, cols, strips, data, seed):
+    # Regression: a dead end next to the reserved hand-over window once read the window cells'
+    # uninitialised path positions and corrupted the path (found on 3406x4987 from (1838, 2358)).
+    start = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
+    res = construct(rows, cols, start, strips=strips, seed=seed)
+    assert res.found, res.status
+    check = verify_path(res.path, rows, cols, start=start)
+    assert check, check.reason
