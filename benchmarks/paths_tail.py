@@ -3,8 +3,8 @@
 The article's solver had a heavy tail here: 4 of 300 seeds ran past 15 CPU-seconds (seed 57
 needed 69,721 rotations; 84, 161 and 287 ran past 60 s; the article reports 387 s for one).
 This prints median, p99 and max solve time, max/median, and the max rotations and restarts,
-with the reference's published figures beside them. Times are CPU seconds of the solving
-thread (the machine is shared: wall time would count other processes' turns), wall time beside.
+with the reference's published figures beside them. Times are CPU seconds of this process
+(the machine is shared: wall time would count other processes' turns), wall time beside.
 
     python benchmarks/paths_tail.py                 # 1000 seeds at 1000x1000, one thread
     python benchmarks/paths_tail.py --seeds 300 --size 2000
@@ -33,9 +33,9 @@ def main() -> None:
     construct(100)  # compile / load the kernels, not timed
     times, walls, rotations, restarts, failures = [], [], [], [], []
     for seed in range(args.seeds):
-        t0 = time.thread_time()
+        t0 = time.process_time()
         res = construct(args.size, seed=seed, jobs=args.jobs)
-        times.append(time.thread_time() - t0)
+        times.append(time.process_time() - t0)
         walls.append(res.solve_seconds)
         ok = res.found and bool(verify_path(res.path, args.size, args.size, start=(0, 0)))
         if not ok:

@@ -114,11 +114,22 @@ def _next_random(rng):
 
 @njit(cache=True, nogil=True)
 def init_state(rows, cols, dr, dc, state):
-    """Fill ``state`` with every cell's number of in-board neighbours (no cell visited)."""
+    """Fill ``state`` with every cell's number of in-board neighbours (no cell visited).
+
+    Cells at least ``reach`` from every side have all their moves on the board; only the
+    frame around them needs the bounds checks.
+    """
     nm = dr.shape[0]
+    reach = 0
+    for k in range(nm):
+        reach = max(reach, abs(dr[k]), abs(dc[k]))
     for r in range(rows):
         base = r * cols
+        inner = reach <= r < rows - reach
         for c in range(cols):
+            if inner and reach <= c < cols - reach:
+                state[base + c] = nm
+                continue
             d = 0
             for k in range(nm):
                 rr = r + dr[k]

@@ -13,7 +13,7 @@ The search is Warnsdorff's rule with Pósa rotations (the kernel in ``_kernel.py
   sequence (1, 1, 2, 1, 1, 2, 4, ...) times a base, so short regrowths are tried often and long
   ones (up to a full restart) now and then. Luby, Sinclair and Zuckerman (1993): within a log
   factor of the best fixed cutoff, without knowing the run-time distribution;
-- **bands**: boards of 4M cells and more are cut into bands of rows that threads solve at once.
+- **bands**: boards of 0.5M cells and more are cut into bands of rows that threads solve at once.
   Each band ends next to the next band's start. A reserved window at that hand-over makes the
   walk finish there (see ``_plan_pieces`` and ``_kernel.reserve_cells``), and the last cells
   are completed exactly by depth-first search.
@@ -406,8 +406,9 @@ def construct(
         prove: on small boards (<= 42 cells), settle a failure by exhaustive search.
         progress: show a progress bar on stderr (worth it above ~10^8 cells).
         jobs: threads solving bands of the board at once (default: all cores).
-        strips: bands of rows the board is cut into (default: one per ~4M cells, at most 64,
-            bands of at least 64 rows; 1 for closed tours). The bands, not the jobs, decide the
+        strips: bands of rows the board is cut into (default: 1 below 0.5M cells, then 2, then
+            one per ~1M cells, at most 64, bands of at least 64 rows; 1 for closed tours). The
+            bands, not the jobs, decide the
             path: a seed gives the same path whatever the number of cores.
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
@@ -549,10 +550,13 @@ class _Run:
     stop: bool = False
 
 
-# Boards from this many cells up are cut into bands of whole rows solved at the same time
-# (numba kernels release the GIL, so threads share the arrays): ~4M cells take ~0.1 s in one
-# piece, below that the threads would cost more than they save.
-STRIP_CELLS = 1 << 22
+# Boards from STRIP_CELLS cells up are cut into bands of whole rows, about BAND_CELLS each,
+# solved at the same time (numba kernels release the GIL, so threads share the arrays).
+# Measured on 2 cores, median of 3 seeds: 1000x1000 42 -> 79 M cells/s with 2 bands; 3000x3000
+# 42 -> 88 with 8; 10000x10000 32 -> 90 with 2 (a band's state stays in cache). Below ~0.5M
+# cells (~10 ms) the threads would cost more than they save.
+STRIP_CELLS = 1 << 19
+BAND_CELLS = 1 << 20
 # Bands thinner than this make the hand-over between bands harder than it is worth.
 STRIP_MIN_ROWS = 64
 MAX_STRIPS = 64
@@ -569,7 +573,7 @@ def _plan_pieces(rows, cols, start, closed, strips) -> list[_Piece]:
     """
     n = rows * cols
     if strips is None:
-        strips = 1 if closed or n < STRIP_CELLS else min(MAX_STRIPS, n // STRIP_CELLS + 1)
+        strips = 1 if closed or n < STRIP_CELLS else min(MAX_STRIPS, max(2, round(n / BAND_CELLS)))
     strips = max(1, min(int(strips), rows // STRIP_MIN_ROWS if rows >= STRIP_MIN_ROWS else 1))
     if closed:
         strips = 1
@@ -737,6 +741,7 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
     closing = pc.target is not None
     end_r, end_c = pc.target if closing else (0, 0)
     window = _handover_window(pc, cols) if pc.handover else np.empty(0, np.int64)
+    all_window = window.copy()
     _kernel.reserve_cells(state, pos, window, True)
     reserved = len(window)
     # small boards: a budget proportional to the board, so that hopeless boards reach their
@@ -800,6 +805,13 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             # Regrow: take the last m cells off and go on with fresh randomness.
             m = regrow_base * _luby(attempt)
             new_len = max(1, plen - m)
+            if pc.handover:
+                # long reversals can carry the hand-over window deep into the path; cut back to
+                # before its first cell, so that the regrowth plays the window's end game again
+                on_path = pos[all_window][state[all_window] >= 128]
+                on_path = on_path[on_path >= 0]
+                if len(on_path):
+                    new_len = max(1, min(new_len, int(on_path.min())))
             if reserved:
                 _kernel.reserve_cells(state, pos, window, False)
                 reserved = 0
@@ -807,7 +819,7 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             if pc.handover:
                 # the regrown walk plays the same end game: reserve the window cells that are
                 # free again, so that it finishes next to the hand-over once more
-                window = window[state[window] < 128]
+                window = all_window[state[all_window] < 128]
                 _kernel.reserve_cells(state, pos, window, True)
                 reserved = len(window)
             report(plen)
