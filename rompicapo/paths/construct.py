@@ -248,12 +248,13 @@ class PathResult(SearchResult):
 # --------------------------------------------------------------------------------------------
 
 
-def _warm_kernels() -> None:
-    """Compile (or load from cache) the kernels with the signatures construct() uses."""
+def _warm_kernels(itype: type) -> None:
+    """Compile (or load from cache) the kernels with the signatures construct() uses for
+    ``itype`` path arrays (int32 below 2^31 cells: the 64-bit variant is compiled only when a
+    board needs it)."""
     dr, dc = parse_moves("caselle").arrays()
-    for itype in (np.int32, np.int64):
-        _run_tiny(dr, dc, itype)
-        _kernel.board_structure(3, 3, dr, dc, 0, np.empty(9, itype), np.zeros(9, np.uint8))
+    _run_tiny(dr, dc, itype)
+    _kernel.board_structure(3, 3, dr, dc, 0, np.empty(9, itype), np.zeros(9, np.uint8))
 
 
 def _run_tiny(dr: np.ndarray, dc: np.ndarray, itype: type) -> None:
@@ -445,7 +446,9 @@ def construct(
     check_memory(
         need, f"a {rows}x{cols} board ({n:,} cells at {kernel_bytes_per_cell(n)} bytes each)"
     )
-    result.compile_seconds = jit_warmup("paths.construct", _warm_kernels)
+    result.compile_seconds = jit_warmup(
+        f"paths.construct.{np.dtype(itype).name}", lambda: _warm_kernels(itype)
+    )
 
     if max_attempts is None:
         # small boards have the exhaustive search behind them; large ones get a generous
