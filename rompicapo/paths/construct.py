@@ -483,6 +483,8 @@ def construct(
     result.restarts = run.restarts
     if run.exact_nodes:
         result.counts["exact_nodes"] = run.exact_nodes
+    if run.merges:
+        result.counts["merged_bands"] = run.merges
     result.counts["path_cells"] = done_cells
     if len(pieces) > 1:
         result.counts["strips"] = len(pieces)
@@ -550,6 +552,7 @@ class _Run:
     rotations: int = 0
     restarts: int = 0
     exact_nodes: int = 0
+    merges: int = 0
     stop: bool = False
 
 
@@ -639,6 +642,9 @@ def _handover_window(pc: _Piece, cols: int) -> np.ndarray:
 # cells are freed (EXACT_TAIL, then 4x more) and the rest is solved by depth-first search with
 # up to EXACT_NODES nodes each time (a few ms).
 WINDOW_SLACK = 64
+# A band that has not handed over after this many regrowths is merged with the next band
+# (cheaper than insisting: a failing hand-over usually fails every time).
+HANDOVER_ATTEMPTS = 12
 PHASE1_WORK = 1 << 16
 EXACT_FREE = 64
 EXACT_TAIL = 96
@@ -666,11 +672,24 @@ def _finish_exactly(run, rows, cols, state, path, pos, plen, closing, end_r, end
     return plen, False
 
 
+def _merge_pieces(a: _Piece, b: _Piece) -> _Piece:
+    """One piece for band ``a`` and the next band ``b``: a's start, b's hand-over (if any)."""
+    lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
+    h = hi - lo
+    start = (a.start[0] + (a.lo - lo), a.start[1])
+    if b.target is None:
+        return _Piece(lo, hi, start, None, a.offset, (h - 1, b.centre2[1]))  # board centre
+    target = (b.target[0] + (b.lo - lo), b.target[1])
+    centre2 = (2 * target[0], b.centre2[1])
+    return _Piece(lo, hi, start, target, a.offset, centre2, handover=True)
+
+
 def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress):
     """Solve every piece (in threads when there are several), then turn local cell numbers
     into board cell numbers. Returns (status, cells of the path done in order)."""
     n = rows * cols
-    seeds = ss.spawn(len(pieces))
+    pieces = list(pieces)
+    seeds = list(ss.spawn(len(pieces)))
     done = [0] * len(pieces)
     bar = task = None
     if progress:
@@ -712,6 +731,15 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
                     run.stop = True
                     statuses = [f.result() for f in futures]
                     statuses.append("interrupted")
+        # A band that could not hand over is merged with the next band and solved again: the
+        # failed hand-over disappears, and a merge that reaches the last band has none at all.
+        while "interrupted" not in statuses and "gave up" in statuses[:-1]:
+            i = statuses.index("gave up")
+            pieces[i : i + 2] = [_merge_pieces(pieces[i], pieces[i + 1])]
+            seeds[i : i + 2] = [seeds[i].spawn(1)[0]]
+            done[i : i + 2] = [0]
+            statuses[i : i + 2] = [solve(i)]
+            run.merges += 1
     except KeyboardInterrupt:
         statuses = ["interrupted"]
     finally:
@@ -801,9 +829,9 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
                     return "found"
             attempt += 1
             run.restarts += 1
-            if attempt > run.max_attempts or (
-                run.deadline is not None and time.perf_counter() > run.deadline
-            ):
+            if attempt > (
+                min(run.max_attempts, HANDOVER_ATTEMPTS) if pc.handover else run.max_attempts
+            ) or (run.deadline is not None and time.perf_counter() > run.deadline):
                 return "gave up"
             # Regrow: take the last m cells off and go on with fresh randomness.
             m = regrow_base * _luby(attempt)

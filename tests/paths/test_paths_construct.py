@@ -285,3 +285,24 @@ def test_random_starts_on_boards_cut_in_bands(rows, cols, strips, data, seed):
     assert res.found, res.status
     check = verify_path(res.path, rows, cols, start=start)
     assert check, check.reason
+
+
+@pytest.mark.parametrize("start", [(0, 0), (399, 10), (230, 150)])
+def test_a_band_that_cannot_hand_over_is_merged_with_the_next(monkeypatch, start):
+    # Force every band with a hand-over to fail once, so that every fallback merge runs
+    # (down to a single piece for the last band) and the result must still verify.
+    real = construct_mod._search_piece
+    seen: set[tuple[int, int]] = set()
+
+    def failing_once(run, pc, *args):
+        if pc.handover and (pc.lo, pc.hi) not in seen:
+            seen.add((pc.lo, pc.hi))
+            return "gave up"
+        return real(run, pc, *args)
+
+    monkeypatch.setattr(construct_mod, "_search_piece", failing_once)
+    res = construct(400, 300, start, strips=4, seed=1)
+    assert res.found
+    assert res.counts["merged_bands"] >= 1
+    check = verify_path(res.path, 400, 300, start=start)
+    assert check, check.reason
