@@ -651,85 +651,40 @@ def extend_path(
             if not closing or _adjacent_rc(cols, dr, dc, cur, end_r, end_c):
                 return plen, rotations, work, rng, DONE
             # every cell is on the path but the ends do not meet: rotate until they do
-            if work > max_work:
-                return plen, rotations, work, rng, BUDGET
-            done, moved, rng, nfree = _unstick(
-                rows,
-                cols,
-                dr,
-                dc,
-                state,
-                path,
-                pos,
-                plen,
-                reserved,
-                True,
-                end_r,
-                end_c,
-                rng,
-                cand,
-                cand2,
-                free,
-                nfree,
-                bufs,
-                chain,
-            )
-            if done == 0:
-                return plen, rotations, work, rng, STUCK
-            rotations += done
-            work += moved
-            cur = path[plen - 1]
-            r = cur // cols
-            c = cur - r * cols
-            continue
-        # choose the next cell from cur (its neighbours' degrees are up to date)
-        key = _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, False)
-        if tie == TIE_RANDOM:
-            rng, _ = _next_random(rng)
-        if key < FREE_LIMIT:
-            # Walk: visit the best neighbour, then update its neighbours and choose the next
-            # one in the same pass over them.
-            while True:
-                best = key & 15
-                nxt = cur + offt[best]
-                r += drt[best]
-                c += dct[best]
-                ux = np.uint64(nxt)
-                state[ux] |= VISITED
-                path[np.uint64(plen)] = nxt
-                pos[ux] = plen
-                plen += 1
-                cur = nxt
-                key = _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, True)
-                if tie == TIE_RANDOM:
-                    rng, _ = _next_random(rng)
-                if key >= FREE_LIMIT or plen >= target_len:
-                    break
-            continue
-        # dead end before target_len: a Pósa rotation
+            ending = True
+        else:
+            # choose the next cell from cur (its neighbours' degrees are up to date)
+            key = _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, False)
+            if tie == TIE_RANDOM:
+                rng, _ = _next_random(rng)
+            if key < FREE_LIMIT:
+                # Walk: visit the best neighbour, then update its neighbours and choose the
+                # next one in the same pass over them.
+                while True:
+                    best = key & 15
+                    nxt = cur + offt[best]
+                    r += drt[best]
+                    c += dct[best]
+                    ux = np.uint64(nxt)
+                    state[ux] |= VISITED
+                    path[np.uint64(plen)] = nxt
+                    pos[ux] = plen
+                    plen += 1
+                    cur = nxt
+                    key = _best_key(state, cur, r, c, geo, drt, dct, offt, tie, rng, True)
+                    if tie == TIE_RANDOM:
+                        rng, _ = _next_random(rng)
+                    if key >= FREE_LIMIT or plen >= target_len:
+                        break
+                continue
+            ending = False  # a dead end before target_len
+        # a Pósa rotation (or a targeted sequence of them) moves the end
         if work > max_work:
             return plen, rotations, work, rng, BUDGET
         done, moved, rng, nfree = _unstick(
-            rows,
-            cols,
-            dr,
-            dc,
-            state,
-            path,
-            pos,
-            plen,
-            reserved,
-            False,
-            0,
-            0,
-            rng,
-            cand,
-            cand2,
-            free,
-            nfree,
-            bufs,
-            chain,
-        )
+            rows, cols, dr, dc, state, path, pos, plen, reserved, ending, end_r, end_c, rng,
+            cand, cand2, free, nfree, bufs, chain,
+        )  # fmt: skip
         if done == 0:
             return plen, rotations, work, rng, STUCK
         rotations += done
