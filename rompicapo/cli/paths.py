@@ -1,7 +1,8 @@
 """``rompicapo path`` and ``rompicapo verify-path``: one path through every cell, and its check.
 
-Exit status: 0 when a path was found (or a file holds a valid path), 1 when there is none
-(impossible, not found, interrupted, or an invalid path in a file), 2 for bad input.
+Exit status: 0 when a path was found and verified (or a file holds a valid path), 1 when there
+is none (impossible, not found, interrupted, rejected by the verifier, or an invalid path in a
+file), 2 for bad input.
 """
 
 from __future__ import annotations
@@ -104,9 +105,10 @@ def run_path(args: argparse.Namespace) -> int:
             render.write_svg(res.path, rows, cols, args.svg)
             saved.append(args.svg)
 
+    ok = res.found and verified  # a path the verifier rejects is no answer
     if args.json:
         print(dumps_json(res.summary(verified=verified)))
-        return 0 if res.found else 1
+        return 0 if ok else 1
     board = f"{rows}x{cols} {res.moves.name} from ({start[0]}, {start[1]})"
     if args.closed:
         board += ", closed tour"
@@ -131,7 +133,7 @@ def run_path(args: argparse.Namespace) -> int:
         )
     for name in saved:
         print(f"wrote {name}")
-    return 0 if res.found else 1
+    return 0 if ok else 1
 
 
 def run_verify_path(args: argparse.Namespace) -> int:
