@@ -139,33 +139,37 @@ def init_state(rows, cols, dr, dc, state):
             state[base + c] = d
 
 
-@njit(cache=True, nogil=True)
-def visit_cell(rows, cols, dr, dc, state, x):
-    """Put cell ``x`` on the path: set its bit, lower its neighbours' free degree."""
+@njit(cache=True, nogil=True, inline="always")
+def _add_to_neighbours(rows, cols, dr, dc, state, x, delta):
+    """Add ``delta`` to the free degree of every neighbour of cell ``x``."""
     r = x // cols
     c = x - r * cols
-    state[x] |= VISITED
     for k in range(dr.shape[0]):
         rr = r + dr[k]
         cc = c + dc[k]
         if 0 <= rr < rows and 0 <= cc < cols:
-            state[rr * cols + cc] -= 1
+            state[rr * cols + cc] += delta
+
+
+@njit(cache=True, nogil=True)
+def visit_cell(rows, cols, dr, dc, state, x):
+    """Put cell ``x`` on the path: set its bit, lower its neighbours' free degree."""
+    state[x] |= VISITED
+    _add_to_neighbours(rows, cols, dr, dc, state, x, -1)
 
 
 @njit(cache=True, nogil=True)
 def truncate_path(rows, cols, dr, dc, state, path, pos, plen, new_len):
-    """Take the cells after position ``new_len - 1`` off the path; return ``new_len``."""
+    """Take the cells after position ``new_len - 1`` off the path; return ``new_len``.
+
+    The exact inverse of visiting them: a free degree depends only on which cells are on the
+    path, not on their order, so the cells can come off in any order.
+    """
     for i in range(new_len, plen):
         x = path[i]
-        r = x // cols
-        c = x - r * cols
         state[x] &= VISITED - 1
         pos[x] = -1
-        for k in range(dr.shape[0]):
-            rr = r + dr[k]
-            cc = c + dc[k]
-            if 0 <= rr < rows and 0 <= cc < cols:
-                state[rr * cols + cc] += 1
+        _add_to_neighbours(rows, cols, dr, dc, state, x, 1)
     return new_len
 
 
