@@ -22,6 +22,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = p.add_subparsers(dest="edges_command", metavar="COMMAND", parser_class=type(p))
     sub.required = True
+    # The parameter study's commands (issue 8) live in their own module: it grows apart from
+    # the solver's commands and is worked on separately.
+    from rompicapo.cli._edges_study import register_study
+
+    register_study(sub)
 
     s = sub.add_parser("solve", help="search for the best board (Blackwood's algorithm)")
     s.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
