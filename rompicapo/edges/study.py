@@ -1,0 +1,751 @@
+"""Parameter studies of Blackwood's search (issue 8): Jef Bucas's sweep, on Dask and SQLite.
+
+Blackwood set three things by hand: the *prioritised colours* (one frame colour and two inner
+colours whose sides the search must gather early), the *quota curve* (how many sides in those
+colours the board must hold at each position of the fill order, up to position 160 of 256) and
+the *break indexes* (the positions from which one more mismatched joint is allowed). Bucas
+generated variants of these, ran each for a fixed time and plotted how deep each got. This
+module does the same with real parts:
+
+- a :class:`Variant` is one setting of the three (plain tuples, JSON round trip, a stable key);
+- :func:`plan_jobs` makes the sweep: Blackwood's own setting with many seeds (the reference
+  band), then one factor moved at a time around it: every (or a sample of the) frame colour x
+  inner-colour pair sets, random perturbations of the quota curve, random shifts of the break
+  indexes, each with ``seeds`` seeds;
+- :func:`run_job` runs one variant single-threaded for a node budget (reproducible: the same
+  job gives the same counts on any machine and under any load) and/or a time budget;
+- :func:`run_study` runs the jobs on local processes or a Dask cluster and writes each result
+  into a SQLite file in its own transaction as it arrives. A job's identity is a hash of the
+  puzzle, parameters, seed and budget: finished jobs are never rerun, so an interrupted study
+  (Ctrl-C, a killed machine, ``max_results``) resumes where it stopped;
+- :func:`study_report` turns the file into a summary table and plots.
+
+Quota curves are stored in the units of Blackwood's curve (122 heuristic sides, his colours on
+Eternity II) and rescaled when a job starts to the number of sides the job's colours cover, so
+"Blackwood's curve" means the same demand, as a fraction of what is available, for every
+colour set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from rompicapo.common import InputError, RompicapoError, jit_warmup, run_jobs
+from rompicapo.edges import _kernel as K
+from rompicapo.edges.blackwood import (
+    BLACKWOOD_BREAK_INDEXES,
+    BLACKWOOD_HEURISTIC_COLOURS,
+    BLACKWOOD_HEURISTIC_SIDES,
+    BLACKWOOD_MAX_QUOTA_INDEX,
+    BLACKWOOD_NODE_CAP,
+    BUCAS_BREAK_INDEXES,
+    Settings,
+    _board_of,
+    _run_kernel,
+    _warm,
+    build_tables,
+    heuristic_colours,
+    make_plan,
+    quota_schedule,
+)
+from rompicapo.edges.puzzle import Board, Puzzle, eternity2_clues
+from rompicapo.edges.verify import board_problems, count_matched_joints
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "STUDY_ID",
+    "Budget",
+    "Design",
+    "StudyError",
+    "StudyRun",
+    "Variant",
+    "base_variant",
+    "colour_sets",
+    "load_results",
+    "open_study",
+    "perturb_breaks",
+    "perturb_quota",
+    "plan_jobs",
+    "run_job",
+    "run_study",
+    "study_report",
+]
+
+# The metadata table names the study kind and schema version: any other SQLite file (or an
+# older layout) is refused with a one-line message instead of a traceback halfway through.
+STUDY_ID = "rompicapo.edges.study"
+SCHEMA_VERSION = 1
+# Knots of Blackwood's piecewise-linear quota curve (positions of 256, reference §4): a curve
+# perturbation multiplies the curve by a factor drawn at each knot, linear in between, so the
+# variants keep his shape class (piecewise linear, rising) and move each segment.
+QUOTA_KNOTS = (16, 26, 56, 76, 102, BLACKWOOD_MAX_QUOTA_INDEX)
+# Kernel calls of this many nodes between clock checks: ~0.02 s at 45 M nodes/s, so a time
+# budget ends within a few hundredths of a second and the checks cost nothing.
+CHUNK_NODES = 1 << 20
+
+
+class StudyError(RompicapoError):
+    """The SQLite file is not a usable study (corrupted, foreign, other puzzle, other version)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Variants
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One setting of Blackwood's hand-set parameters.
+
+    ``heuristic``: the prioritised colours (sorted); ``quota[i]``: heuristic sides required once
+    position ``i`` is filled, in the units of Blackwood's curve (rescaled per colour set when a
+    job starts, see the module docstring); ``breaks``: the break indexes (sorted).
+    """
+
+    heuristic: tuple[int, ...]
+    quota: tuple[int, ...]
+    breaks: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "heuristic", tuple(sorted(int(c) for c in self.heuristic)))
+        object.__setattr__(self, "quota", tuple(int(q) for q in self.quota))
+        object.__setattr__(self, "breaks", tuple(sorted(int(b) for b in self.breaks)))
+
+    def to_dict(self) -> dict:
+        return {"heuristic": list(self.heuristic), "quota": list(self.quota),
+                "breaks": list(self.breaks)}  # fmt: skip
+
+    def to_json(self) -> str:
+        """Canonical JSON (sorted keys, no spaces): equal variants give equal text."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Variant:
+        try:
+            return cls(tuple(data["heuristic"]), tuple(data["quota"]), tuple(data["breaks"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"not a study variant: {exc}") from None
+
+    @classmethod
+    def from_json(cls, text: str) -> Variant:
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise InputError(f"not a study variant: {exc}") from None
+        if not isinstance(data, dict):
+            raise InputError("not a study variant: expected a JSON object")
+        return cls.from_dict(data)
+
+    @property
+    def key(self) -> str:
+        """Short stable hash of the parameters (the same on every machine and run)."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()[:16]
+
+
+def _base_quota(n_cells: int) -> tuple[int, ...]:
+    if n_cells == 256:
+        return tuple(int(q) for q in quota_schedule(256, "blackwood", BLACKWOOD_HEURISTIC_SIDES))
+    return tuple(int(q) for q in quota_schedule(n_cells, "scaled", BLACKWOOD_HEURISTIC_SIDES))
+
+
+def _base_breaks(n_cells: int) -> tuple[int, ...]:
+    if n_cells == 256:
+        return BLACKWOOD_BREAK_INDEXES
+    return tuple(round(p * n_cells / 256) for p in BLACKWOOD_BREAK_INDEXES)
+
+
+def base_variant(puzzle: Puzzle) -> Variant:
+    """Blackwood's setting for this puzzle: his colours, curve and breaks on Eternity II; on
+    other sizes the same rules scaled (rarest frame colour and two rarest inner colours)."""
+    n = puzzle.rows * puzzle.cols
+    colours = BLACKWOOD_HEURISTIC_COLOURS if puzzle.is_eternity2 else heuristic_colours(puzzle)
+    return Variant(colours, _base_quota(n), _base_breaks(n))
+
+
+def colour_sets(puzzle: Puzzle) -> list[tuple[int, int, int]]:
+    """Every (frame colour, inner colour a < inner colour b) set, sorted (680 on Eternity II:
+    5 frame colours x C(17, 2) inner pairs)."""
+    frame = sorted(puzzle.frame_colours)
+    used = set(np.unique(puzzle.pieces).tolist()) - {0}
+    inner = sorted(used - set(frame))
+    return [(f, a, b) for f in frame for a, b in itertools.combinations(inner, 2)]
+
+
+def perturb_quota(
+    base: Sequence[int], rng: np.random.Generator, amplitude: float = 0.2
+) -> tuple[int, ...]:
+    """A random variation of a quota curve: the curve times a factor drawn uniformly from
+    ``1 +- amplitude`` at each of Blackwood's knots (scaled to the curve's length), linear in
+    between; truncated to integers, kept non-decreasing where the quota applies and at most
+    the sides available (122 in the curve's units)."""
+    base_arr = np.asarray(base, dtype=np.float64)
+    n = len(base_arr)
+    knots = np.array([0] + [round(k * n / 256) for k in QUOTA_KNOTS] + [n - 1], dtype=np.float64)
+    factors = 1.0 + rng.uniform(-amplitude, amplitude, size=len(knots))
+    f = np.interp(np.arange(n), knots, factors)
+    out = np.floor(base_arr * f).astype(np.int64)
+    active = base_arr > 0
+    out[~active] = 0
+    # never more sides than the set has (in these units Blackwood's 122): such a quota can
+    # never be met and would only measure a dead search
+    out[active] = np.minimum(np.maximum.accumulate(out[active]), BLACKWOOD_HEURISTIC_SIDES)
+    return tuple(int(q) for q in out)
+
+
+def perturb_breaks(
+    base: Sequence[int], n_cells: int, rng: np.random.Generator, shift: int = 6
+) -> tuple[int, ...]:
+    """Blackwood's break indexes each moved by a uniform integer in ``-shift..shift`` (kept
+    inside the board; two indexes may coincide: two breaks allowed from that position)."""
+    moved = np.asarray(base, dtype=np.int64) + rng.integers(-shift, shift + 1, size=len(base))
+    return tuple(sorted(int(x) for x in np.clip(moved, 1, n_cells - 1)))
+
+
+@dataclass(frozen=True)
+class Design:
+    """The sweep: which variants, how many seeds each.
+
+    ``colour_sets``: ``"all"`` (every frame colour x inner pair), ``"sample:N"`` (N of them at
+    random, Blackwood's always included) or ``"none"``; ``curves``: random quota curves;
+    ``break_variants``: random break-index sets (plus Bucas's on 256 cells); ``seeds`` per
+    variant and ``baseline_seeds`` for Blackwood's own setting (the reference band);
+    ``amplitude`` and ``break_shift`` size the random perturbations; ``design_seed`` draws
+    them (same design seed, same jobs: a rerun resumes).
+    """
+
+    colour_sets: str = "sample:20"
+    curves: int = 20
+    break_variants: int = 5
+    seeds: int = 2
+    baseline_seeds: int = 10
+    amplitude: float = 0.2
+    break_shift: int = 6
+    design_seed: int = 0
+
+    def n_colour_sets(self, available: int) -> int:
+        spec = self.colour_sets
+        if spec == "all":
+            return available
+        if spec == "none":
+            return 0
+        if spec.startswith("sample:"):
+            try:
+                k = int(spec.split(":", 1)[1])
+            except ValueError:
+                k = -1
+            if k >= 0:
+                return min(k, available)
+        raise InputError(f"colour sets must be 'all', 'sample:N' or 'none', got {spec!r}")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long each job runs: ``nodes`` (reproducible) and/or ``seconds`` (first one hit)."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is None and self.seconds is None:
+            raise InputError("a study job needs a node or a time budget")
+        if self.nodes is not None and self.nodes < 1:
+            raise InputError(f"node budget must be positive, got {self.nodes}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise InputError(f"time budget must be positive, got {self.seconds}")
+
+
+def _puzzle_hash(puzzle: Puzzle) -> str:
+    text = json.dumps([puzzle.rows, puzzle.cols, puzzle.pieces.tolist()])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _job_id(puzzle_hash: str, clues: list, variant: Variant, seed: int, budget: Budget) -> str:
+    ident = json.dumps(
+        [puzzle_hash, clues, variant.to_dict(), seed, asdict(budget)],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(ident.encode()).hexdigest()[:24]
+
+
+def plan_jobs(
+    puzzle: Puzzle,
+    design: Design,
+    budget: Budget,
+    clues: Board | None = None,
+) -> list[dict]:
+    """The study's jobs (plain dicts, ready for a process or a Dask worker), in a shuffled but
+    fixed order so that a study cut short holds a balanced sample of every factor.
+
+    Duplicates (the same variant and seed scheduled by two factors) appear once.
+    """
+    n = puzzle.rows * puzzle.cols
+    if clues is None:
+        clues = (
+            eternity2_clues("centre")
+            if puzzle.is_eternity2
+            else Board.empty(puzzle.rows, puzzle.cols)
+        )
+    rng = np.random.default_rng(design.design_seed)
+    base = base_variant(puzzle)
+    for name, value in (
+        ("seeds", design.seeds),
+        ("baseline seeds", design.baseline_seeds),
+        ("curves", design.curves),
+        ("break variants", design.break_variants),
+    ):
+        if value < 0:
+            raise InputError(f"{name} must be at least 0, got {value}")  # fmt: skip
+    if not 0 <= design.amplitude < 1:
+        raise InputError(f"curve amplitude must be in [0, 1), got {design.amplitude}")
+    variants: list[tuple[Variant, int]] = [(base, design.baseline_seeds)]
+    all_sets = colour_sets(puzzle)
+    k = design.n_colour_sets(len(all_sets))
+    if k:
+        if k >= len(all_sets):
+            chosen = all_sets
+        else:
+            picks = rng.choice(len(all_sets), size=k, replace=False)
+            chosen = [all_sets[i] for i in sorted(picks.tolist())]
+        variants += [(Variant(cs, base.quota, base.breaks), design.seeds) for cs in chosen]
+    variants += [
+        (Variant(base.heuristic, perturb_quota(base.quota, rng, design.amplitude), base.breaks),
+         design.seeds)
+        for _ in range(design.curves)
+    ]  # fmt: skip
+    if design.break_variants and n == 256:
+        variants.append((Variant(base.heuristic, base.quota, BUCAS_BREAK_INDEXES), design.seeds))
+    variants += [
+        (Variant(base.heuristic, base.quota,
+                 perturb_breaks(base.breaks, n, rng, design.break_shift)), design.seeds)
+        for _ in range(design.break_variants)
+    ]  # fmt: skip
+    ph = _puzzle_hash(puzzle)
+    clue_list = [list(map(int, c)) for c in clues.placements()]
+    jobs: dict[str, dict] = {}
+    for variant, n_seeds in variants:
+        for seed in range(n_seeds):
+            jid = _job_id(ph, clue_list, variant, seed, budget)
+            jobs.setdefault(
+                jid,
+                {
+                    "id": jid,
+                    "puzzle": {"rows": puzzle.rows, "cols": puzzle.cols, "name": puzzle.name,
+                               "pieces": puzzle.pieces.tolist(), "hash": ph},
+                    "clues": clue_list,
+                    "variant": variant.to_dict(),
+                    "seed": seed,
+                    "budget": asdict(budget),
+                },
+            )  # fmt: skip
+    out = list(jobs.values())
+    order = np.random.default_rng(design.design_seed + 1).permutation(len(out))
+    return [out[i] for i in order.tolist()]
+
+
+# --------------------------------------------------------------------------------------------
+# One job
+# --------------------------------------------------------------------------------------------
+
+_puzzles: dict[str, Puzzle] = {}
+
+
+def _puzzle_of(spec: dict) -> Puzzle:
+    """The job's puzzle, built once per worker process."""
+    p = spec["puzzle"]
+    if p["hash"] not in _puzzles:
+        _puzzles[p["hash"]] = Puzzle(
+            p["rows"], p["cols"], np.array(p["pieces"], dtype=np.int16), p["name"]
+        )
+    return _puzzles[p["hash"]]
+
+
+def run_job(spec: dict) -> dict:
+    """Run one study job (a dict from :func:`plan_jobs`) in this thread and return its row.
+
+    Restarts with new tie-breaks at Blackwood's node cap until the budget is spent (a node
+    budget makes the run reproducible). ``depth`` is the most pieces placed at once, ``score``
+    the best partial board's matched joints (checked by the independent verifier), ``heat``
+    the forward placements per cell.
+    """
+    puzzle = _puzzle_of(spec)
+    n = puzzle.rows * puzzle.cols
+    clues = Board.empty(puzzle.rows, puzzle.cols)
+    for r, c, k, rot in spec["clues"]:
+        clues.piece[r, c], clues.rotation[r, c] = k, rot
+    variant = Variant.from_dict(spec["variant"])
+    budget = Budget(**spec["budget"])
+    compile_s = jit_warmup("edges.search", _warm)
+    t_setup = time.perf_counter()
+    settings = Settings(
+        order="blackwood",
+        quota="none",
+        breaks=variant.breaks,
+        heuristic=variant.heuristic,
+        node_cap=BLACKWOOD_NODE_CAP,
+        quota_scale=1.0,
+    )
+    plan = make_plan(puzzle, clues, settings)
+    # The curve is in units of Blackwood's 122 sides: rescale to this colour set's sides.
+    ratio = int(plan.heur_count.sum()) / BLACKWOOD_HEURISTIC_SIDES
+    plan.pos_quota = np.array([int(q * ratio) for q in variant.quota], dtype=np.int32)
+    rng = np.random.default_rng(spec["seed"])
+    setup_s = time.perf_counter() - t_setup
+    heat = np.zeros(n, dtype=np.int64)
+    nodes = placements = restarts = 0
+    best_score, best_depth, deepest = -1, 0, 0
+    best_board = Board.empty(puzzle.rows, puzzle.cols)
+    status = K.RUNNING
+    t0 = time.perf_counter()
+    cpu0 = time.thread_time()
+    done = False
+    tables_s = tables_cpu = 0.0  # building tables is set-up, not search: kept out of the rates
+    while not done:
+        tt, tc = time.perf_counter(), time.thread_time()
+        tables = build_tables(plan, rng)
+        tables_s += time.perf_counter() - tt
+        tables_cpu += time.thread_time() - tc
+        state = K.new_state(n, plan.copies)
+        counters = state[-1]
+        restarts += 1
+        while True:
+            step = min(CHUNK_NODES, BLACKWOOD_NODE_CAP - int(counters[K.C_NODES]))
+            if budget.nodes is not None:
+                step = min(step, budget.nodes - nodes - int(counters[K.C_NODES]))
+            _run_kernel(plan, tables, state, step)
+            status = int(counters[K.C_STATUS])
+            spent = nodes + int(counters[K.C_NODES])
+            if (
+                status != K.RUNNING
+                or (budget.nodes is not None and spent >= budget.nodes)
+                or (budget.seconds is not None and time.perf_counter() - t0 >= budget.seconds)
+            ):
+                done = True
+            if done or int(counters[K.C_NODES]) >= BLACKWOOD_NODE_CAP:
+                break
+        nodes += int(counters[K.C_NODES])
+        placements += int(counters[K.C_PLACEMENTS])
+        heat += state[K.S_HEAT]
+        deepest = max(deepest, int(counters[K.C_BEST_DEPTH]))
+        if int(counters[K.C_BEST_SCORE]) > best_score:
+            best_score = int(counters[K.C_BEST_SCORE])
+            best_depth = int((state[K.S_BEST] >= 0).sum())
+            best_board = _board_of(plan, tables, state[K.S_BEST])
+    seconds = time.perf_counter() - t0 - tables_s
+    cpu = time.thread_time() - cpu0 - tables_cpu
+    placed = best_board.placements()
+    verified = not board_problems(
+        puzzle.rows, puzzle.cols, puzzle.pieces, placed, complete=False
+    ) and count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, placed) == max(
+        best_score, 0
+    )
+    return {
+        "id": spec["id"],
+        "depth": deepest,
+        "score": max(best_score, 0),
+        "score_depth": best_depth,
+        "placements": placements,
+        "nodes": nodes,
+        "restarts": restarts,
+        "solved": status == K.SOLVED,
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "setup_seconds": setup_s + tables_s,
+        "compile_seconds": compile_s,
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "verified": bool(verified),
+        "heat": heat.tolist(),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# The SQLite file
+# --------------------------------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE results (
+    id TEXT PRIMARY KEY,          -- hash of puzzle, clues, parameters, seed and budget
+    variant TEXT NOT NULL,        -- Variant.key
+    params TEXT NOT NULL,         -- Variant.to_json()
+    seed INTEGER NOT NULL,
+    budget TEXT NOT NULL,         -- {"nodes": ..., "seconds": ...}
+    depth INTEGER NOT NULL,       -- most pieces placed at once
+    score INTEGER NOT NULL,       -- best partial board's matched joints (verified)
+    score_depth INTEGER NOT NULL, -- pieces on that board
+    placements INTEGER NOT NULL,  -- forward placements (Bucas's count)
+    nodes INTEGER NOT NULL,       -- loop iterations (Blackwood's count)
+    restarts INTEGER NOT NULL,
+    solved INTEGER NOT NULL,
+    seconds REAL NOT NULL,        -- wall seconds of search (tables built before)
+    cpu_seconds REAL NOT NULL,    -- CPU seconds of the searching thread
+    setup_seconds REAL NOT NULL,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    verified INTEGER NOT NULL,
+    finished TEXT NOT NULL,       -- UTC time the result was written
+    heat TEXT NOT NULL            -- JSON list: forward placements per cell
+);
+"""
+_COLUMNS = [
+    "id",
+    "variant",
+    "params",
+    "seed",
+    "budget",
+    "depth",
+    "score",
+    "score_depth",
+    "placements",
+    "nodes",
+    "restarts",
+    "solved",
+    "seconds",
+    "cpu_seconds",
+    "setup_seconds",
+    "host",
+    "pid",
+    "verified",
+    "finished",
+    "heat",
+]
+
+
+def _refuse(path: Path, why: str) -> StudyError:
+    return StudyError(f"{path}: {why}")
+
+
+def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool = False):
+    """Open (or, with ``create``, make) a study file and check it is one.
+
+    Raises :class:`StudyError` with a one-line reason for a file that is not SQLite or is
+    damaged, a SQLite file of something else, another schema version, or (when ``puzzle`` is
+    given) a study of another puzzle. Returns a ``sqlite3.Connection``.
+    """
+    p = Path(path)
+    exists = p.exists() and p.stat().st_size > 0
+    if not exists and not create:
+        raise StudyError(f"{p}: no such study file")
+    if p.is_dir():
+        raise _refuse(p, "is a directory, not a study file")
+    try:
+        conn = sqlite3.connect(p, timeout=30)
+    except sqlite3.Error as exc:
+        raise _refuse(p, f"cannot open ({exc})") from None
+    try:
+        if not exists:
+            if puzzle is None:
+                raise StudyError(f"{p}: a new study file needs its puzzle")
+            with conn:
+                conn.executescript(_SCHEMA)
+                conn.executemany(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    [
+                        ("study", STUDY_ID),
+                        ("version", str(SCHEMA_VERSION)),
+                        ("puzzle", puzzle.name),
+                        ("puzzle_hash", _puzzle_hash(puzzle)),
+                        ("rows", str(puzzle.rows)),
+                        ("cols", str(puzzle.cols)),
+                        ("pieces", json.dumps(puzzle.pieces.tolist())),
+                        ("base_variant", base_variant(puzzle).to_json()),
+                        ("created", datetime.now(UTC).isoformat(timespec="seconds")),
+                    ],
+                )
+            return conn
+        try:
+            check = conn.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError:
+            raise _refuse(
+                p, "not a SQLite file, or a damaged one (not a rompicapo study)"
+            ) from None
+        if check is None or check[0] != "ok":
+            raise _refuse(p, f"damaged SQLite file ({check[0] if check else 'no answer'})")
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "meta" not in tables or "results" not in tables:
+            raise _refuse(p, "a SQLite file, but not a rompicapo edges study (no study tables)")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("study") != STUDY_ID:
+            raise _refuse(p, f"a SQLite file of another kind (study {meta.get('study')!r})")
+        if meta.get("version") != str(SCHEMA_VERSION):
+            raise _refuse(
+                p, f"study schema version {meta.get('version')}, this rompicapo reads "
+                f"{SCHEMA_VERSION}"
+            )  # fmt: skip
+        if puzzle is not None and meta.get("puzzle_hash") != _puzzle_hash(puzzle):
+            raise _refuse(p, f"a study of another puzzle ({meta.get('puzzle')!r})")
+        if puzzle is not None and "pieces" not in meta:  # files of the first runs lacked them
+            with conn:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO meta VALUES (?, ?)",
+                    [("pieces", json.dumps(puzzle.pieces.tolist())),
+                     ("base_variant", base_variant(puzzle).to_json())],
+                )  # fmt: skip
+        return conn
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _finished_ids(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT id FROM results")}
+
+
+def _store(conn: sqlite3.Connection, job: dict, out: dict) -> None:
+    """One result, one transaction: a crash after this line keeps it, before it loses only it."""
+    variant = Variant.from_dict(job["variant"])
+    row = {
+        **{k: out[k] for k in _COLUMNS if k in out},
+        "variant": variant.key,
+        "params": variant.to_json(),
+        "seed": job["seed"],
+        "budget": json.dumps(job["budget"], sort_keys=True),
+        "solved": int(out["solved"]),
+        "verified": int(out["verified"]),
+        "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        "heat": json.dumps(out["heat"]),
+    }
+    with conn:
+        conn.execute(
+            f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES "
+            f"({', '.join('?' for _ in _COLUMNS)})",
+            [row[c] for c in _COLUMNS],
+        )
+
+
+@dataclass
+class StudyRun:
+    """What one call of :func:`run_study` did."""
+
+    planned: int  # jobs in the design
+    already_done: int  # found finished in the file
+    ran: int  # finished and written by this call
+    interrupted: bool  # Ctrl-C (or max_results) stopped it before the end
+    seconds: float
+    placements: int = 0
+    cpu_seconds: float = 0.0
+    workers: set = field(default_factory=set)
+
+    @property
+    def remaining(self) -> int:
+        return self.planned - self.already_done - self.ran
+
+    def summary(self) -> dict:
+        return {
+            "planned": self.planned,
+            "already_done": self.already_done,
+            "ran": self.ran,
+            "remaining": self.remaining,
+            "interrupted": self.interrupted,
+            "seconds": round(self.seconds, 3),
+            "placements": self.placements,
+            "placements_per_second": round(self.placements / self.seconds) if self.seconds else 0,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "workers": len(self.workers),
+        }
+
+
+def run_study(
+    db: str | Path,
+    puzzle: Puzzle,
+    design: Design | None = None,
+    budget: Budget | None = None,
+    *,
+    clues: Board | None = None,
+    jobs: int | None = None,
+    scheduler: object | None = None,
+    max_results: int | None = None,
+    on_result: Callable[[dict, dict], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
+    job_func: Callable[[dict], dict] = run_job,
+) -> StudyRun:
+    """Run the study's unfinished jobs and write each result to ``db`` as it arrives.
+
+    ``jobs``: local processes (default all cores; 1 = in this process); ``scheduler``: a Dask
+    scheduler address (or ``distributed.Client``) instead. ``max_results`` stops after that many
+    new results (a job budget; the rest stays for the next call). Ctrl-C stops too; both keep
+    every finished result and report ``interrupted``. ``on_start(n)`` hears how many jobs were
+    found finished, ``on_result(job, row)`` sees each new result after it is stored.
+    """
+    design = design or Design()
+    budget = budget or Budget(seconds=10.0)
+    if max_results is not None and max_results < 1:
+        raise InputError(f"max results must be positive, got {max_results}")
+    planned = plan_jobs(puzzle, design, budget, clues)
+    conn = open_study(db, puzzle, create=True)
+    t0 = time.perf_counter()
+    try:
+        done = _finished_ids(conn)
+        todo = [j for j in planned if j["id"] not in done]
+        run = StudyRun(len(planned), len(planned) - len(todo), 0, False, 0.0)
+        if on_start is not None:
+            on_start(run.already_done)
+        if todo:
+            _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result)
+    finally:
+        conn.close()
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result) -> None:
+    it = run_jobs(job_func, todo, n_jobs=jobs, scheduler=scheduler)
+    try:
+        for job, out in it:
+            _store(conn, job, out)
+            run.ran += 1
+            run.placements += int(out["placements"])
+            run.cpu_seconds += float(out["cpu_seconds"])
+            run.workers.add((out["host"], out["pid"]))
+            if on_result is not None:
+                on_result(job, out)
+            if max_results is not None and run.ran >= max_results:
+                run.interrupted = run.remaining > 0
+                break
+    except KeyboardInterrupt:
+        run.interrupted = True
+    finally:
+        it.close()  # cancels the jobs in flight (their results would be rerun, never lost)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading results
+# --------------------------------------------------------------------------------------------
+
+
+def load_results(db: str | Path) -> list[dict]:
+    """Every finished job of a study file as a dict (``params`` parsed into a Variant)."""
+    conn = open_study(db)
+    try:
+        conn.row_factory = sqlite3.Row
+        rows = [dict(r) for r in conn.execute("SELECT * FROM results ORDER BY finished, id")]
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    finally:
+        conn.close()
+    for r in rows:
+        r["variant_obj"] = Variant.from_json(r["params"])
+        r["heat"] = json.loads(r["heat"])
+        r["budget"] = json.loads(r["budget"])
+    for r in rows:
+        r["meta"] = meta
+    return rows
+
+
+def study_report(db: str | Path, out_dir: str | Path) -> dict:
+    """Summary table and plots of a study file (see :mod:`rompicapo.edges._study_report`)."""
+    from rompicapo.edges._study_report import write_report
+
+    return write_report(db, out_dir)
