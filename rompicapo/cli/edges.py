@@ -1,8 +1,9 @@
 """``rompicapo edges ...``: edge-matching puzzles (Eternity II and any R x C set).
 
-Commands: ``solve`` (Blackwood's search on all cores), ``score``, ``generate``, ``render``,
-``url``. PIECES is a pieces file or ``eternity2`` (the shipped official set). BOARD is a board
-file or an e2.bucas.name URL.
+Commands: ``solve`` (Blackwood's search on all cores, ``--polish S`` to improve its board),
+``improve`` (large-neighbourhood search on a given board), ``score``, ``generate``,
+``render``, ``url``. PIECES is a pieces file or ``eternity2`` (the shipped official set).
+BOARD is a board file or an e2.bucas.name URL.
 """
 
 from __future__ import annotations
@@ -74,8 +75,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     s.add_argument("--node-cap", type=int, default=None, metavar="N", help="restart every N nodes")
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
+    s.add_argument(
+        "--polish",
+        type=float,
+        default=None,
+        metavar="S",
+        help="then improve the best board for S seconds (large-neighbourhood search)",
+    )
     s.add_argument("--quiet", action="store_true", help="no live line on stderr")
     s.set_defaults(handler=_solve)
+
+    im = sub.add_parser(
+        "improve", help="polish a board: large-neighbourhood search (never lowers the score)"
+    )
+    im.add_argument("board", metavar="BOARD", help="board file (complete or partial) or URL")
+    im.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
+    im.add_argument("--time", type=float, default=30.0, metavar="S", help="seconds (default 30)")
+    im.add_argument("--out", metavar="BOARD", help="write the improved board here")
+    im.add_argument("--seed", type=int, default=0, metavar="N")
+    im.add_argument(
+        "--clues",
+        default=None,
+        metavar="FILE|centre|all|none",
+        help="pieces never moved: a clues file or Eternity II's centre/all (default: the centre "
+        "clue on Eternity II when the board has it, none elsewhere)",
+    )
+    im.add_argument(
+        "--node-cap", type=int, default=None, metavar="N", help="nodes per repair (default 20000)"
+    )
+    im.add_argument("--json", action="store_true", help="print the result as JSON")
+    im.add_argument("--allow-duplicates", action="store_true")
+    im.add_argument("--quiet", action="store_true", help="no live line on stderr")
+    im.set_defaults(handler=_improve)
 
     sc = sub.add_parser("score", help="matched joints of a board, and its rule check")
     sc.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
@@ -192,14 +223,17 @@ class _LiveLine:
         self.last = -10.0
         self.shown = False
 
+    def text(self, p: dict) -> str:
+        return (
+            f"{p['seconds']:6.1f} s  {p['placements_per_second'] / 1e6:6.2f} M placements/s  "
+            f"deepest {p['deepest']}  best {p['best_score']}/{p['max_score']}"
+        )
+
     def __call__(self, p: dict) -> None:
         if self.quiet or (not self.tty and p["seconds"] - self.last < 10):
             return
         self.last = p["seconds"]
-        text = (
-            f"{p['seconds']:6.1f} s  {p['placements_per_second'] / 1e6:6.2f} M placements/s  "
-            f"deepest {p['deepest']}  best {p['best_score']}/{p['max_score']}"
-        )
+        text = self.text(p)
         if self.tty:
             sys.stderr.write("\r" + text + "   ")
             self.shown = True
@@ -239,9 +273,15 @@ def _solve(args) -> int:
     finally:
         live.close()
     board = result.board
+    polished = None
+    if args.polish is not None and not result.interrupted:
+        polished = _polish(result, puzzle, clues, args)
+        if polished.score_after >= result.score:
+            board = polished.board
+    final_score = polished.score_after if polished is not None else result.score
     out = args.out
-    if result.interrupted and not out:
-        out = f"edges_best_{result.score}.txt"
+    if (result.interrupted or (polished is not None and polished.interrupted)) and not out:
+        out = f"edges_best_{final_score}.txt"
     if out:
         save_board(out, board, puzzle, comment=f"rompicapo edges solve {args.pieces}")
     _pictures(board, puzzle, args.svg, args.png)
@@ -255,6 +295,8 @@ def _solve(args) -> int:
     )
     if out:
         summary["out"] = out
+    if polished is not None:
+        summary["polish"] = polished.summary()
     if args.json:
         print(dumps_json(summary, indent=2))
     else:
@@ -267,6 +309,8 @@ def _solve(args) -> int:
             f"{summary['settings'].get('jobs', 1)} jobs "
             f"in {result.solve_seconds:.1f} s; verified {summary['verified']}"
         )
+        if polished is not None:
+            print(_improve_line(polished, "polished"))
         if summary["url"]:
             print(summary["url"])
         if out:
@@ -275,7 +319,103 @@ def _solve(args) -> int:
             from rompicapo.edges.puzzle import format_board
 
             sys.stdout.write(format_board(board, puzzle))
-    return 130 if result.interrupted else 0
+    if result.interrupted or (polished is not None and polished.interrupted):
+        return 130
+    return 0
+
+
+def _polish(result, puzzle, clues, args):
+    """``solve --polish S``: improve the search's best partial board (its holes are filled by
+    exact search, then the large-neighbourhood search runs) for S seconds."""
+    from rompicapo.common import InputError
+    from rompicapo.edges.improve import improve
+
+    if args.polish <= 0:
+        raise InputError("--polish must be positive")
+    live = _ImproveLine(args.quiet or args.json)
+    try:
+        return improve(
+            result.partial, puzzle, seconds=args.polish, seed=args.seed, clues=clues,
+            on_progress=live,
+        )  # fmt: skip
+    finally:
+        live.close()
+
+
+class _ImproveLine(_LiveLine):
+    def text(self, p: dict) -> str:
+        return (
+            f"{p['seconds']:6.1f} s  {p['iterations']:,} repairs  "
+            f"score {p['score']}/{p['max_score']}"
+        )
+
+
+def _improve_line(res, what: str = "improved") -> str:
+    state = "interrupted" if res.interrupted else ("solved" if res.solved else what)
+    filled = (
+        f" (holes filled: {res.score_completed})" if res.score_completed != res.score_before else ""
+    )
+    return (
+        f"{state}: score {res.score_before} -> {res.score_after}/{res.puzzle.n_joints} "
+        f"({res.gain:+d}){filled}; {res.iterations:,} repairs, {res.counts['nodes']:,} nodes "
+        f"in {res.solve_seconds:.1f} s; verified {res.verify()}"
+    )
+
+
+def _improve_clues(arg: str | None, puzzle, board):
+    """--clues for improve: by default Eternity II's centre clue when the board agrees with it
+    (holds it, or leaves its cell empty and the piece unused), else none."""
+    from rompicapo.edges.puzzle import Board, eternity2_clues
+
+    if arg is not None or not puzzle.is_eternity2:
+        return _clues(arg if arg is not None else "none", puzzle)
+    centre = eternity2_clues("centre")
+    ((r, c, k, rot),) = centre.placements()
+    here = int(board.piece[r, c])
+    if (here == k and int(board.rotation[r, c]) == rot) or (
+        here < 0 and k not in set(board.piece.ravel().tolist())
+    ):
+        return centre
+    return Board.empty(puzzle.rows, puzzle.cols)
+
+
+def _improve(args) -> int:
+    from rompicapo.common import InputError, dumps_json
+    from rompicapo.edges.improve import NODE_CAP, improve
+    from rompicapo.edges.puzzle import format_board, save_board
+
+    if args.time is None or args.time <= 0:
+        raise InputError("--time must be positive")
+    if args.node_cap is not None and args.node_cap < 1:
+        raise InputError("--node-cap must be positive")
+    puzzle = _pieces(args.pieces, args.allow_duplicates)
+    board = _board(args.board, puzzle)
+    clues = _improve_clues(args.clues, puzzle, board)
+    live = _ImproveLine(args.quiet or args.json)
+    try:
+        res = improve(
+            board, puzzle, seconds=args.time, seed=args.seed, clues=clues,
+            node_cap=args.node_cap or NODE_CAP, on_progress=live,
+        )  # fmt: skip
+    finally:
+        live.close()
+    out = args.out
+    if res.interrupted and not out:
+        out = f"edges_improved_{res.score_after}.txt"
+    if out:
+        save_board(out, res.board, puzzle, comment=f"rompicapo edges improve {args.board}")
+    if args.json:
+        info = res.summary()
+        if out:
+            info["out"] = out
+        print(dumps_json(info, indent=2))
+    else:
+        print(_improve_line(res))
+        if out:
+            print(f"board written to {out}")
+        else:
+            sys.stdout.write(format_board(res.board, puzzle))
+    return 130 if res.interrupted else 0
 
 
 def _pictures(board, puzzle, svg: str | None, png: str | None) -> None:

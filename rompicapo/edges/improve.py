@@ -1,0 +1,595 @@
+"""Polish an edge-matching board: adaptive large-neighbourhood search (ALNS).
+
+A backtracker stops where its last cells cannot be filled; the board it leaves has a few
+mismatched joints and perhaps holes. :func:`improve` takes such a board (complete or partial)
+and repeats:
+
+1. **destroy**: free a region of cells (never a clue) with one of four operators -
+   ``rectangle`` (a block of cells), ``cells`` (cells scattered over the board, mostly of one
+   kind, inner or rim, so the pieces can trade places), ``mismatches`` (a compact blob grown
+   at random from the two cells of a mismatched joint) and ``line`` (a stretch of one row
+   or column);
+2. **repair**: put the freed pieces back by exact search (the numba kernel in
+   ``_repair_kernel``: the region in most-constrained-first order, branch and bound on matched
+   joints, at most ``node_cap`` nodes per repair);
+3. **accept** the repair when it matches as many joints as before or more: improvements and
+   equal-score moves (which change the board and let the search drift across plateaus) are
+   kept, a worse board never is, so the score never goes down.
+
+Adaptive weights (ALNS, Ropke and Pisinger 2006): the operator of each iteration is drawn
+with probability proportional to its weight. Each use earns a reward by outcome
+(``REWARD_IMPROVED`` for a better board, ``REWARD_MOVED`` for an equal board that changed,
+0 otherwise); every ``SEGMENT`` iterations each weight moves a fraction ``REACTION`` of the
+way to the operator's mean reward in that segment, never below ``MIN_WEIGHT``. Each operator's
+region size adapts too: it grows after a repair proven optimal and shrinks after a repair cut
+by the node cap, so repairs sit where the exact search just about finishes.
+
+A partial board is first completed: the empty cells (a region of their own) are filled with the
+unused pieces by the same kernel, exactly when the holes are few, best-first otherwise.
+
+>>> from rompicapo.edges.generate import generate
+>>> puzzle, solution = generate(5, 5, frame_colours=2, inner_colours=3, seed=1)
+>>> holes = solution.copy(); holes.piece[1:4, 1:4] = -1
+>>> result = improve(holes, puzzle, seconds=None, max_iterations=200, seed=0)
+>>> result.score_after == puzzle.n_joints, result.verify()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup
+from rompicapo.edges import _repair_kernel as RK
+from rompicapo.edges.puzzle import Board, Puzzle, validate
+from rompicapo.edges.verify import board_problems, count_matched_joints
+
+__all__ = ["NODE_CAP", "OPERATORS", "ImproveResult", "improve"]
+
+OPERATORS = ("rectangle", "cells", "mismatches", "line")
+
+# Nodes per repair. The kernel places ~10-20 M pieces/s here (measured on Eternity II regions
+# of 10-20 cells), so 20,000 nodes are ~1-2 ms: many hundreds of repairs a second, while a
+# region of a dozen scattered inner cells is still searched to the end.
+NODE_CAP = 20_000
+# Region sizes in cells: MIN_REGION keeps a repair able to move something (two cells can
+# swap); MAX_REGION bounds the per-node candidate scan (4 x cells options). Start sizes are
+# where repairs on Eternity II are still proven within NODE_CAP (measured; the sizes adapt).
+MIN_REGION = 2
+MAX_REGION = 40
+START_SIZE = {"rectangle": 9.0, "cells": 10.0, "mismatches": 8.0, "line": 8.0}
+SIZE_STEP = 0.5  # +0.5 after a proven repair, -0.5 after a capped one: ~half are proven
+# ALNS (Ropke and Pisinger's scheme, their rewards 33 and 9 for a new best and a better
+# solution; here an equal-score move that changed the board plays the "accepted" role).
+REWARD_IMPROVED = 33.0
+REWARD_MOVED = 9.0
+SEGMENT = 50  # iterations between weight updates: enough uses per operator to average
+REACTION = 0.2  # how far a weight moves to the segment's mean reward
+MIN_WEIGHT = 0.5  # every operator keeps >= ~5 % of the draws (rewards are 0..33)
+# The scattered-cells operator takes rim cells with this probability, else inner cells: the
+# rim holds few cells and few colours, the inside most mismatches.
+RIM_SHARE = 0.25
+# Completing a partial board: the holes are one region; allow this many times the node cap
+# (an exact fill of Blackwood's 6-10 holes takes ~10^4-10^5 nodes).
+COMPLETION_CAP_FACTOR = 50
+PROGRESS_SECONDS = 0.5
+
+
+# --------------------------------------------------------------------------------------------
+# Result
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImproveResult(SearchResult):
+    """The polished board and how it got there.
+
+    ``score_before``: matched joints of the board given; ``score_completed``: after filling its
+    holes (equal to ``score_before`` for a complete board); ``score_after``: the final board's.
+    ``operators``: per destroy operator, ``uses``, ``improved`` (repairs that raised the
+    score), ``moved`` (equal-score repairs that changed the board), ``gain`` (joints won),
+    ``nodes``, ``proven`` (repairs searched to the end), ``capped`` (cut by the node cap),
+    ``weight`` (final ALNS weight) and ``size`` (final region size). ``history``: ``(seconds,
+    score)`` at the start and at each improvement. ``counts``: ``iterations``, ``nodes``.
+    """
+
+    puzzle: Puzzle | None = None
+    board: Board | None = None
+    start: Board | None = None
+    clues: Board | None = None
+    score_before: int = 0
+    score_completed: int = 0
+    score_after: int = 0
+    iterations: int = 0
+    operators: dict[str, dict] = field(default_factory=dict)
+    history: list[tuple[float, int]] = field(default_factory=list)
+    solved: bool = False
+    interrupted: bool = False
+    seed: int = 0
+
+    @property
+    def gain(self) -> int:
+        return self.score_after - self.score_before
+
+    def score_at(self, seconds: float) -> int:
+        """The score the search had reached ``seconds`` after it started."""
+        best = self.score_completed
+        for t, s in self.history:
+            if t <= seconds:
+                best = max(best, s)
+        return best
+
+    def verify(self) -> bool:
+        """Recount with :mod:`rompicapo.edges.verify`: the final board is complete and valid,
+        both scores are right, every clue is in place, and the score did not go down."""
+        p = self.puzzle
+        assert p is not None and self.board is not None and self.start is not None
+        placements = self.board.placements()
+        if board_problems(p.rows, p.cols, p.pieces, placements, complete=True):
+            return False
+        if count_matched_joints(p.rows, p.cols, p.pieces, placements) != self.score_after:
+            return False
+        start = self.start.placements()
+        if count_matched_joints(p.rows, p.cols, p.pieces, start) != self.score_before:
+            return False
+        if self.clues is not None:
+            for r, c, k, rot in self.clues.placements():
+                if self.board.piece[r, c] != k or self.board.rotation[r, c] != rot:
+                    return False
+        return self.score_after >= self.score_before and (
+            not self.solved or self.score_after == p.n_joints
+        )
+
+    def summary(self) -> dict:
+        p = self.puzzle
+        assert p is not None
+        return {
+            "puzzle": p.name,
+            "size": [p.rows, p.cols],
+            "score_before": self.score_before,
+            "score_completed": self.score_completed,
+            "score_after": self.score_after,
+            "gain": self.gain,
+            "max_score": p.n_joints,
+            "solved": self.solved,
+            "interrupted": self.interrupted,
+            "iterations": self.iterations,
+            "counts": self.counts,
+            "operators": self.operators,
+            "history": [[round(t, 3), s] for t, s in self.history],
+            "seed": self.seed,
+            "solve_seconds": round(self.solve_seconds, 3),
+            "compile_seconds": round(self.compile_seconds, 3),
+            "verified": self.verify(),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Piece tables and board state (flat arrays for the kernel)
+# --------------------------------------------------------------------------------------------
+
+
+def _piece_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``rot_edges`` (p*16 + r*4 + s), ``grey_mask`` (p*4 + r; 16 for a repeated turn of a
+    symmetric piece) and ``ptype`` (one id per set of pieces equal up to rotation)."""
+    pieces = puzzle.pieces.astype(np.int64)
+    n = len(pieces)
+    rot = np.empty((n, 4, 4), dtype=np.int64)
+    for r in range(4):
+        for s in range(4):
+            rot[:, r, s] = pieces[:, (s - r) % 4]
+    grey = ((rot == 0) * (1 << np.arange(4))).sum(axis=2)
+    for r in range(1, 4):
+        for r0 in range(r):
+            same = (rot[:, r] == rot[:, r0]).all(axis=1)
+            grey[same, r] = 16
+    canon: dict[tuple[int, ...], int] = {}
+    ptype = np.array(
+        [canon.setdefault(min(tuple(rot[k, r]) for r in range(4)), k) for k in range(n)],
+        dtype=np.int64,
+    )
+    return rot.reshape(-1), grey.reshape(-1).astype(np.int64), ptype
+
+
+@dataclass
+class _State:
+    """One board, flat; replaced as a whole on each accepted move (so Ctrl-C never sees half
+    a move)."""
+
+    piece: np.ndarray
+    rot: np.ndarray
+    score: int
+
+
+def _to_board(state: _State, rows: int, cols: int) -> Board:
+    return Board(
+        state.piece.reshape(rows, cols).astype(np.int16),
+        np.where(state.piece >= 0, state.rot, 0).reshape(rows, cols).astype(np.int8),
+    )
+
+
+def _place_clues(board: Board, clues: Board, puzzle: Puzzle) -> Board:
+    """The board with every clue in place; a clue cell holding another piece, or a clue piece
+    used elsewhere, is an error."""
+    out = board.copy()
+    used = {int(k): (r, c) for r, c, k, _ in board.placements()}
+    for r, c, k, rot in clues.placements():
+        have = int(board.piece[r, c])
+        if have == k:
+            if int(board.rotation[r, c]) != rot:
+                raise InputError(
+                    f"the board turns clue piece {k + 1} at ({r}, {c}) {board.rotation[r, c]} "
+                    f"times, the clue {rot} times"
+                )
+            continue
+        if have >= 0:
+            raise InputError(
+                f"the board holds piece {have + 1} at ({r}, {c}), where the clue pins piece {k + 1}"
+            )
+        if k in used:
+            raise InputError(f"clue piece {k + 1} of cell ({r}, {c}) is on the board at {used[k]}")
+        out.piece[r, c], out.rotation[r, c] = k, rot
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Destroy operators: each returns the cells to free (never a clue cell)
+# --------------------------------------------------------------------------------------------
+
+
+class _Destroy:
+    def __init__(self, rows: int, cols: int, movable: np.ndarray, rot_edges: np.ndarray):
+        self.rows, self.cols = rows, cols
+        self.movable = movable  # bool per cell: not a clue
+        self.rot_edges = rot_edges.reshape(-1, 4, 4)
+        cells = np.arange(rows * cols)
+        r, c = np.divmod(cells, cols)
+        rim = (r == 0) | (r == rows - 1) | (c == 0) | (c == cols - 1)
+        self.inner = cells[movable & ~rim]
+        self.rim = cells[movable & rim]
+        self.all = cells[movable]
+
+    def _free(self, cells: np.ndarray) -> np.ndarray:
+        cells = np.unique(cells)
+        return cells[self.movable[cells]]
+
+    def rectangle(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
+        h = int(rng.integers(1, min(self.rows, size) + 1))
+        w = min(self.cols, max(1, round(size / h)))
+        r0 = int(rng.integers(0, self.rows - h + 1))
+        c0 = int(rng.integers(0, self.cols - w + 1))
+        rr, cc = np.meshgrid(np.arange(r0, r0 + h), np.arange(c0, c0 + w), indexing="ij")
+        return self._free((rr * self.cols + cc).ravel())
+
+    def cells(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
+        pool = self.inner
+        if len(self.inner) < 2 or (len(self.rim) >= 2 and rng.random() < RIM_SHARE):
+            pool = self.rim
+        return self._free(rng.choice(pool, size=min(size, len(pool)), replace=False))
+
+    def line(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
+        if rng.random() < 0.5:
+            length = min(size, self.cols)
+            r = int(rng.integers(0, self.rows))
+            c0 = int(rng.integers(0, self.cols - length + 1))
+            cells = r * self.cols + np.arange(c0, c0 + length)
+        else:
+            length = min(size, self.rows)
+            c = int(rng.integers(0, self.cols))
+            r0 = int(rng.integers(0, self.rows - length + 1))
+            cells = np.arange(r0, r0 + length) * self.cols + c
+        return self._free(cells)
+
+    def mismatched_cells(self, state: _State) -> tuple[np.ndarray, np.ndarray]:
+        """The two cells of every mismatched joint (``a[i]``, ``b[i]``)."""
+        rows, cols = self.rows, self.cols
+        shown = self.rot_edges[state.piece, state.rot].reshape(rows, cols, 4)
+        idx = np.arange(rows * cols).reshape(rows, cols)
+        h = shown[:, :-1, 1] != shown[:, 1:, 3]
+        v = shown[:-1, :, 2] != shown[1:, :, 0]
+        a = np.concatenate([idx[:, :-1][h], idx[:-1, :][v]])
+        b = np.concatenate([idx[:, 1:][h], idx[1:, :][v]])
+        return a, b
+
+    def mismatches(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
+        """A compact blob grown from the two cells of one random mismatched joint."""
+        a, b = self.mismatched_cells(state)
+        if len(a) == 0:
+            return self.rectangle(rng, size, state)
+        i = int(rng.integers(len(a)))
+        chosen = {cell for cell in (int(a[i]), int(b[i])) if self.movable[cell]}
+        frontier = list(chosen)
+        while len(chosen) < size and frontier:
+            cell = frontier[int(rng.integers(len(frontier)))]
+            r, c = divmod(cell, self.cols)
+            around = [
+                rr * self.cols + cc
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= rr < self.rows and 0 <= cc < self.cols
+            ]
+            around = [nb for nb in around if self.movable[nb] and nb not in chosen]
+            if not around:
+                frontier.remove(cell)
+                continue
+            nb = around[int(rng.integers(len(around)))]
+            chosen.add(nb)
+            frontier.append(nb)
+        return np.array(sorted(chosen), dtype=np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# The search
+# --------------------------------------------------------------------------------------------
+
+
+class _Repairer:
+    """Calls the kernel on one region; keeps its scratch arrays."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.rows, self.cols = puzzle.rows, puzzle.cols
+        self.rot_edges, self.grey_mask, self.ptype = _piece_tables(puzzle)
+        n = puzzle.rows * puzzle.cols
+        self.out_cell = np.empty(n, dtype=np.int64)
+        self.out_piece = np.empty(n, dtype=np.int64)
+        self.out_rot = np.empty(n, dtype=np.int64)
+        self.counters = np.zeros(RK.N_COUNTERS, dtype=np.int64)
+
+    def __call__(
+        self,
+        state: _State,
+        region: np.ndarray,
+        free: np.ndarray,
+        rng: np.random.Generator,
+        node_cap: int,
+        floor_offset: int,
+    ) -> tuple[_State | None, int, bool]:
+        """Repair ``region`` with the pieces ``free``: the new state when an arrangement
+        scoring at least the current one + ``floor_offset`` + 1 was found (None otherwise),
+        the nodes, and whether the repair was proven."""
+        # identical pieces next to each other (the kernel's multiset rule), the groups and the
+        # order inside each in random order so equal-score repairs differ from run to run
+        types = self.ptype[free]
+        key = rng.random(self.ptype.shape[0])[types]
+        free = free[np.lexsort((rng.random(len(free)), key))]
+        m = len(region)
+        region = region[rng.permutation(m)]
+        c = self.counters
+        RK.repair(
+            self.rows,
+            self.cols,
+            state.piece,
+            state.rot,
+            self.rot_edges,
+            self.grey_mask,
+            region,
+            free,
+            self.ptype[free],
+            floor_offset,
+            node_cap,
+            self.out_cell,
+            self.out_piece,
+            self.out_rot,
+            c,
+        )
+        nodes, proven = int(c[RK.R_NODES]), bool(c[RK.R_PROVEN])
+        if not c[RK.R_FOUND]:
+            return None, nodes, proven
+        piece = state.piece.copy()
+        rot = state.rot.copy()
+        piece[self.out_cell[:m]] = self.out_piece[:m]
+        rot[self.out_cell[:m]] = self.out_rot[:m]
+        new = _State(piece, rot, state.score - int(c[RK.R_CURRENT]) + int(c[RK.R_BEST]))
+        return new, nodes, proven
+
+
+def _warm() -> None:
+    """Compile the kernel on a 3x3 board (every cell freed)."""
+    from rompicapo.edges.generate import generate
+
+    puzzle, solution = generate(3, 3, frame_colours=1, inner_colours=2, seed=0)
+    piece = solution.piece.ravel().astype(np.int64)
+    state = _State(piece, solution.rotation.ravel().astype(np.int64), 0)
+    _Repairer(puzzle)(state, np.arange(9), piece.copy(), np.random.default_rng(0), 100, -1)
+
+
+def improve(
+    board: Board,
+    puzzle: Puzzle,
+    *,
+    seconds: float | None = 30.0,
+    seed: int = 0,
+    clues: Board | None = None,
+    max_iterations: int | None = None,
+    node_cap: int = NODE_CAP,
+    operators: tuple[str, ...] = OPERATORS,
+    on_progress: Callable[[dict], None] | None = None,
+) -> ImproveResult:
+    """Improve ``board`` (complete, or partial: its holes are filled first) for ``seconds``
+    (None: no time limit) or ``max_iterations`` destroy-and-repair steps, or until perfect.
+
+    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
+    board that puts another piece on a clue cell is an :class:`InputError`. The score never
+    goes down and the board stays valid (each piece once, grey exactly on the rim). Ctrl-C
+    ends the search and returns the best board so far (``interrupted``). ``on_progress`` gets
+    a dict (seconds, iterations, score, max_score) about every half second. Same seed and
+    ``max_iterations`` without a time limit: same board.
+    """
+    validate(board, puzzle, complete=False)
+    if seconds is not None and seconds < 0:
+        raise InputError(f"time must not be negative, got {seconds}")
+    if node_cap < 1:
+        raise InputError(f"node cap must be positive, got {node_cap}")
+    unknown = [op for op in operators if op not in OPERATORS]
+    if unknown or not operators:
+        raise InputError(f"operators must be among {', '.join(OPERATORS)}, got {operators!r}")
+    if clues is not None:
+        cp = board_problems(
+            puzzle.rows, puzzle.cols, puzzle.pieces, clues.placements(), complete=False
+        )
+        if cp:
+            raise InputError(f"clues: {cp[0]}")
+    compile_s = jit_warmup("edges.repair", _warm)
+    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.rows * puzzle.cols
+    rng = np.random.default_rng(seed)
+    score_before = count_matched_joints(rows, cols, puzzle.pieces, board.placements())
+    start = board.copy()
+    work = _place_clues(board, clues, puzzle) if clues is not None else board.copy()
+    movable = np.ones(n, dtype=bool)
+    if clues is not None:
+        movable[(clues.piece >= 0).ravel()] = False
+    rep = _Repairer(puzzle)
+    piece = work.piece.ravel().astype(np.int64)
+    rot = np.where(piece >= 0, work.rotation.ravel(), 0).astype(np.int64)
+    state = _State(piece, rot, count_matched_joints(rows, cols, puzzle.pieces, work.placements()))
+    total_nodes = 0
+    t0 = time.perf_counter()
+    history = [(0.0, score_before)]
+    stats = {
+        op: {
+            "uses": 0, "improved": 0, "moved": 0, "gain": 0, "nodes": 0, "proven": 0,
+            "capped": 0, "weight": 1.0, "size": START_SIZE[op],
+        }
+        for op in operators
+    }  # fmt: skip
+    interrupted = False
+    iterations = 0
+    with Stopwatch() as sw:
+        try:
+            holes = np.nonzero(state.piece < 0)[0]
+            if len(holes):
+                unused = np.setdiff1d(np.arange(puzzle.n_pieces), state.piece[state.piece >= 0])
+                new, nodes, _ = rep(state, holes, unused, rng, node_cap * COMPLETION_CAP_FACTOR, -1)
+                total_nodes += nodes
+                assert new is not None  # a fill always exists: piece kinds match cell kinds
+                state = new
+            score_completed = state.score
+            if score_completed > score_before:
+                history.append((time.perf_counter() - t0, score_completed))
+            state, iterations, total_nodes = _search(
+                state, rep, _Destroy(rows, cols, movable, rep.rot_edges), stats, rng,
+                seconds, max_iterations, node_cap, puzzle.n_joints, t0, history, on_progress,
+                total_nodes,
+            )  # fmt: skip
+        except _Interrupted as stop:
+            interrupted = True
+            state, iterations, total_nodes = stop.state, stop.iterations, stop.nodes
+            if "score_completed" not in locals():
+                score_completed = state.score
+        except KeyboardInterrupt:  # during the completion
+            interrupted = True
+            score_completed = score_before
+    if state.score >= score_before and (state.piece >= 0).all():
+        out, after = _to_board(state, rows, cols), state.score
+    else:  # interrupted before the holes were filled
+        out, after = start.copy(), score_before
+    for op in stats.values():
+        op["weight"] = round(op["weight"], 3)
+        op["size"] = round(op["size"], 1)
+    return ImproveResult(
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_s,
+        counts={"iterations": iterations, "nodes": total_nodes},
+        puzzle=puzzle,
+        board=out,
+        start=start,
+        clues=clues,
+        score_before=score_before,
+        score_completed=score_completed,
+        score_after=after,
+        iterations=iterations,
+        operators=stats,
+        history=history,
+        solved=after == puzzle.n_joints,
+        interrupted=interrupted,
+        seed=seed,
+    )
+
+
+class _Interrupted(Exception):
+    def __init__(self, state: _State, iterations: int, nodes: int):
+        self.state, self.iterations, self.nodes = state, iterations, nodes
+
+
+def _search(
+    state: _State,
+    rep: _Repairer,
+    destroy: _Destroy,
+    stats: dict[str, dict],
+    rng: np.random.Generator,
+    seconds: float | None,
+    max_iterations: int | None,
+    node_cap: int,
+    perfect: int,
+    t0: float,
+    history: list[tuple[float, int]],
+    on_progress: Callable[[dict], None] | None,
+    total_nodes: int,
+) -> tuple[_State, int, int]:
+    names = list(stats)
+    segment = {op: [0.0, 0] for op in names}  # reward sum, uses in this segment
+    max_size = min(MAX_REGION, len(destroy.all))
+    iterations = 0
+    last_report = t0
+    try:
+        while state.score < perfect and len(destroy.all) >= MIN_REGION:
+            now = time.perf_counter()
+            if seconds is not None and now - t0 >= seconds:
+                break
+            if max_iterations is not None and iterations >= max_iterations:
+                break
+            if on_progress is not None and now - last_report >= PROGRESS_SECONDS:
+                last_report = now
+                on_progress(
+                    {"seconds": now - t0, "iterations": iterations, "score": state.score,
+                     "max_score": perfect}
+                )  # fmt: skip
+            weights = np.array([stats[op]["weight"] for op in names])
+            op = names[int(rng.choice(len(names), p=weights / weights.sum()))]
+            st = stats[op]
+            size = int(min(max_size, max(MIN_REGION, round(st["size"]))))
+            region = getattr(destroy, op)(rng, size, state)
+            iterations += 1
+            st["uses"] += 1
+            segment[op][1] += 1
+            if len(region) < MIN_REGION:
+                continue
+            new, nodes, proven = rep(state, region, state.piece[region], rng, node_cap, -1)
+            total_nodes += nodes
+            st["nodes"] += nodes
+            if proven:
+                st["proven"] += 1
+                st["size"] = min(max_size, st["size"] + SIZE_STEP)
+            else:
+                st["capped"] += 1
+                st["size"] = max(MIN_REGION, st["size"] - SIZE_STEP)
+            reward = 0.0
+            if new is not None:
+                if new.score > state.score:
+                    st["improved"] += 1
+                    st["gain"] += new.score - state.score
+                    reward = REWARD_IMPROVED
+                    history.append((time.perf_counter() - t0, new.score))
+                    state = new
+                elif not (
+                    np.array_equal(new.piece, state.piece) and np.array_equal(new.rot, state.rot)
+                ):
+                    st["moved"] += 1
+                    reward = REWARD_MOVED
+                    state = new
+            segment[op][0] += reward
+            if iterations % SEGMENT == 0:
+                for name in names:
+                    total, uses = segment[name]
+                    if uses:
+                        w = stats[name]["weight"]
+                        stats[name]["weight"] = max(
+                            MIN_WEIGHT, (1 - REACTION) * w + REACTION * total / uses
+                        )
+                    segment[name] = [0.0, 0]
+    except KeyboardInterrupt:
+        raise _Interrupted(state, iterations, total_nodes) from None
+    return state, iterations, total_nodes
