@@ -372,6 +372,11 @@ def _puzzle_of(spec: dict) -> Puzzle:
     return _puzzles[p["hash"]]
 
 
+# Set in a process that saw Ctrl-C during a job: a local worker process then refuses the jobs
+# already queued to it (the parent is stopping and would wait for them); run_study clears it.
+_interrupted = False
+
+
 def run_job(spec: dict) -> dict:
     """Run one study job (a dict from :func:`plan_jobs`) in this thread and return its row.
 
@@ -380,6 +385,17 @@ def run_job(spec: dict) -> dict:
     the best partial board's matched joints (checked by the independent verifier), ``heat``
     the forward placements per cell.
     """
+    global _interrupted
+    if _interrupted:
+        raise KeyboardInterrupt
+    try:
+        return _run_job(spec)
+    except KeyboardInterrupt:
+        _interrupted = True
+        raise
+
+
+def _run_job(spec: dict) -> dict:
     puzzle = _puzzle_of(spec)
     n = puzzle.rows * puzzle.cols
     clues = Board.empty(puzzle.rows, puzzle.cols)
@@ -680,6 +696,8 @@ def run_study(
     every finished result and report ``interrupted``. ``on_start(n)`` hears how many jobs were
     found finished, ``on_result(job, row)`` sees each new result after it is stored.
     """
+    global _interrupted
+    _interrupted = False
     design = design or Design()
     budget = budget or Budget(seconds=10.0)
     if max_results is not None and max_results < 1:
