@@ -42,9 +42,9 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
         help="seeds for Blackwood's own setting, the reference band (10)",
     )  # fmt: skip
     s.add_argument(
-        "--colour-sets", "--color-sets", default="sample:20", metavar="all|sample:N|none",
+        "--colour-sets", "--color-sets", default="sample:20", metavar="all|sample:N|list:..|none",
         help="prioritised colour sets: every frame colour x inner pair, N of them at random, "
-        "or none (default sample:20)",
+        "the sets listed (list:13-10-16,5-3-8) or none (default sample:20)",
     )  # fmt: skip
     s.add_argument("--curves", type=int, default=20, metavar="N", help="random quota curves (20)")
     s.add_argument(

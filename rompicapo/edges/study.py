@@ -218,7 +218,8 @@ class Design:
     """The sweep: which variants, how many seeds each.
 
     ``colour_sets``: ``"all"`` (every frame colour x inner pair), ``"sample:N"`` (N of them at
-    random, Blackwood's always included) or ``"none"``; ``curves``: random quota curves;
+    random), ``"list:13-10-16,5-3-8"`` (these sets, e.g. to confirm the best of a screen with
+    more seeds) or ``"none"``; ``curves``: random quota curves;
     ``break_variants``: random break-index sets (plus Bucas's on 256 cells); ``seeds`` per
     variant and ``baseline_seeds`` for Blackwood's own setting (the reference band);
     ``amplitude`` and ``break_shift`` size the random perturbations; ``design_seed`` draws
@@ -234,20 +235,32 @@ class Design:
     break_shift: int = 6
     design_seed: int = 0
 
-    def n_colour_sets(self, available: int) -> int:
+    def chosen_colour_sets(
+        self, available: list[tuple[int, ...]], rng: np.random.Generator
+    ) -> list[tuple[int, ...]]:
+        """The colour sets this design runs (draws from ``rng`` only for a sample)."""
         spec = self.colour_sets
         if spec == "all":
-            return available
+            return list(available)
         if spec == "none":
-            return 0
-        if spec.startswith("sample:"):
+            return []
+        kind, _, arg = spec.partition(":")
+        if kind == "sample" and arg.isdigit():
+            k = int(arg)
+            if k >= len(available):
+                return list(available)
+            picks = rng.choice(len(available), size=k, replace=False)
+            return [available[i] for i in sorted(picks.tolist())]
+        if kind == "list" and arg:
             try:
-                k = int(spec.split(":", 1)[1])
+                sets = [tuple(int(c) for c in part.split("-")) for part in arg.split(",")]
             except ValueError:
-                k = -1
-            if k >= 0:
-                return min(k, available)
-        raise InputError(f"colour sets must be 'all', 'sample:N' or 'none', got {spec!r}")
+                sets = []
+            if sets and all(len(cs) >= 1 for cs in sets):
+                return sets
+        raise InputError(
+            f"colour sets must be 'all', 'sample:N', 'list:F-A-B,F-A-B...' or 'none', got {spec!r}"
+        )
 
 
 @dataclass(frozen=True)
@@ -311,15 +324,8 @@ def plan_jobs(
     if not 0 <= design.amplitude < 1:
         raise InputError(f"curve amplitude must be in [0, 1), got {design.amplitude}")
     variants: list[tuple[Variant, int]] = [(base, design.baseline_seeds)]
-    all_sets = colour_sets(puzzle)
-    k = design.n_colour_sets(len(all_sets))
-    if k:
-        if k >= len(all_sets):
-            chosen = all_sets
-        else:
-            picks = rng.choice(len(all_sets), size=k, replace=False)
-            chosen = [all_sets[i] for i in sorted(picks.tolist())]
-        variants += [(Variant(cs, base.quota, base.breaks), design.seeds) for cs in chosen]
+    chosen = design.chosen_colour_sets(colour_sets(puzzle), rng)
+    variants += [(Variant(cs, base.quota, base.breaks), design.seeds) for cs in chosen]
     variants += [
         (Variant(base.heuristic, perturb_quota(base.quota, rng, design.amplitude), base.breaks),
          design.seeds)

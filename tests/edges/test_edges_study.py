@@ -64,6 +64,10 @@ def test_design_counts_and_identity() -> None:
     # whose two seeds are the baseline's seeds 0 and 1 (the same jobs, run once)
     small = plan_jobs(SMALL, Design(colour_sets="all", curves=1, break_variants=1), BUDGET)
     assert len(colour_sets(SMALL)) == 12 and len(small) == 10 + 2 * (12 + 1 + 1) - 2
+    listed = Design(colour_sets="list:13-10-16,5-3-8", curves=0, break_variants=0, seeds=3,
+                    baseline_seeds=0)  # fmt: skip
+    assert sorted({tuple(j["variant"]["heuristic"]) for j in plan_jobs(PUZZLE, listed, BUDGET)}) \
+        == [(3, 5, 8), (10, 13, 16)]  # fmt: skip
     other = plan_jobs(PUZZLE, DESIGN, Budget(nodes=20_001))
     assert not {j["id"] for j in jobs} & {j["id"] for j in other}  # the budget is identity
     # Eternity II: 5 frame colours x C(17, 2) inner pairs (reference §1: frame colours
@@ -78,7 +82,7 @@ def test_local_dask_cluster_writes_the_expected_rows(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     with (
         LocalCluster(
-            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):
