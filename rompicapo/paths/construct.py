@@ -391,6 +391,7 @@ def construct(
     progress: bool = False,
     jobs: int | None = None,
     strips: int | None = None,
+    method: str = "greedy",
 ) -> PathResult:
     """Find a path through every cell of a ``rows`` x ``cols`` board from ``start``.
 
@@ -411,6 +412,11 @@ def construct(
             one per ~1M cells, at most 64, bands of at least 64 rows; 1 for closed tours). The
             bands, not the jobs, decide the
             path: a seed gives the same path whatever the number of cores.
+        method: ``"greedy"`` (default: the search above, any board, start and move set),
+            ``"blocks"`` (the deterministic block construction of
+            :mod:`rompicapo.paths.blocks`: caselle moves, open paths, both sides >= 5, start
+            (0, 0); no search, so no seed, and an InputError when it does not apply) or
+            ``"auto"`` (blocks where they apply, else greedy).
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
     not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
@@ -428,6 +434,13 @@ def construct(
     if seed < 0:
         raise InputError(f"seed must be >= 0, got {seed}")
     n = rows * cols
+    if method not in METHODS:
+        raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+    why_not = _blocks_refusal(rows, cols, (r0, c0), mset, closed)
+    if method == "blocks" and why_not:
+        raise InputError(f"the block construction does not apply: {why_not} (use greedy)")
+    if method == "blocks" or (method == "auto" and not why_not):
+        return _construct_blocks(rows, cols, mset, jobs)
     result = PathResult(rows=rows, cols=cols, start=(r0, c0), moves=mset, closed=closed, seed=seed)
     if len(mset) > 16:
         raise InputError(f"the constructor takes at most 16 moves, {mset.name!r} has {len(mset)}")
@@ -504,6 +517,48 @@ def construct(
     del path, pos, state
     if result.status == "not found" and prove and n <= EXHAUSTIVE_CELLS:
         _settle_by_exhaustive_search(result)
+    return result
+
+
+METHODS = ("greedy", "blocks", "auto")
+
+
+def _blocks_refusal(rows, cols, start, mset, closed) -> str:
+    """Why the block construction cannot make this path ("" when it can)."""
+    from rompicapo.paths.blocks import MIN_SIDE
+
+    if set(mset.moves) != set(parse_moves("caselle").moves):
+        return f"it is made for caselle moves, not {mset.name}"
+    if closed:
+        return "it makes open paths, not closed tours"
+    if min(rows, cols) < MIN_SIDE:
+        return f"it needs both sides >= {MIN_SIDE}"
+    if start != (0, 0):
+        return "its path starts at (0, 0)"
+    return ""
+
+
+def _construct_blocks(rows: int, cols: int, mset: MoveSet, jobs: int | None) -> PathResult:
+    from rompicapo.paths.blocks import BlockPath, warm_up
+
+    result = PathResult(rows=rows, cols=cols, start=(0, 0), moves=mset, method="blocks")
+    result.compile_seconds = jit_warmup("paths.blocks", warm_up)
+    n = rows * cols
+    itemsize = 4 if n <= INT32_CELLS else 8
+    # the path array, plus the verifier's byte per cell that every caller runs next
+    check_memory(
+        n * (itemsize + 1),
+        f"a {rows}x{cols} block path ({n:,} cells at {itemsize + 1} bytes each with its check; "
+        "write it to a .rpath file to stream it instead)",
+    )
+    with Stopwatch() as sw:
+        bp = BlockPath(rows, cols)
+        result.path = bp.fill_path(jobs=jobs)
+    result.solve_seconds = sw.seconds
+    result.peak_bytes = peak_rss_bytes()
+    result.status = "found"
+    result.counts["bands"] = len(bp.bands)
+    result.counts["blocks_per_band"] = len(bp.block_widths)
     return result
 
 

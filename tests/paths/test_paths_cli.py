@@ -134,6 +134,10 @@ def test_memory_refusal_is_a_clear_error(capsys, monkeypatch):
     import rompicapo.common as common
 
     monkeypatch.setattr(common, "available_memory", lambda: 24 * 10**9)
-    code, _, err = run(capsys, "path", "50000")
+    code, _, err = run(capsys, "path", "50000", "--method", "greedy")
     assert code == 2
     assert "needs about 42.5 GB" in err and "available" in err
+    # blocks need 9 bytes per cell for the path and its check: refused too, with the way out
+    code, _, err = run(capsys, "path", "50000")
+    assert code == 2
+    assert "needs about 22.5 GB" in err and ".rpath" in err

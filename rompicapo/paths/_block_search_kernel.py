@@ -1,0 +1,128 @@
+"""numba: one Hamiltonian path of a small block between two given cells (block table search).
+
+The block construction (:mod:`rompicapo.paths.blocks`) needs, for each block shape, a path that
+visits every cell of an ``h x w`` block once, starts at a fixed entry cell and ends at a given
+exit cell (or anywhere). Blocks have at most 9 x 9 = 81 cells, so a depth-first search with
+Warnsdorff's ordering and leaf pruning finds one in milliseconds when one exists; a node budget
+bounds the cases where none exists (the table then records the shape as unavailable, which the
+split of the board avoids).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def block_path(h, w, dr, dc, start, end, node_limit, seed):
+    """Return ``(path, nodes)``: a Hamiltonian path of the ``h x w`` block (flat cells
+    ``r * w + c``) from ``start`` to ``end`` (``end < 0``: any end), or an empty array when the
+    search ends (exhausted or ``node_limit`` nodes) without one.
+
+    Pruning: ``deg[u]`` counts the neighbours of ``u`` that are free or the head of the path. A
+    free cell with ``deg < 1`` can no longer be reached; with a fixed end, a free cell other
+    than the end with ``deg < 2`` could only be the path's last cell, so the branch dies. Ties
+    in Warnsdorff's order are broken by a seeded random key so that restarts explore different
+    trees.
+    """
+    n = h * w
+    m = dr.shape[0]
+    nb = np.full((n, m), -1, np.int64)
+    nbn = np.zeros(n, np.int64)
+    for r in range(h):
+        for c in range(w):
+            v = r * w + c
+            for k in range(m):
+                rr = r + dr[k]
+                cc = c + dc[k]
+                if 0 <= rr < h and 0 <= cc < w:
+                    nb[v, nbn[v]] = rr * w + cc
+                    nbn[v] += 1
+    deg = nbn.copy()
+    free = np.ones(n, np.bool_)
+    path = np.empty(n, np.int64)
+    # Per depth: the candidate list (sorted) and the index of the next one to try.
+    cand = np.empty((n, m), np.int64)
+    ncand = np.zeros(n, np.int64)
+    nexti = np.zeros(n, np.int64)
+    state = np.uint64(seed * 2654435761 + 1)
+    keys = np.empty(m, np.int64)
+    path[0] = start
+    free[start] = False
+    depth = 0
+    nodes = 0
+    fresh = True
+    while depth >= 0:
+        v = path[depth]
+        if fresh:
+            fresh = False
+            nodes += 1
+            if depth == n - 1:
+                if end < 0 or v == end:
+                    return path.copy(), nodes
+            if nodes > node_limit:
+                return np.empty(0, np.int64), nodes
+            # Candidates: free neighbours, fewest onward moves first, random tie-break.
+            k = 0
+            for j in range(nbn[v]):
+                u = nb[v, j]
+                if free[u] and (u != end or depth == n - 2):
+                    state ^= state << np.uint64(13)
+                    state ^= state >> np.uint64(7)
+                    state ^= state << np.uint64(17)
+                    cand[depth, k] = u
+                    keys[k] = deg[u] * 64 + np.int64(state % np.uint64(64))
+                    k += 1
+            for a in range(1, k):  # insertion sort, k <= 8
+                kk = keys[a]
+                uu = cand[depth, a]
+                b = a - 1
+                while b >= 0 and keys[b] > kk:
+                    keys[b + 1] = keys[b]
+                    cand[depth, b + 1] = cand[depth, b]
+                    b -= 1
+                keys[b + 1] = kk
+                cand[depth, b + 1] = uu
+            ncand[depth] = k
+            nexti[depth] = 0
+        if nexti[depth] >= ncand[depth]:
+            # Backtrack: v stops being the head and becomes free again.
+            if depth > 0:
+                p = path[depth - 1]
+                free[v] = True
+                for j in range(nbn[p]):
+                    u = nb[p, j]
+                    if free[u] or u == v:
+                        deg[u] += 1
+            depth -= 1
+            continue
+        u = cand[depth, nexti[depth]]
+        nexti[depth] += 1
+        # Move the head from v to u: v is no longer free nor head.
+        free[u] = False
+        ok = True
+        for j in range(nbn[v]):
+            x = nb[v, j]
+            if free[x] or x == u:
+                deg[x] -= 1
+        remaining = n - depth - 2
+        if remaining > 0:
+            for j in range(nbn[v]):
+                x = nb[v, j]
+                if free[x]:
+                    if deg[x] < 1:
+                        ok = False  # unreachable
+                    elif deg[x] < 2 and end >= 0 and x != end and remaining > 1:
+                        ok = False  # a second leaf besides the fixed end
+        if ok:
+            depth += 1
+            path[depth] = u
+            fresh = True
+        else:
+            free[u] = True
+            for j in range(nbn[v]):
+                x = nb[v, j]
+                if free[x] or x == u:
+                    deg[x] += 1
+    return np.empty(0, np.int64), nodes

@@ -1,0 +1,333 @@
+"""The ``.rpath`` streamed path format: a header, then one byte per move, in checksummed chunks.
+
+A path of N cells is its start cell and its N - 1 moves, each move one byte naming its index in
+the header's move list, so a 10^10-cell path takes 10 GB on disk and can be written and read
+band by band with bounded memory. Layout (integers little-endian)::
+
+    offset 0    b"RPATH\\x00\\x01\\x00"   magic and format version (1)
+    offset 8    uint32 L              length of the JSON header
+    offset 12   L bytes of UTF-8 JSON {"format": "rpath", "version": 1, "rows", "cols",
+                "start": [r, c], "moves": [[dr, dc], ...], "cells": N, "encoding": "u8",
+                "chunk_moves": K, "checksum": "crc32", "method": "..."}
+    then        ceil((N - 1) / K) chunks: chunk i holds moves i*K .. min((i+1)*K, N-1) - 1
+                (one byte each), followed by the CRC-32 of those bytes (uint32)
+
+Chunk ``i`` therefore starts at ``12 + L + i * (K + 4)``: writers fill chunks in any order and
+in parallel (each at its own offset of one preallocated file) and readers seek straight to any
+chunk. The checksums tell a damaged byte from a wrong path: a flipped byte is reported as
+"chunk i is corrupted", before the path check would see a stray move.
+
+This module only knows the format; it does not know how paths are made, and the verifier
+(:mod:`rompicapo.paths.verify_stream`) checks the moves themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rompicapo.common import InputError, run_jobs
+
+__all__ = [
+    "DEFAULT_CHUNK_MOVES",
+    "MAGIC",
+    "RpathHeader",
+    "read_chunk",
+    "read_header",
+    "write_rpath",
+]
+
+MAGIC = b"RPATH\x00\x01\x00"
+VERSION = 1
+# 2^24 moves (16 MiB) per chunk: big enough that a chunk's read, checksum and kernel call dwarf
+# the per-call overhead, small enough that a worker's buffers stay a few tens of MB and a
+# 10^10-cell file still splits into ~600 chunks to share among cores.
+DEFAULT_CHUNK_MOVES = 1 << 24
+# Below this many moves a file is written in this process.
+_PARALLEL_MOVES = 1 << 26
+_PREFIX = struct.Struct("<8sI")
+_CRC = struct.Struct("<I")
+_MAX_HEADER = 1 << 20
+
+
+@dataclass(frozen=True)
+class RpathHeader:
+    """What an ``.rpath`` file says about its path, and where its chunks are."""
+
+    rows: int
+    cols: int
+    start: tuple[int, int]
+    moves: tuple[tuple[int, int], ...]
+    cells: int
+    chunk_moves: int
+    data_offset: int
+    method: str = ""
+
+    @property
+    def n_moves(self) -> int:
+        return max(0, self.cells - 1)
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n_moves // self.chunk_moves)
+
+    def chunk_range(self, i: int) -> tuple[int, int]:
+        """Moves ``lo .. hi - 1`` held by chunk ``i``."""
+        lo = i * self.chunk_moves
+        return lo, min(lo + self.chunk_moves, self.n_moves)
+
+    def chunk_offset(self, i: int) -> int:
+        return self.data_offset + i * (self.chunk_moves + _CRC.size)
+
+    @property
+    def file_size(self) -> int:
+        return self.data_offset + self.n_moves + self.n_chunks * _CRC.size
+
+    def to_json(self) -> dict:
+        return {
+            "format": "rpath",
+            "version": VERSION,
+            "rows": self.rows,
+            "cols": self.cols,
+            "start": list(self.start),
+            "moves": [list(m) for m in self.moves],
+            "cells": self.cells,
+            "encoding": "u8",
+            "chunk_moves": self.chunk_moves,
+            "checksum": "crc32",
+            "method": self.method,
+        }
+
+
+def _header_bytes(rows, cols, start, moves, chunk_moves, method) -> tuple[bytes, RpathHeader]:
+    probe = RpathHeader(rows, cols, tuple(start), tuple(moves), rows * cols, chunk_moves, 0, method)
+    text = json.dumps(probe.to_json(), separators=(",", ":")).encode()
+    head = _PREFIX.pack(MAGIC, len(text)) + text
+    return head, RpathHeader(
+        rows, cols, tuple(start), tuple(moves), rows * cols, chunk_moves, len(head), method
+    )
+
+
+def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
+    """Read and check an ``.rpath`` header; raise InputError with the reason if it is not one
+    (wrong magic, unknown version, bad JSON, missing fields, or a file of the wrong length)."""
+    name = os.fspath(filename)
+    try:
+        with open(name, "rb") as f:
+            prefix = f.read(_PREFIX.size)
+            if len(prefix) < _PREFIX.size or prefix[:6] != MAGIC[:6]:
+                raise InputError(f"{name}: not an .rpath file (no RPATH magic at the start)")
+            magic, length = _PREFIX.unpack(prefix)
+            if magic != MAGIC:
+                raise InputError(f"{name}: .rpath format version {magic[6]} is not supported")
+            if length > _MAX_HEADER:
+                raise InputError(f"{name}: header length {length} is implausible (corrupted?)")
+            text = f.read(length)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
+    try:
+        head = json.loads(text.decode())
+        rows, cols = int(head["rows"]), int(head["cols"])
+        start = (int(head["start"][0]), int(head["start"][1]))
+        moves = tuple((int(a), int(b)) for a, b in head["moves"])
+        cells, chunk = int(head["cells"]), int(head["chunk_moves"])
+        encoding = head["encoding"]
+    except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
+        raise InputError(
+            f"{name}: the .rpath header is damaged ({type(e).__name__}: {e})"
+        ) from None
+    if encoding != "u8":
+        raise InputError(f"{name}: move encoding {encoding!r} is not supported (only u8)")
+    if rows < 1 or cols < 1 or cells != rows * cols or chunk < 1 or not 1 <= len(moves) <= 255:
+        raise InputError(f"{name}: the .rpath header is inconsistent (rows, cols, cells, moves)")
+    header = RpathHeader(
+        rows, cols, start, moves, cells, chunk, _PREFIX.size + length, str(head.get("method", ""))
+    )
+    if size != header.file_size:
+        raise InputError(
+            f"{name}: the file has {size:,} bytes, its header promises {header.file_size:,} "
+            f"({'truncated' if size < header.file_size else 'trailing bytes'})"
+        )
+    return header
+
+
+def read_chunk(f, header: RpathHeader, i: int, buf: np.ndarray | None = None) -> np.ndarray:
+    """Chunk ``i``'s moves as a uint8 array (a view of ``buf`` when given), its checksum
+    checked; raise InputError naming the chunk and its moves if it does not match."""
+    lo, hi = header.chunk_range(i)
+    n = hi - lo
+    if buf is None or len(buf) < n:
+        buf = np.empty(n, np.uint8)
+    view = buf[:n]
+    f.seek(header.chunk_offset(i))
+    got = f.readinto(memoryview(view))
+    crc = f.read(_CRC.size)
+    if got != n or len(crc) != _CRC.size:
+        raise InputError(f"chunk {i} is truncated")
+    if zlib.crc32(view) != _CRC.unpack(crc)[0]:
+        raise InputError(
+            f"chunk {i} (moves {lo + 1:,}..{hi:,}) is corrupted: its checksum does not match"
+        )
+    return view
+
+
+FillMoves = Callable[[int, np.ndarray], None]
+"""``fill(first, out)``: write moves ``first .. first + len(out) - 1`` (0-based) into ``out``."""
+
+
+def write_rpath(
+    filename: str | os.PathLike[str],
+    rows: int,
+    cols: int,
+    start: tuple[int, int],
+    moves: Iterable[tuple[int, int]],
+    fill: FillMoves | None = None,
+    *,
+    chunk_task: Callable | None = None,
+    task_args: tuple = (),
+    method: str = "",
+    chunk_moves: int = DEFAULT_CHUNK_MOVES,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    on_chunk: Callable[[int], None] | None = None,
+) -> RpathHeader:
+    """Write an ``.rpath`` file chunk by chunk.
+
+    Either ``fill`` (a function of this process: chunks are written in order, in this process)
+    or ``chunk_task``, an importable function called as ``chunk_task((filename, header_json,
+    first_chunk, last_chunk, *task_args))`` in worker processes (``jobs``, default all cores) or
+    on a Dask cluster (``scheduler``); each call writes its chunks at their offsets in the
+    preallocated file (so the workers must see the same file system). ``on_chunk(n)`` is told
+    how many chunks were just written (for a progress bar).
+
+    Refuses before writing when the disk lacks the room. Returns the header.
+    """
+    name = os.fspath(filename)
+    head, header = _header_bytes(rows, cols, start, list(moves), chunk_moves, method)
+    folder = os.path.dirname(os.path.abspath(name))
+    free = shutil.disk_usage(folder).free
+    if os.path.exists(name):
+        free += os.path.getsize(name)
+    if header.file_size > free:
+        raise InputError(
+            f"{name}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
+            f"{folder} has {free / 1e9:.1f} GB free"
+        )
+    with open(name, "wb") as f:
+        f.write(head)
+        f.truncate(header.file_size)
+    if fill is not None:
+        buf = np.empty(min(chunk_moves, header.n_moves) or 1, np.uint8)
+        with open(name, "r+b") as f:
+            for i in range(header.n_chunks):
+                lo, hi = header.chunk_range(i)
+                view = buf[: hi - lo]
+                fill(lo, view)
+                f.seek(header.chunk_offset(i))
+                f.write(memoryview(view))
+                f.write(_CRC.pack(zlib.crc32(view)))
+                if on_chunk:
+                    on_chunk(1)
+        return header
+    if chunk_task is None:
+        raise ValueError("write_rpath needs fill or chunk_task")
+    if scheduler is None and header.n_moves < _PARALLEL_MOVES:
+        jobs = 1  # worker start-up (about a second) would cost more than the writing
+    # A few chunks per task: enough tasks to balance the workers, few enough that each task's
+    # start-up (constructing the path object) is negligible.
+    per_task = 4
+    tasks = [
+        (
+            name,
+            header.to_json(),
+            header.data_offset,
+            i,
+            min(i + per_task, header.n_chunks),
+            *task_args,
+        )
+        for i in range(0, header.n_chunks, per_task)
+    ]
+    for task, _ in run_jobs(chunk_task, tasks, n_jobs=jobs, scheduler=scheduler):
+        if on_chunk:
+            on_chunk(task[4] - task[3])
+    return header
+
+
+def write_chunks(name: str, header: RpathHeader, first: int, last: int, fill: FillMoves) -> None:
+    """Write chunks ``first .. last - 1`` of a preallocated file (the body of a chunk task)."""
+    buf = np.empty(header.chunk_moves, np.uint8)
+    fd = os.open(name, os.O_WRONLY)
+    try:
+        for i in range(first, last):
+            lo, hi = header.chunk_range(i)
+            view = buf[: hi - lo]
+            fill(lo, view)
+            off = header.chunk_offset(i)
+            os.pwrite(fd, memoryview(view), off)
+            os.pwrite(fd, _CRC.pack(zlib.crc32(view)), off + len(view))
+    finally:
+        os.close(fd)
+
+
+def header_from_json(head: dict, data_offset: int) -> RpathHeader:
+    """The header object from its JSON form (what chunk tasks receive)."""
+    return RpathHeader(
+        int(head["rows"]),
+        int(head["cols"]),
+        (int(head["start"][0]), int(head["start"][1])),
+        tuple((int(a), int(b)) for a, b in head["moves"]),
+        int(head["cells"]),
+        int(head["chunk_moves"]),
+        int(data_offset),
+        str(head.get("method", "")),
+    )
+
+
+def write_path_array(
+    filename: str | os.PathLike[str],
+    path: np.ndarray,
+    rows: int,
+    cols: int,
+    moves: Iterable[tuple[int, int]],
+    *,
+    method: str = "",
+    chunk_moves: int = DEFAULT_CHUNK_MOVES,
+) -> RpathHeader:
+    """Write a path held as an array of flat cells (``r * cols + c``) as an ``.rpath`` file.
+
+    Raises InputError if two consecutive cells are not one move of ``moves`` apart (the file
+    could not name that step).
+    """
+    moves = [tuple(m) for m in moves]
+    path = np.asarray(path)
+    if len(path) != rows * cols:
+        raise InputError(f"the path has {len(path):,} cells, the board {rows * cols:,}")
+    reach = max(max(abs(a), abs(b)) for a, b in moves)
+    side = 2 * reach + 1
+    code = np.full(side * side, 255, np.uint8)  # (dr, dc) -> move index, 255 = not a move
+    for k, (a, b) in enumerate(moves):
+        code[(a + reach) * side + (b + reach)] = k
+
+    def fill(first: int, out: np.ndarray) -> None:
+        seg = path[first : first + len(out) + 1].astype(np.int64)
+        r, c = np.divmod(seg, cols)
+        dr, dc = np.diff(r), np.diff(c)
+        ok = (np.abs(dr) <= reach) & (np.abs(dc) <= reach)
+        key = np.where(ok, (dr + reach) * side + (dc + reach), 0)
+        out[:] = np.where(ok, code[key], 255)
+        if (out == 255).any():
+            k = int(np.argmax(out == 255))
+            raise InputError(f"step {first + k + 1} -> {first + k + 2} is not a move of the set")
+
+    start = divmod(int(path[0]), cols) if len(path) else (0, 0)
+    return write_rpath(
+        filename, rows, cols, start, moves, fill, method=method, chunk_moves=chunk_moves
+    )

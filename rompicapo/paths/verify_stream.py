@@ -1,0 +1,228 @@
+"""The streaming verifier of ``.rpath`` files: a path of 10^10 cells checked in bounded memory.
+
+The file's moves are read chunk by chunk (:mod:`rompicapo.paths.rpath`) and the path is valid
+when every chunk's checksum matches, every byte names a move, every cell lies on the board and
+no cell is reached twice (with R*C cells in all, that means every cell once). Two passes:
+
+1. every chunk is summarised in parallel (its moves' sum and the extremes of its rows and
+   columns, relative to its first cell); prefix sums give each chunk's first cell, and the
+   extremes show which chunk leaves the board (rescanned to name the step);
+2. the rows are cut into *partitions*, each with a bitmap of one bit per cell of its rows, and
+   each partition replays only the chunks whose rows meet it. A path made of bands (as the
+   block construction's) touches one or two partitions per chunk, so the work splits evenly.
+
+Memory: the bitmaps in flight (R*C/8 bytes in all, less when there are more partitions than
+workers) plus a 16 MiB buffer per worker. Runs on all cores by default (processes) or on a Dask
+cluster (``scheduler``); the workers read the file by name, so they must see it.
+
+Nothing here comes from the path makers: it imports the format reader, the move-set parser
+and its own kernel.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rompicapo.common import InputError, check_memory, default_jobs, run_jobs
+from rompicapo.paths import _verify_stream_kernel as kernel
+from rompicapo.paths.rpath import RpathHeader, read_chunk, read_header
+
+__all__ = ["StreamCheck", "verify_rpath"]
+
+# A partition's bitmap is kept under this size, so that a few of them in flight stay far below
+# the 4 GB the issue allows for 10^10 cells (1.25 GB of bits in all).
+_PARTITION_BYTES = 1 << 29
+# Chunks per pass-1 task: enough tasks to balance the workers.
+_SUMMARY_CHUNKS = 8
+# Below this many moves the file is checked in this process: starting worker processes (about
+# a second each, numba's cache loaded) costs more than the check.
+_PARALLEL_MOVES = 1 << 26
+
+
+@dataclass(frozen=True)
+class StreamCheck:
+    """The verdict on an ``.rpath`` file: ``ok`` or the first problem found (``reason``)."""
+
+    ok: bool
+    reason: str = ""
+    header: RpathHeader | None = None
+    stats: dict = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return "valid path" if self.ok else self.reason
+
+
+def _arrays(header: RpathHeader) -> tuple[np.ndarray, np.ndarray]:
+    dr = np.array([m[0] for m in header.moves], np.int64)
+    dc = np.array([m[1] for m in header.moves], np.int64)
+    return dr, dc
+
+
+def summarise_chunks(task: tuple) -> list[tuple[int, ...]]:
+    """Pass 1 task: ``(filename, first, last)`` -> per chunk ``(bad, sr, sc, rmin, rmax, cmin,
+    cmax)``, or a string with the reason the chunk is unreadable."""
+    name, first, last = task
+    header = read_header(name)
+    dr, dc = _arrays(header)
+    buf = np.empty(header.chunk_moves, np.uint8)
+    out = np.empty(7, np.int64)
+    res: list = []
+    with open(name, "rb") as f:
+        for i in range(first, last):
+            try:
+                moves = read_chunk(f, header, i, buf)
+            except InputError as e:
+                return [*res, str(e)]
+            kernel.summarise(moves, dr, dc, out)
+            res.append(tuple(int(x) for x in out))
+    return res
+
+
+def mark_partition(task: tuple) -> tuple[int, int, int, int]:
+    """Pass 2 task: ``(filename, lo, hi, [(chunk, r0, c0), ...], start)`` -> ``(marked,
+    repeat_move, r, c)``: cells of rows ``lo .. hi - 1`` marked, and the first move (0-based,
+    over the whole path) that reaches a marked cell again (-1 if none) with that cell."""
+    name, lo, hi, chunks, start = task
+    header = read_header(name)
+    dr, dc = _arrays(header)
+    cols = header.cols
+    bitmap = np.zeros(((hi - lo) * cols + 7) // 8, np.uint8)
+    marked = 0
+    if lo <= start[0] < hi:
+        bit = (start[0] - lo) * cols + start[1]
+        bitmap[bit >> 3] |= np.uint8(1 << (bit & 7))
+        marked = 1
+    buf = np.empty(header.chunk_moves, np.uint8)
+    with open(name, "rb") as f:
+        for i, r0, c0 in chunks:
+            moves = read_chunk(f, header, i, buf)
+            n, rep = kernel.mark_rows(moves, dr, dc, r0, c0, cols, lo, hi, bitmap)
+            marked += n
+            if rep >= 0:
+                pos_r = r0 + int(dr[moves[: rep + 1]].sum())
+                pos_c = c0 + int(dc[moves[: rep + 1]].sum())
+                return marked, header.chunk_range(i)[0] + rep, pos_r, pos_c
+    return marked, -1, -1, -1
+
+
+def verify_rpath(
+    filename: str | os.PathLike[str],
+    *,
+    start: tuple[int, int] | None = None,
+    moves=None,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    on_progress=None,
+) -> StreamCheck:
+    """Check the path in an ``.rpath`` file; see the module docstring for how.
+
+    ``start``: the path must start there. ``moves``: a move set (spec or MoveSet) the file's
+    moves must belong to. Raises InputError when the file is not an ``.rpath`` file at all;
+    every problem of the path itself (a damaged chunk included) is a failed check.
+    ``on_progress(done, total)`` is called as chunks are processed (two passes).
+    """
+    from rompicapo.paths.moves import parse_moves
+
+    name = os.fspath(filename)
+    header = read_header(name)
+    rows, cols = header.rows, header.cols
+
+    def fail(reason: str) -> StreamCheck:
+        return StreamCheck(False, reason, header)
+
+    if moves is not None:
+        allowed = set(parse_moves(moves).moves)
+        extra = [m for m in header.moves if m not in allowed]
+        if extra:
+            return fail(
+                f"the file's move set has {extra[0]}, not a move of {parse_moves(moves).spec}"
+            )
+    if len(set(header.moves)) != len(header.moves) or (0, 0) in header.moves:
+        return fail("the file's move list repeats a move or holds (0, 0)")
+    r0, c0 = header.start
+    if not (0 <= r0 < rows and 0 <= c0 < cols):
+        return fail(f"the start ({r0}, {c0}) is off the {rows}x{cols} board")
+    if start is not None and tuple(start) != (r0, c0):
+        return fail(f"the path starts at ({r0}, {c0}), not at {tuple(start)}")
+    n_chunks = header.n_chunks
+    total_work = 2 * n_chunks
+    if scheduler is None and header.n_moves < _PARALLEL_MOVES:
+        jobs = 1
+
+    # Pass 1: summaries, chunk starts, the board's edges.
+    tasks = [
+        (name, i, min(i + _SUMMARY_CHUNKS, n_chunks)) for i in range(0, n_chunks, _SUMMARY_CHUNKS)
+    ]
+    summaries: list = [None] * n_chunks
+    done = 0
+    for (_, first, last), res in run_jobs(
+        summarise_chunks, tasks, n_jobs=jobs, scheduler=scheduler
+    ):
+        for k, s in enumerate(res):
+            summaries[first + k] = s
+        done += last - first
+        if on_progress:
+            on_progress(done, total_work)
+    starts = np.empty((n_chunks, 2), np.int64)
+    r, c = r0, c0
+    dr, dc = _arrays(header)
+    for i, s in enumerate(summaries):
+        if isinstance(s, str) or s is None:
+            return fail(s or f"chunk {i} could not be read")
+        bad, sr, sc, rmin, rmax, cmin, cmax = s
+        if bad >= 0:
+            with open(name, "rb") as f:
+                value = int(read_chunk(f, header, i)[bad])
+            step = header.chunk_range(i)[0] + bad + 1
+            return fail(f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves")
+        if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
+            with open(name, "rb") as f:
+                chunk = read_chunk(f, header, i)
+            t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
+            rr = r + int(dr[chunk[: t + 1]].sum())
+            cc = c + int(dc[chunk[: t + 1]].sum())
+            step = header.chunk_range(i)[0] + t + 2
+            return fail(f"step {step:,}: ({rr}, {cc}) is outside the {rows}x{cols} board")
+        starts[i] = r, c
+        r += sr
+        c += sc
+
+    # Pass 2: partitions of rows, each with its bitmap, replaying the chunks that meet it.
+    n_workers = default_jobs() if jobs is None else max(1, int(jobs))
+    rows_per_part = max(1, min(-(-rows // n_workers), (_PARTITION_BYTES * 8) // cols))
+    parts = [(lo, min(lo + rows_per_part, rows)) for lo in range(0, rows, rows_per_part)]
+    in_flight = min(len(parts), n_workers if scheduler is None else len(parts))
+    check_memory(
+        in_flight * ((rows_per_part * cols + 7) // 8), f"the visited bitmaps of {rows}x{cols}"
+    )
+    lo_rows = np.array([starts[i, 0] + summaries[i][3] for i in range(n_chunks)], np.int64)
+    hi_rows = np.array([starts[i, 0] + summaries[i][4] for i in range(n_chunks)], np.int64)
+    tasks2 = []
+    for lo, hi in parts:
+        meet = np.nonzero((hi_rows >= lo) & (lo_rows < hi))[0]
+        chunks = [(int(i), int(starts[i, 0]), int(starts[i, 1])) for i in meet]
+        tasks2.append((name, lo, hi, chunks, (r0, c0)))
+    marked = 0
+    repeats = []
+    for task, (n, rep, rr, cc) in run_jobs(
+        mark_partition, tasks2, n_jobs=jobs, scheduler=scheduler
+    ):
+        marked += n
+        if rep >= 0:
+            repeats.append((rep, rr, cc))
+        done += len(task[3]) * n_chunks // max(1, sum(len(t[3]) for t in tasks2))
+        if on_progress:
+            on_progress(min(done, total_work), total_work)
+    if repeats:
+        rep, rr, cc = min(repeats)
+        return fail(f"cell ({rr}, {cc}) is visited twice (again at step {rep + 2:,})")
+    if marked != header.cells:  # pragma: no cover - impossible after the checks above
+        return fail(f"{marked:,} cells visited, the board has {header.cells:,}")
+    stats = {"chunks": n_chunks, "partitions": len(parts), "cells": header.cells}
+    return StreamCheck(True, "", header, stats)
