@@ -1,15 +1,18 @@
 """Exact cover: our dancing links on every shared .dlx file, next to Knuth's DLX1 and xcover.
 
-Prints, per file: the count (checked against the README), our CPU seconds (median of the runs),
-nodes and updates, DLX1's CPU seconds from issue 5 (gcc -O2, "this kind of machine") and the
-ratio, and PyPI ``xcover`` (numba, Algorithm C) run side by side in this process after a warm-up
-(its first-call compilation excluded), if it is installed (``pip install xcover``).
-Then parallel counting of pento-6x10 (all orientations) with 1 and 2 processes (wall clock).
+Prints, per file: the count (checked against the README), the engine ``auto`` picked, our CPU
+seconds (median of the runs), nodes and updates, DLX1's CPU seconds from issue 5 (gcc -O2,
+"this kind of machine") and the ratio, and PyPI ``xcover`` (numba, Algorithm C on dancing
+cells) run side by side in this process after a warm-up (its first-call compilation excluded;
+its input converted to its arrays before the clock starts), if it is installed
+(``pip install xcover``); the runs of the two alternate. Then parallel counting of pento-6x10
+(all orientations) with 1 and 2 processes: wall clock, and CPU seconds of the workers.
 
     .venv/bin/python benchmarks/cover_dlx.py [--quick] [--no-xcover] [--no-parallel] [--runs N]
                                              [--engines]
 
-``--engines`` also times our dancing-cells kernel (sparse sets) next to dancing links.
+``--engines`` also times our dancing-links kernel next to the default (dancing cells for
+problems without colours).
 
 CPU seconds (``time.process_time``) are quoted, as the issue's references are; the machine is
 shared, so the load average is printed too.
@@ -49,28 +52,33 @@ CASES = [
 BIG = {"queens-14", "queens-15", "pento-6x10", "pento-4x15"}
 
 
-def cpu_seconds(func, runs: int) -> tuple[float, object]:
-    times = []
-    result = None
+def cpu_seconds(funcs: dict, runs: int) -> dict:
+    """Median CPU seconds and last result of each function, the runs interleaved (A B A B ...)
+    so a change of load on the shared machine hits every column alike."""
+    times: dict = {k: [] for k in funcs}
+    results: dict = {}
     for _ in range(runs):
-        t0 = time.process_time()
-        result = func()
-        times.append(time.process_time() - t0)
-    return statistics.median(times), result
+        for k, func in funcs.items():
+            t0 = time.process_time()
+            results[k] = func()
+            times[k].append(time.process_time() - t0)
+    return {k: (statistics.median(times[k]), results[k]) for k in funcs}
 
 
-def xcover_count(problem) -> int | None:
+def xcover_counter(problem):
+    """A function counting ``problem``'s solutions with xcover's Algorithm C, its input already
+    converted to xcover's arrays (so only its search is timed), or None without xcover."""
     try:
-        import xcover
+        from xcover.dancing_cells import algorithm_c
+        from xcover.solvers import input_as_arrays
     except ImportError:
         return None
     colored = bool(problem.arrays().has_colors)
     options = [[str(i) if c is None else f"{i}:{c}" for i, c in opt] for opt in problem.options]
     primary = [str(i) for i in problem.primary]
     secondary = [str(i) for i in problem.secondary]
-    return sum(
-        1 for _ in xcover.covers(options, primary=primary, secondary=secondary, colored=colored)
-    )
+    arrays = input_as_arrays(options, primary=primary, secondary=secondary, colored=colored)
+    return lambda: sum(1 for _ in algorithm_c(*arrays))
 
 
 def main() -> None:
@@ -80,7 +88,7 @@ def main() -> None:
     ap.add_argument("--no-parallel", action="store_true", help="skip the parallel run")
     ap.add_argument("--runs", type=int, default=3, help="runs per small file (median)")
     ap.add_argument(
-        "--engines", action="store_true", help="also time dancing cells against dancing links"
+        "--engines", action="store_true", help="also time dancing links next to the default"
     )
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -88,43 +96,49 @@ def main() -> None:
     have_xcover = False
     if not args.no_xcover:
         t0 = time.process_time()
-        have_xcover = xcover_count(read_dlx(DATA / "queens-8.dlx")) == 92
+        counter = xcover_counter(read_dlx(DATA / "queens-8.dlx"))
+        have_xcover = counter is not None and counter() == 92
         if have_xcover:
-            print(f"xcover warm-up (compilation): {time.process_time() - t0:.1f} s CPU")
+            print(f"xcover warm-up (compilation or cache load): {time.process_time() - t0:.1f} s")
     head = (
-        f"{'file':18} {'count':>8} {'ok':>3} {'ours s':>8} {'nodes':>11} {'updates':>13}"
-        f" {'DLX1 s':>7} {'ours/DLX1':>9} {'xcover s':>9} {'xc/ours':>8}"
+        f"{'file':18} {'count':>8} {'ok':>3} {'engine':>8} {'ours s':>8} {'nodes':>11}"
+        f" {'updates':>13} {'DLX1 s':>7} {'ours/DLX1':>9} {'xcover s':>9} {'xc/ours':>8}"
+        + (f" {'links s':>8} {'links/ours':>10}" if args.engines else "")
     )
     print(head)
     print("-" * len(head))
     cases = [c for c in CASES if not (args.quick and c[0] in BIG)]
-    cases.append(("pento-5x12 (built)", 4040, 6.7))
+    if not args.quick:
+        cases.append(("pento-5x12 (built)", 4040, 6.7))
     for name, expected, dlx1 in cases:
         if name.startswith("pento-5x12"):
-            if args.quick:
-                continue
             problem = Packing.build("pentominoes", "5x12").problem
         else:
             problem = read_dlx(DATA / f"{name}.dlx")
-        runs = 1 if name in BIG or name.startswith("pento") else args.runs
-        secs, r = cpu_seconds(lambda p=problem: count(p), runs)
-        cells_text = ""
-        if args.engines and r.algorithm.startswith("X"):
-            cs, rc = cpu_seconds(lambda p=problem: count(p, engine="cells"), runs)
-            cells_text = (
-                f"  cells {cs:.3f} s ({cs / secs:.2f}x links), {rc.counts['updates']:,} upd"
-            )
+        funcs = {"ours": lambda p=problem: count(p)}
+        counter = xcover_counter(problem) if have_xcover else None
+        if counter is not None:
+            funcs["xcover"] = counter
+        if args.engines and not problem.arrays().has_colors:
+            funcs["links"] = lambda p=problem: count(p, engine="links")
+        runs = 1 if name == "queens-15" else args.runs
+        got = cpu_seconds(funcs, runs)
+        secs, r = got["ours"]
         ratio = f"{secs / dlx1:9.2f}" if dlx1 else " " * 9
         dlx1_text = f"{dlx1:7.3f}" if dlx1 else " " * 7
         xc_text, xc_ratio = " " * 9, " " * 8
-        if have_xcover and not (args.quick and name in BIG):
-            xs, xn = cpu_seconds(lambda p=problem: xcover_count(p), 1)
+        if "xcover" in got:
+            xs, xn = got["xcover"]
             xc_text = f"{xs:9.3f}" + ("" if xn == expected else "!")
             xc_ratio = f"{xs / secs:8.2f}" if secs > 0 else ""
+        links_text = ""
+        if "links" in got:
+            ls, _ = got["links"]
+            links_text = f" {ls:8.3f} {ls / secs if secs > 0 else 0:10.2f}"
         print(
-            f"{name:18} {r.count:8} {'yes' if r.count == expected else 'NO':>3} {secs:8.3f}"
-            f" {r.counts['nodes']:11,} {r.counts['updates']:13,} {dlx1_text} {ratio}"
-            f" {xc_text} {xc_ratio}{cells_text}",
+            f"{name:18} {r.count:8} {'yes' if r.count == expected else 'NO':>3}"
+            f" {r.algorithm:>8} {secs:8.3f} {r.counts['nodes']:11,} {r.counts['updates']:13,}"
+            f" {dlx1_text} {ratio} {xc_text} {xc_ratio}{links_text}",
             flush=True,
         )
     if not args.no_parallel and not args.quick:

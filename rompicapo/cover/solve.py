@@ -109,14 +109,14 @@ def _warm() -> float:
 class _Search:
     """One resumable search over one problem (a kernel's arrays and state).
 
-    ``engine``: ``"links"`` (dancing links, Algorithms X and C), ``"cells"`` (dancing cells,
-    sparse sets, Algorithm X with uncoloured secondary items), ``"m"`` (dancing links,
-    Algorithm M), or ``"auto"``: links, or M with multiplicities. Dancing cells, with its
-    early exit when an item would lose its last option, visits a third of the nodes and
-    half the updates of links, but each update (a swap) costs more: measured about 7%
-    faster than links on pentominoes (pento-6x10: 6.3 s against 6.7 s CPU) and 1.7-2x
-    slower on queens and Langford pairs (benchmarks/cover_dlx.py --engines), so it is not
-    the default.
+    ``engine``: ``"cells"`` (dancing cells, sparse sets, Algorithm X with uncoloured secondary
+    items), ``"links"`` (dancing links, Algorithms X and C), ``"m"`` (dancing links,
+    Algorithm M), or ``"auto"``: cells when nothing is coloured and every bound is 1, else
+    links (colours) or M (multiplicities). Dancing cells stop taking an option as soon as an
+    item would lose its last option, so they visit a third of the nodes and half the updates
+    of links on pentominoes, and their unsigned arrays skip numba's negative-index test:
+    measured 2.6x faster than links on pento-6x10, 1.4x on Langford pairs, 1.15x on queens
+    (benchmarks/cover_dlx.py --engines).
     """
 
     def __init__(
@@ -130,7 +130,10 @@ class _Search:
         a = arrays
         self.arrays = a
         if engine == "auto":
-            engine = "m" if a.has_multiplicities else "links"
+            if a.has_multiplicities:
+                engine = "m"
+            else:
+                engine = "links" if a.has_colors else "cells"
         if engine not in ENGINES:
             raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         if engine == "cells" and (a.has_colors or a.has_multiplicities):
@@ -160,10 +163,13 @@ class _Search:
             self.cells = CK.build_cells(
                 a.n_primary, a.n_items, a.option_start, a.option_items, option_order, item_order
             )
-            self.best = np.zeros(levels, np.int32)
-            self.saved = np.zeros((levels, 2, a.n_items), np.int32)
-            self.saved_active = np.zeros((levels, 2), np.int64)
-            self.state[CK.STATE_ACTIVE] = a.n_items
+            # unsigned, as every array of the cells kernel (see its module docstring)
+            self.choice = np.zeros(levels, np.uint32)
+            self.best = np.zeros(levels, np.uint32)
+            self.saved_before = np.zeros((levels, a.n_items), np.uint32)
+            self.saved_after = np.zeros((levels, a.n_items), np.uint32)
+            self.saved_active = np.zeros((levels, 2), np.uint32)
+            self.state[CK.STATE_ACTIVE] = a.n_primary
         else:
             self.links = K.build_links(
                 a.n_primary,
@@ -224,7 +230,8 @@ class _Search:
                 self.arrays.n_primary,
                 *self.cells,
                 self.best,
-                self.saved,
+                self.saved_before,
+                self.saved_after,
                 self.saved_active,
                 *tail,
                 split_depth,
