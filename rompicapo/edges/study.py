@@ -184,16 +184,22 @@ def colour_sets(puzzle: Puzzle) -> list[tuple[int, int, int]]:
 
 
 def perturb_quota(
-    base: Sequence[int], rng: np.random.Generator, amplitude: float = 0.2
+    base: Sequence[int],
+    rng: np.random.Generator,
+    amplitude: float = 0.2,
+    level_spread: float = 0.0,
 ) -> tuple[int, ...]:
     """A random variation of a quota curve: the curve times a factor drawn uniformly from
     ``1 +- amplitude`` at each of Blackwood's knots (scaled to the curve's length), linear in
-    between; truncated to integers, kept non-decreasing where the quota applies and at most
-    the sides available (122 in the curve's units)."""
+    between, all times one level ``1 +- level_spread`` (so that whole curves below and above
+    his are drawn, not only wiggles around it); truncated to integers, kept non-decreasing
+    where the quota applies and at most the sides available (122 in the curve's units)."""
     base_arr = np.asarray(base, dtype=np.float64)
     n = len(base_arr)
     knots = np.array([0] + [round(k * n / 256) for k in QUOTA_KNOTS] + [n - 1], dtype=np.float64)
     factors = 1.0 + rng.uniform(-amplitude, amplitude, size=len(knots))
+    if level_spread > 0:  # drawn only then: designs without it keep their curves
+        factors *= 1.0 + rng.uniform(-level_spread, level_spread)
     f = np.interp(np.arange(n), knots, factors)
     out = np.floor(base_arr * f).astype(np.int64)
     active = base_arr > 0
@@ -222,8 +228,8 @@ class Design:
     more seeds) or ``"none"``; ``curves``: random quota curves;
     ``break_variants``: random break-index sets (plus Bucas's on 256 cells); ``seeds`` per
     variant and ``baseline_seeds`` for Blackwood's own setting (the reference band);
-    ``amplitude`` and ``break_shift`` size the random perturbations; ``design_seed`` draws
-    them (same design seed, same jobs: a rerun resumes).
+    ``amplitude``, ``level_spread`` (see :func:`perturb_quota`) and ``break_shift`` size the
+    random perturbations; ``design_seed`` draws them (same design seed, same jobs: a rerun resumes).
     """
 
     colour_sets: str = "sample:20"
@@ -234,6 +240,7 @@ class Design:
     amplitude: float = 0.2
     break_shift: int = 6
     design_seed: int = 0
+    level_spread: float = 0.0
 
     def chosen_colour_sets(
         self, available: list[tuple[int, ...]], rng: np.random.Generator
@@ -326,11 +333,9 @@ def plan_jobs(
     variants: list[tuple[Variant, int]] = [(base, design.baseline_seeds)]
     chosen = design.chosen_colour_sets(colour_sets(puzzle), rng)
     variants += [(Variant(cs, base.quota, base.breaks), design.seeds) for cs in chosen]
-    variants += [
-        (Variant(base.heuristic, perturb_quota(base.quota, rng, design.amplitude), base.breaks),
-         design.seeds)
-        for _ in range(design.curves)
-    ]  # fmt: skip
+    for _ in range(design.curves):
+        curve = perturb_quota(base.quota, rng, design.amplitude, design.level_spread)
+        variants.append((Variant(base.heuristic, curve, base.breaks), design.seeds))
     if design.break_variants and n == 256:
         variants.append((Variant(base.heuristic, base.quota, BUCAS_BREAK_INDEXES), design.seeds))
     variants += [
@@ -627,7 +632,9 @@ def _finished_ids(conn: sqlite3.Connection) -> set[str]:
 
 
 def _store(conn: sqlite3.Connection, job: dict, out: dict) -> None:
-    """One result, one transaction: a crash after this line keeps it, before it loses only it."""
+    """One result, one transaction: a crash after this line keeps it, before it loses only it.
+
+    A result already there (two studies sharing a file ran the same job) is kept as it was."""
     variant = Variant.from_dict(job["variant"])
     row = {
         **{k: out[k] for k in _COLUMNS if k in out},
@@ -642,7 +649,7 @@ def _store(conn: sqlite3.Connection, job: dict, out: dict) -> None:
     }
     with conn:
         conn.execute(
-            f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES "
+            f"INSERT OR IGNORE INTO results ({', '.join(_COLUMNS)}) VALUES "
             f"({', '.join('?' for _ in _COLUMNS)})",
             [row[c] for c in _COLUMNS],
         )
