@@ -101,7 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "clue on Eternity II when the board has it, none elsewhere)",
     )
     im.add_argument(
-        "--node-cap", type=int, default=None, metavar="N", help="nodes per repair (default 20000)"
+        "--node-cap", type=int, default=None, metavar="N", help="nodes per repair (default 2000)"
     )
     im.add_argument("--json", action="store_true", help="print the result as JSON")
     im.add_argument("--allow-duplicates", action="store_true")
