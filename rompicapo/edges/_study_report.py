@@ -142,7 +142,7 @@ def write_report(db: str | Path, out_dir: str | Path) -> dict:
         _plot_colour_sets(out / "colour_sets.png", variants, base, puzzle),
         _plot_quota(out / "quota_curves.png", variants, base),
         _plot_scores(out / "scores.png", rows, variants, base),
-        _plot_heat(out / "heat.png", rows, puzzle),
+        _plot_heat(out / "heat.png", rows, puzzle, base),
     ]
     headline = _headline(rows, variants, base)
     summary = _write_summary(out / "summary.md", rows, variants, base, headline)
@@ -328,7 +328,10 @@ def _plot_colour_sets(path: Path, variants, base: Variant, puzzle: Puzzle | None
     if len(values) == 0:
         return None
     vmin, vmax = float(values.min()), float(values.max())
-    fig, axes = plt.subplots(1, len(frame), figsize=(3.0 * len(frame) + 1, 3.4), squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(frame), figsize=(2.5 * len(frame) + 1.5, 3.1), squeeze=False,
+        layout="constrained",
+    )  # fmt: skip
     im = None
     for ax, f in zip(axes[0], frame, strict=True):
         im = ax.imshow(grids[f], cmap="viridis", vmin=vmin, vmax=vmax, origin="upper")
@@ -342,7 +345,8 @@ def _plot_colour_sets(path: Path, variants, base: Variant, puzzle: Puzzle | None
                 ax.add_patch(plt.Rectangle((ins[0] - 0.5, ins[1] - 0.5), 1, 1, fill=False,
                                            edgecolor="red", linewidth=1.5))  # fmt: skip
     fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label="mean depth reached")
-    fig.suptitle("Depth per prioritised colour set (inner pair; red: Blackwood's 13+10+16)",
+    fig.suptitle(f"Mean depth per prioritised colour set: frame colour (panel) x inner pair "
+                 f"(red: Blackwood's {'+'.join(map(str, base.heuristic))})",
                  fontsize=10)  # fmt: skip
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
@@ -382,9 +386,8 @@ def _plot_quota(path: Path, variants, base: Variant):
                     alpha=0.2, label=label)  # fmt: skip
         ax2.axhline(m, color="red", lw=1)
         ax2.axvline(1.0, color="red", lw=0.5, ls="--")
-        ax2.set_xscale("log")
         ax2.legend(loc="lower left", fontsize=8)
-    ax2.set_xlabel("curve peak: largest ratio to Blackwood's curve (log scale)")
+    ax2.set_xlabel("curve peak: largest ratio to Blackwood's curve")
     ax2.set_ylabel("depth reached")
     ax2.set_title("Depth against how far the curve rises above his", fontsize=10)
     fig.tight_layout()
@@ -436,21 +439,36 @@ def _plot_scores(path: Path, rows, variants, base: Variant):
     return path
 
 
-def _plot_heat(path: Path, rows, puzzle: Puzzle | None):
+def _plot_heat(path: Path, rows, puzzle: Puzzle | None, base: Variant):
+    """Placements per cell, summed: Blackwood's setting beside every other variant."""
     import matplotlib.pyplot as plt
 
-    heat = np.sum([np.asarray(r["heat"], dtype=np.float64) for r in rows], axis=0)
     meta = rows[0]["meta"]
     nr, nc = int(meta.get("rows", 0)), int(meta.get("cols", 0))
-    if nr * nc != len(heat):
-        return None
-    grid = np.log10(heat.reshape(nr, nc) + 1)
-    fig, ax = plt.subplots(figsize=(5.2, 4.4))
-    im = ax.imshow(grid, cmap="magma")
-    fig.colorbar(im, ax=ax, label="log10 placements (all jobs)")
-    ax.set_title(f"Where the search spends its placements ({len(rows)} jobs)", fontsize=10)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    panels = [
+        (
+            "Blackwood's setting",
+            [r for r in rows if classify(r["variant_obj"], base) == "baseline"],
+        ),
+        (
+            "every other variant",
+            [r for r in rows if classify(r["variant_obj"], base) != "baseline"],
+        ),
+    ]
+    panels = [(t, sel) for t, sel in panels if sel]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.2), squeeze=False)
+    for ax, (title, sel) in zip(axes[0], panels, strict=True):
+        heat = np.sum([np.asarray(r["heat"], dtype=np.float64) for r in sel], axis=0)
+        if nr * nc != len(heat):
+            plt.close(fig)
+            return None
+        im = ax.imshow(np.log10(heat.reshape(nr, nc) + 1), cmap="magma")
+        fig.colorbar(im, ax=ax, shrink=0.85, label="log10 placements")
+        ax.set_title(f"{title} ({len(sel)} jobs)", fontsize=10)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    fig.suptitle("Where the search spends its placements (board as printed, top row first)",
+                 fontsize=10)  # fmt: skip
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
