@@ -55,6 +55,10 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
         help="quota perturbation: factor 1+-X at each knot of the curve (0.2)",
     )  # fmt: skip
     s.add_argument(
+        "--level-spread", type=float, default=0.0, metavar="X",
+        help="quota curves also scaled as a whole by 1+-X (0: only the knot factors)",
+    )  # fmt: skip
+    s.add_argument(
         "--break-shift", type=int, default=6, metavar="K", help="break index moves, +-K (6)"
     )
     s.add_argument("--design-seed", type=int, default=0, metavar="N", help="draws the variants (0)")
@@ -96,9 +100,12 @@ def _study(args) -> int:
         amplitude=args.amplitude,
         break_shift=args.break_shift,
         design_seed=args.design_seed,
+        level_spread=args.level_spread,
     )
     if args.break_shift < 0:
         raise InputError(f"--break-shift must be at least 0, got {args.break_shift}")
+    if not 0 <= args.level_spread < 1:
+        raise InputError(f"--level-spread must be in [0, 1), got {args.level_spread}")
     total = len(plan_jobs(puzzle, design, budget, clues))  # validates the design too
     open_study(args.db, puzzle, create=True).close()  # a bad file: one line, before the bar
     with progress_bar(disable=args.quiet or args.json) as bar:
