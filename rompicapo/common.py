@@ -20,7 +20,13 @@ import resource
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, TypeVar
@@ -186,11 +192,14 @@ def run_jobs(
     n_jobs: int | None = None,
     scheduler: str | None = None,
     max_pending: int | None = None,
+    threads: bool = False,
 ) -> Iterator[tuple[J, R]]:
     """Run ``func(job)`` for every job and yield ``(job, result)`` pairs as they finish.
 
     - ``scheduler=None``: local processes, ``n_jobs`` of them (default: all cores); with
       ``n_jobs=1`` the jobs run in this process, in order, which is easiest to debug.
+      ``threads=True`` uses threads of this process instead, for work that releases the GIL
+      (nogil kernels, file I/O, zlib): no worker start-up, no pickling of results.
     - ``scheduler="tcp://host:port"`` (or a ``distributed.Client``): the jobs go to that Dask
       distributed cluster; ``func`` must be importable by the workers.
 
@@ -213,7 +222,12 @@ def run_jobs(
     it = iter(jobs)
     # spawn, not fork: workers start clean (no inherited threads or numba state) and load the
     # compiled kernels from numba's on-disk cache.
-    with ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn")) as pool:
+    pool_type = (
+        ThreadPoolExecutor(max_workers=n)
+        if threads
+        else ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn"))
+    )
+    with pool_type as pool:
         pending: dict[Future, J] = {}
         try:
             for job in it:

@@ -192,7 +192,6 @@ def write_rpath(
     fill: FillMoves | None = None,
     *,
     chunk_task: Callable | None = None,
-    task_args: tuple = (),
     method: str = "",
     chunk_moves: int = DEFAULT_CHUNK_MOVES,
     jobs: int | None = None,
@@ -203,9 +202,9 @@ def write_rpath(
 
     Either ``fill`` (a function of this process: chunks are written in order, in this process)
     or ``chunk_task``, an importable function called as ``chunk_task((filename, header_json,
-    first_chunk, last_chunk, *task_args))`` in worker processes (``jobs``, default all cores) or
-    on a Dask cluster (``scheduler``); each call writes its chunks at their offsets in the
-    preallocated file (so the workers must see the same file system). ``on_chunk(n)`` is told
+    data_offset, first_chunk, last_chunk))`` in threads (``jobs``, default all cores) or on a
+    Dask cluster (``scheduler``); each call writes its chunks at their offsets in the
+    preallocated file (so Dask workers must see the same file system). ``on_chunk(n)`` is told
     how many chunks were just written (for a progress bar).
 
     Refuses before writing when the disk lacks the room. Returns the header.
@@ -240,7 +239,7 @@ def write_rpath(
     if chunk_task is None:
         raise ValueError("write_rpath needs fill or chunk_task")
     if scheduler is None and header.n_moves < _PARALLEL_MOVES:
-        jobs = 1  # worker start-up (about a second) would cost more than the writing
+        jobs = 1  # a small file is written before threads would pay off
     # A few chunks per task: enough tasks to balance the workers, few enough that each task's
     # start-up (constructing the path object) is negligible.
     per_task = 4
@@ -251,11 +250,11 @@ def write_rpath(
             header.data_offset,
             i,
             min(i + per_task, header.n_chunks),
-            *task_args,
         )
         for i in range(0, header.n_chunks, per_task)
     ]
-    for task, _ in run_jobs(chunk_task, tasks, n_jobs=jobs, scheduler=scheduler):
+    # threads locally: the fill kernels, zlib.crc32 and os.pwrite all release the GIL
+    for task, _ in run_jobs(chunk_task, tasks, n_jobs=jobs, scheduler=scheduler, threads=True):
         if on_chunk:
             on_chunk(task[4] - task[3])
     return header

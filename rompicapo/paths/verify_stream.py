@@ -12,8 +12,9 @@ no cell is reached twice (with R*C cells in all, that means every cell once). Tw
    block construction's) touches one or two partitions per chunk, so the work splits evenly.
 
 Memory: the bitmaps in flight (R*C/8 bytes in all, less when there are more partitions than
-workers) plus a 16 MiB buffer per worker. Runs on all cores by default (processes) or on a Dask
-cluster (``scheduler``); the workers read the file by name, so they must see it.
+workers) plus a 16 MiB buffer per worker. Runs on all cores by default (threads: the kernels,
+file reads and zlib release the GIL) or on a Dask cluster (``scheduler``); the workers read the
+file by name, so they must see it.
 
 Nothing here comes from the path makers: it imports the format reader, the move-set parser
 and its own kernel.
@@ -37,8 +38,7 @@ __all__ = ["StreamCheck", "verify_rpath"]
 _PARTITION_BYTES = 1 << 29
 # Chunks per pass-1 task: enough tasks to balance the workers.
 _SUMMARY_CHUNKS = 8
-# Below this many moves the file is checked in this process: starting worker processes (about
-# a second each, numba's cache loaded) costs more than the check.
+# Below this many moves the file is checked in one thread: more would not pay off.
 _PARALLEL_MOVES = 1 << 26
 
 
@@ -162,7 +162,7 @@ def verify_rpath(
     summaries: list = [None] * n_chunks
     done = 0
     for (_, first, last), res in run_jobs(
-        summarise_chunks, tasks, n_jobs=jobs, scheduler=scheduler
+        summarise_chunks, tasks, n_jobs=jobs, scheduler=scheduler, threads=True
     ):
         for k, s in enumerate(res):
             summaries[first + k] = s
@@ -211,7 +211,7 @@ def verify_rpath(
     marked = 0
     repeats = []
     for task, (n, rep, rr, cc) in run_jobs(
-        mark_partition, tasks2, n_jobs=jobs, scheduler=scheduler
+        mark_partition, tasks2, n_jobs=jobs, scheduler=scheduler, threads=True
     ):
         marked += n
         if rep >= 0:
