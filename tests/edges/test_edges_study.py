@@ -256,3 +256,19 @@ def test_perturbed_breaks_stay_on_the_board(seed, shift, n) -> None:
 def test_variant_from_garbage_is_an_input_error(text) -> None:
     with contextlib.suppress(InputError):  # anything else (a traceback) fails the test
         Variant.from_json(text)
+
+
+def test_a_baseline_job_is_blackwoods_search() -> None:
+    # The study's job loop (with the quota set from the variant) must search exactly as
+    # blackwood.search with Blackwood's settings: same seed and node budget, same counts.
+    from rompicapo.edges.blackwood import search
+    from rompicapo.edges.puzzle import eternity2_clues
+
+    job = next(j for j in plan_jobs(PUZZLE, DESIGN, BUDGET) if j["seed"] == 1
+               and Variant.from_dict(j["variant"]) == base_variant(PUZZLE))  # fmt: skip
+    out = run_job(job)
+    ref = search(PUZZLE, eternity2_clues("centre"), seconds=None, max_nodes=20_000, seed=1)
+    assert (out["depth"], out["score"], out["placements"]) == (
+        ref.deepest, ref.search_score, ref.counts["placements"]
+    )  # fmt: skip
+    assert out["heat"] == ref.heat.ravel().tolist() and out["verified"]
