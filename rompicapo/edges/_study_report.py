@@ -145,7 +145,7 @@ def write_report(db: str | Path, out_dir: str | Path) -> dict:
         _plot_heat(out / "heat.png", rows, puzzle, base),
     ]
     headline = _headline(rows, variants, base)
-    summary = _write_summary(out / "summary.md", rows, variants, base, headline)
+    summary = _write_summary(out / "summary.md", rows, variants, base, headline, puzzle)
     return {"jobs": len(rows), "variants": len(variants), **headline,
             "files": [str(f) for f in [summary, *files] if f is not None]}  # fmt: skip
 
@@ -227,7 +227,31 @@ def _headline(rows: list[dict], variants: list[dict], base: Variant) -> dict:
     }
 
 
-def _write_summary(path: Path, rows, variants, base: Variant, headline: dict) -> Path:
+def _colour_marginals(colour: list[dict], puzzle: Puzzle | None) -> list[str]:
+    """Mean depth of the jobs whose set holds each colour (every job of a set counts)."""
+    if puzzle is None:
+        return []
+    frame = set(puzzle.frame_colours)
+    lines = ["", "Mean depth of the colour-set jobs holding each colour (Blackwood's own set left "
+             "out; frame colours first):",
+             "", "| colour | kind | jobs | depth | jobs deeper than 200 |",
+             "|---:|---|---:|---|---:|"]  # fmt: skip
+    colours = sorted({c for d in colour for c in d["variant"].heuristic},
+                     key=lambda c: (c not in frame, c))  # fmt: skip
+    for c in colours:
+        sel = [r for d in colour if c in d["variant"].heuristic for r in d["rows"]]
+        deep = sum(r["depth"] > 200 for r in sel)
+        kind = "frame" if c in frame else "inner"
+        lines.append(
+            f"| {c} | {kind} | {len(sel)} | {_fmt_ci(*mean_ci([r['depth'] for r in sel]))} | "
+            f"{deep} |"
+        )
+    return lines
+
+
+def _write_summary(
+    path: Path, rows, variants, base: Variant, headline: dict, puzzle: Puzzle | None
+) -> Path:
     meta = rows[0]["meta"]
     budgets = sorted({json.dumps(r["budget"], sort_keys=True) for r in rows})
     seconds = np.array([r["seconds"] for r in rows])
@@ -274,6 +298,7 @@ def _write_summary(path: Path, rows, variants, base: Variant, headline: dict) ->
         if headline["baseline_colour_rank"]:
             lines += ["", f"Blackwood's colours rank {headline['baseline_colour_rank']} of "
                       f"{len(colour)} by mean score."]  # fmt: skip
+        lines += _colour_marginals([d for d in colour if d["group"] == "colours"], puzzle)
     bins = _level_bins(variants)
     if bins:
         lines += ["", "## Quota curves by peak (largest ratio to Blackwood's curve)", "",
