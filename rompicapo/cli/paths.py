@@ -60,6 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="save the path: FILE.npy (flat cell indices) or FILE.rpath (streamed, one byte "
         "per move; with blocks the path is never held in memory)",
     )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --out FILE.rpath: keep the chunks an interrupted run already wrote",
+    )
     p.add_argument("--pdf", metavar="FILE", help="draw the path as a PDF page")
     p.add_argument("--png", metavar="FILE", help="draw the visit order as a PNG image")
     p.add_argument("--svg", metavar="FILE", help="draw the path as SVG (small boards)")
@@ -202,14 +207,23 @@ def _stream_blocks(args: argparse.Namespace, rows: int, cols: int, show_progress
     with progress_bar(disable=not show_progress, transient=True) as bar:
         task = bar.add_task("write", total=None)
         with Stopwatch() as write_sw:
-            header = write_blocks_rpath(
-                args.out,
-                rows,
-                cols,
-                jobs=args.jobs,
-                scheduler=args.scheduler,
-                on_chunk=lambda k: bar.advance(task, k),
-            )
+            try:
+                header = write_blocks_rpath(
+                    args.out,
+                    rows,
+                    cols,
+                    jobs=args.jobs,
+                    scheduler=args.scheduler,
+                    on_chunk=lambda k: bar.advance(task, k),
+                    resume=args.resume,
+                )
+            except KeyboardInterrupt:
+                print(
+                    f"interrupted: {args.out} is incomplete; the same command with --resume "
+                    "keeps the chunks already written",
+                    file=sys.stderr,
+                )
+                return 130
         task2 = bar.add_task("verify", total=2 * header.n_chunks)
         with Stopwatch() as verify_sw:
             check = verify_rpath(

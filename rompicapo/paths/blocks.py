@@ -249,16 +249,16 @@ def warm_up() -> None:
 
 
 def write_block_chunks(task: tuple) -> int:
-    """Chunk task of :func:`write_blocks_rpath` (runs in a worker process or on a Dask
-    worker): write chunks ``first .. last - 1`` of the preallocated file. Returns the number of
-    moves written."""
+    """Chunk task of :func:`write_blocks_rpath` (runs in a thread or on a Dask worker): write
+    chunks ``first .. last - 1`` of the preallocated file. Returns the chunks written."""
     from rompicapo.paths.rpath import header_from_json, write_chunks
 
-    name, head, data_offset, first, last = task[:5]
+    name, head, data_offset, first, last, resume = task
     header = header_from_json(head, data_offset)
     bp = BlockPath(header.rows, header.cols)
-    write_chunks(name, header, first, last, lambda lo, out: bp.fill_moves(out, lo + 1, jobs=1))
-    return sum(header.chunk_range(i)[1] - header.chunk_range(i)[0] for i in range(first, last))
+    return write_chunks(
+        name, header, first, last, lambda lo, out: bp.fill_moves(out, lo + 1, jobs=1), resume
+    )
 
 
 def write_blocks_rpath(
@@ -270,10 +270,12 @@ def write_blocks_rpath(
     scheduler: str | None = None,
     chunk_moves: int | None = None,
     on_chunk=None,
+    resume: bool = False,
 ):
     """Write the block path of a ``rows`` x ``cols`` board as an ``.rpath`` file, chunks in
     parallel on all cores (``jobs``) or on a Dask cluster (``scheduler``). Memory: a chunk
-    buffer (16 MiB) per worker, whatever the board. Returns the file's header."""
+    buffer (16 MiB) per worker, whatever the board. ``resume`` keeps the chunks of an
+    interrupted run whose checksums match. Returns the file's header."""
     from rompicapo.paths.rpath import DEFAULT_CHUNK_MOVES, write_rpath
 
     bp = BlockPath(rows, cols)
@@ -289,4 +291,5 @@ def write_blocks_rpath(
         jobs=jobs,
         scheduler=scheduler,
         on_chunk=on_chunk,
+        resume=resume,
     )

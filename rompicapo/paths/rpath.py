@@ -197,6 +197,7 @@ def write_rpath(
     jobs: int | None = None,
     scheduler: str | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    resume: bool = False,
 ) -> RpathHeader:
     """Write an ``.rpath`` file chunk by chunk.
 
@@ -206,6 +207,9 @@ def write_rpath(
     Dask cluster (``scheduler``); each call writes its chunks at their offsets in the
     preallocated file (so Dask workers must see the same file system). ``on_chunk(n)`` is told
     how many chunks were just written (for a progress bar).
+
+    ``resume``: if the file already exists with the same header (an interrupted run), chunks
+    whose checksum matches are kept and only the others are written.
 
     Refuses before writing when the disk lacks the room. Returns the header.
     """
@@ -220,21 +224,13 @@ def write_rpath(
             f"{name}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
             f"{folder} has {free / 1e9:.1f} GB free"
         )
-    with open(name, "wb") as f:
-        f.write(head)
-        f.truncate(header.file_size)
+    resume = resume and _same_file(name, head, header.file_size)
+    if not resume:
+        with open(name, "wb") as f:
+            f.write(head)
+            f.truncate(header.file_size)
     if fill is not None:
-        buf = np.empty(min(chunk_moves, header.n_moves) or 1, np.uint8)
-        with open(name, "r+b") as f:
-            for i in range(header.n_chunks):
-                lo, hi = header.chunk_range(i)
-                view = buf[: hi - lo]
-                fill(lo, view)
-                f.seek(header.chunk_offset(i))
-                f.write(memoryview(view))
-                f.write(_CRC.pack(zlib.crc32(view)))
-                if on_chunk:
-                    on_chunk(1)
+        write_chunks(name, header, 0, header.n_chunks, fill, resume, on_chunk)
         return header
     if chunk_task is None:
         raise ValueError("write_rpath needs fill or chunk_task")
@@ -250,30 +246,63 @@ def write_rpath(
             header.data_offset,
             i,
             min(i + per_task, header.n_chunks),
+            resume,
         )
         for i in range(0, header.n_chunks, per_task)
     ]
     # threads locally: the fill kernels, zlib.crc32 and os.pwrite all release the GIL
     for task, _ in run_jobs(chunk_task, tasks, n_jobs=jobs, scheduler=scheduler, threads=True):
         if on_chunk:
-            on_chunk(task[4] - task[3])
+            on_chunk(task[4] - task[3])  # written or kept
     return header
 
 
-def write_chunks(name: str, header: RpathHeader, first: int, last: int, fill: FillMoves) -> None:
-    """Write chunks ``first .. last - 1`` of a preallocated file (the body of a chunk task)."""
-    buf = np.empty(header.chunk_moves, np.uint8)
-    fd = os.open(name, os.O_WRONLY)
+def write_chunks(
+    name: str,
+    header: RpathHeader,
+    first: int,
+    last: int,
+    fill: FillMoves,
+    resume: bool = False,
+    on_chunk: Callable[[int], None] | None = None,
+) -> int:
+    """Write chunks ``first .. last - 1`` of a preallocated file (the body of a chunk task);
+    with ``resume``, keep the chunks whose checksum already matches. Returns chunks written."""
+    buf = np.empty(min(header.chunk_moves, max(1, header.n_moves)), np.uint8)
+    written = 0
+    fd = os.open(name, os.O_RDWR)
     try:
         for i in range(first, last):
             lo, hi = header.chunk_range(i)
             view = buf[: hi - lo]
-            fill(lo, view)
             off = header.chunk_offset(i)
+            if resume:
+                got = os.preadv(fd, [memoryview(view)], off)
+                crc = os.pread(fd, _CRC.size, off + len(view))
+                if (
+                    got == len(view)
+                    and len(crc) == _CRC.size
+                    and zlib.crc32(view) == _CRC.unpack(crc)[0]
+                ):
+                    continue
+            fill(lo, view)
             os.pwrite(fd, memoryview(view), off)
             os.pwrite(fd, _CRC.pack(zlib.crc32(view)), off + len(view))
+            written += 1
+            if on_chunk:
+                on_chunk(1)
     finally:
         os.close(fd)
+    return written
+
+
+def _same_file(name: str, head: bytes, size: int) -> bool:
+    """Does ``name`` exist with this exact header and length (a run to resume)?"""
+    try:
+        with open(name, "rb") as f:
+            return f.read(len(head)) == head and os.fstat(f.fileno()).st_size == size
+    except OSError:
+        return False
 
 
 def header_from_json(head: dict, data_offset: int) -> RpathHeader:

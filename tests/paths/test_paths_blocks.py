@@ -161,6 +161,30 @@ def test_streamed_file_round_trips(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+def test_resume_rewrites_only_the_damaged_chunks(tmp_path):
+    fresh, f = tmp_path / "fresh.rpath", tmp_path / "f.rpath"
+    write_blocks_rpath(fresh, 30, 40, chunk_moves=100)
+    header = write_blocks_rpath(f, 30, 40, chunk_moves=100)
+    raw = bytearray(f.read_bytes())
+    raw[header.chunk_offset(2) + 5] ^= 1  # a damaged chunk
+    k = header.chunk_offset(7)
+    raw[k : k + 104] = bytes(104)  # a chunk never written (the file is preallocated)
+    f.write_bytes(bytes(raw))
+    bp = BlockPath(30, 40)
+    calls = []
+
+    def fill(lo, out):
+        calls.append(lo)
+        bp.fill_moves(out, lo + 1)
+
+    write_rpath(f, 30, 40, (0, 0), CASELLE, fill, method="blocks", chunk_moves=100, resume=True)
+    assert calls == [200, 700] and f.read_bytes() == fresh.read_bytes()
+    # another header (no method named) is not resumed: the file is rewritten whole
+    calls.clear()
+    write_rpath(f, 30, 40, (0, 0), CASELLE, fill, chunk_moves=100, resume=True)
+    assert len(calls) == header.n_chunks
+
+
 def test_a_corrupted_byte_is_detected_with_a_clear_message(tmp_path):
     f = tmp_path / "a.rpath"
     header = write_blocks_rpath(f, 20, 20, chunk_moves=64)
