@@ -128,12 +128,15 @@ class ImproveResult(SearchResult):
         return best
 
     def verify(self) -> bool:
-        """Recount with :mod:`rompicapo.edges.verify`: the final board is complete and valid,
-        both scores are right, every clue is in place, and the score did not go down."""
+        """Recount with :mod:`rompicapo.edges.verify`: the final board is valid and complete
+        (unless Ctrl-C came while the holes of a partial board were being filled: then it is
+        the board given), both scores are right, every clue is in place, and the score did not
+        go down."""
         p = self.puzzle
         assert p is not None and self.board is not None and self.start is not None
         placements = self.board.placements()
-        if board_problems(p.rows, p.cols, p.pieces, placements, complete=True):
+        complete = not (self.interrupted and self.board == self.start)
+        if board_problems(p.rows, p.cols, p.pieces, placements, complete=complete):
             return False
         if count_matched_joints(p.rows, p.cols, p.pieces, placements) != self.score_after:
             return False
@@ -142,7 +145,8 @@ class ImproveResult(SearchResult):
             return False
         if self.clues is not None:
             for r, c, k, rot in self.clues.placements():
-                if self.board.piece[r, c] != k or self.board.rotation[r, c] != rot:
+                here = int(self.board.piece[r, c])
+                if (here >= 0 or complete) and (here != k or self.board.rotation[r, c] != rot):
                     return False
         return self.score_after >= self.score_before and (
             not self.solved or self.score_after == p.n_joints
@@ -461,6 +465,7 @@ def improve(
     }  # fmt: skip
     interrupted = False
     iterations = 0
+    score_completed = score_before
     with Stopwatch() as sw:
         try:
             holes = np.nonzero(state.piece < 0)[0]
@@ -482,11 +487,8 @@ def improve(
         except _Interrupted as stop:
             interrupted = True
             state, iterations, total_nodes = stop.state, stop.iterations, stop.nodes
-            if "score_completed" not in locals():
-                score_completed = state.score
-        except KeyboardInterrupt:  # during the completion
+        except KeyboardInterrupt:  # while the holes were being filled
             interrupted = True
-            score_completed = score_before
     if state.score >= score_before and (state.piece >= 0).all():
         out, after = _to_board(state, rows, cols), state.score
     else:  # interrupted before the holes were filled

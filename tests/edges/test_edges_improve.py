@@ -27,11 +27,12 @@ BENCH = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eterni
 needs_data = pytest.mark.skipif(not BENCH.is_dir(), reason="shared data folder not present")
 
 
-def _scrambled(rows: int, cols: int, seed: int, holes: float = 0.0):
+def _scrambled(rows: int, cols: int, seed: int, holes: float = 0.0, colours=(2, 4)):
     """A generated puzzle and a valid board of it: the solution with its pieces shuffled
     among cells of the same kind (corner, border, inner), turned to keep grey on the rim,
     then a fraction ``holes`` of the cells emptied."""
-    puzzle, solution = generate(rows, cols, frame_colours=2, inner_colours=4, seed=seed)
+    frame, inner = colours
+    puzzle, solution = generate(rows, cols, frame_colours=frame, inner_colours=inner, seed=seed)
     rng = np.random.default_rng(seed)
     _, grey, _ = _piece_tables(puzzle)
     board = solution.copy()
@@ -134,9 +135,24 @@ def test_same_seed_same_board() -> None:
 def test_scrambled_board_is_improved_to_perfect() -> None:
     # 5x5, 2 + 4 colours: the region sizes cover the board, so the search reaches 40 joints
     puzzle, board, _ = _scrambled(5, 5, seed=2)
-    res = improve(board, puzzle, seconds=20, seed=0)
+    res = improve(board, puzzle, seconds=None, max_iterations=5000, seed=0)  # stops when perfect
     assert res.solved and res.score_after == 40 and res.verify()
     assert res.history[0] == (0.0, res.score_before) and res.history[-1][1] == 40
+
+
+def test_ctrl_c_returns_the_best_board_so_far() -> None:
+    # 12x12 with Eternity II's share of colours: far from perfect after the first half second
+    puzzle, board, _ = _scrambled(12, 12, seed=9, colours=(4, 12))
+    calls = []
+
+    def interrupt(progress: dict) -> None:  # the progress callback runs inside the loop
+        calls.append(progress)
+        raise KeyboardInterrupt
+
+    res = improve(board, puzzle, seconds=None, seed=0, on_progress=interrupt)
+    assert res.interrupted and len(calls) == 1 and res.verify()
+    assert res.score_after == score(res.board, puzzle) >= res.score_before
+    assert res.score_after == calls[0]["score"]
 
 
 @needs_data
@@ -146,7 +162,7 @@ def test_perfect_completion_of_a_partial_brendan_board() -> None:
     partial = solution.copy()
     rng = np.random.default_rng(0)
     partial.piece[rng.random((6, 6)) < 0.5] = -1  # about half the cells emptied
-    res = improve(partial, puzzle, seconds=30, seed=0)
+    res = improve(partial, puzzle, seconds=None, max_iterations=5000, seed=0)
     assert res.solved and res.score_after == puzzle.n_joints == 60 and res.verify()
     assert res.score_before == score(partial, puzzle) < 60
 
