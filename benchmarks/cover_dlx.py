@@ -81,11 +81,54 @@ def xcover_counter(problem):
     return lambda: sum(1 for _ in algorithm_c(*arrays))
 
 
+def parallel_table(problem, runs: int) -> None:
+    """Count pento-6x10 with 1 worker, then 2 threads and 2 processes: wall seconds, and the
+    CPU seconds of the busiest worker (on a shared machine the wall time depends on the
+    other users; the busiest worker's CPU time is what the wall time would be on two idle
+    cores, less start-up, so both speed-ups are printed). Medians of ``runs``."""
+    print("\nparallel counting, pento-6x10 (all orientations), medians of", runs, "runs:")
+    print(
+        f"  {'workers':22} {'wall s':>7} {'speed-up':>8} {'busiest CPU s':>13}"
+        f" {'all CPU s':>9} {'CPU speed-up':>12} {'parts':>5}"
+    )
+    rows: dict = {
+        "1 (this process)": {},
+        "2 threads": {"jobs": 2},
+        "2 processes (spawn)": {"jobs": 2, "processes": True},
+    }
+    walls: dict = {k: [] for k in rows}
+    cpus: dict = {k: [] for k in rows}
+    results: dict = {}
+    for _ in range(runs):
+        for label, kw in rows.items():
+            t0, c0 = time.perf_counter(), time.process_time()
+            results[label] = r = count(problem, **kw)
+            walls[label].append(time.perf_counter() - t0)
+            if "jobs" in kw:
+                cpus[label].append((r.counts["worker_cpu_ms_max"] / 1000, r.counts))
+            else:
+                cpus[label].append((time.process_time() - c0, {}))
+    wall1 = statistics.median(walls["1 (this process)"])
+    cpu1 = statistics.median(c for c, _ in cpus["1 (this process)"])
+    for label in rows:
+        wall = statistics.median(walls[label])
+        busiest = statistics.median(c for c, _ in cpus[label])
+        counts = cpus[label][-1][1]
+        total = counts.get("worker_cpu_ms_total", 1000 * busiest) / 1000
+        print(
+            f"  {label:22} {wall:7.2f} {wall1 / wall:7.2f}x {busiest:13.2f} {total:9.2f}"
+            f" {cpu1 / busiest:11.2f}x {counts.get('parts', 1):>5}"
+            + ("" if results[label].count == 9356 else "  WRONG COUNT"),
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the files that take seconds")
     ap.add_argument("--no-xcover", action="store_true", help="do not run xcover side by side")
-    ap.add_argument("--no-parallel", action="store_true", help="skip the parallel run")
+    ap.add_argument("--no-parallel", action="store_true", help="skip the parallel runs")
+    ap.add_argument("--parallel-only", action="store_true", help="only the parallel runs")
     ap.add_argument("--runs", type=int, default=3, help="runs per small file (median)")
     ap.add_argument(
         "--engines", action="store_true", help="also time dancing links next to the default"
@@ -93,6 +136,9 @@ def main() -> None:
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"compile/load of our kernels: {_warm():.2f} s")
+    if args.parallel_only:
+        parallel_table(read_dlx(DATA / "pento-6x10.dlx"), args.runs)
+        return
     have_xcover = False
     if not args.no_xcover:
         t0 = time.process_time()
@@ -142,23 +188,7 @@ def main() -> None:
             flush=True,
         )
     if not args.no_parallel and not args.quick:
-        problem = read_dlx(DATA / "pento-6x10.dlx")
-        print("\nparallel counting, pento-6x10 (all orientations):")
-        t0, c0 = time.perf_counter(), time.process_time()
-        one = count(problem)
-        wall1, cpu1 = time.perf_counter() - t0, time.process_time() - c0
-        print(f"  jobs=1: {one.count} in {wall1:.2f} s wall, {cpu1:.2f} s CPU", flush=True)
-        t0 = time.perf_counter()
-        two = count(problem, jobs=2)
-        wall2 = time.perf_counter() - t0
-        busiest = two.counts["worker_cpu_ms_max"] / 1000
-        print(
-            f"  jobs=2: {two.count} in {wall2:.2f} s wall (speed-up {wall1 / wall2:.2f}x);"
-            f" busiest worker {busiest:.2f} s CPU, all workers"
-            f" {two.counts['worker_cpu_ms_total'] / 1000:.2f} s CPU, {two.counts['parts']} parts;"
-            f" speed-up on two idle cores about {cpu1 / busiest:.2f}x",
-            flush=True,
-        )
+        parallel_table(read_dlx(DATA / "pento-6x10.dlx"), args.runs)
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -47,14 +47,17 @@ def register(subparsers) -> None:
     mode.add_argument("--limit", type=_positive, metavar="K", help="print at most K solutions")
     mode.add_argument("--random", type=_seed, metavar="SEED", help="print a random solution")
     p.add_argument("--progress", action="store_true", help="progress bar and estimate on stderr")
-    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N processes")
+    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N threads")
+    p.add_argument(
+        "--processes", action="store_true", help="with --jobs: worker processes, not threads"
+    )
     p.add_argument("--scheduler", metavar="ADDRESS", help="count on a Dask cluster")
     p.add_argument("--time-limit", type=float, metavar="SECONDS", help="stop after this long")
     p.add_argument(
         "--engine",
         choices=["auto", "links", "cells", "m"],
         default="auto",
-        help="dancing links (default), dancing cells, or Algorithm M",
+        help="auto (dancing cells; links with colours, M with multiplicities), links, cells, m",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cover)
@@ -64,7 +67,7 @@ def register(subparsers) -> None:
     qm = q.add_mutually_exclusive_group()
     qm.add_argument("--count", action="store_true", help="count the solutions (default)")
     qm.add_argument("--list", type=_positive, metavar="K", help="draw the first K solutions")
-    q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N processes")
+    q.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N threads")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.set_defaults(handler=_queens)
 
@@ -91,7 +94,7 @@ def register(subparsers) -> None:
         action="store_true",
         help="do not break the region's symmetry (count every tiling, slower)",
     )
-    y.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N processes")
+    y.add_argument("--jobs", type=_positive, default=1, metavar="N", help="count with N threads")
     y.add_argument("--scheduler", metavar="ADDRESS", help="count on a Dask cluster")
     y.add_argument("--json", action="store_true", help="print one JSON object")
     y.set_defaults(handler=_polyomino)
@@ -149,6 +152,7 @@ def _cover(args: argparse.Namespace) -> int:
                 problem,
                 jobs=args.jobs,
                 scheduler=args.scheduler,
+                processes=args.processes,
                 time_limit=args.time_limit,
                 progress=callback,
                 engine=args.engine,
@@ -179,7 +183,7 @@ def _cover(args: argparse.Namespace) -> int:
         f"{result.count} solution{'s' * (result.count != 1)}{exact}; "
         f"{c.get('nodes', 0):,} nodes, {c.get('updates', 0):,} updates; "
         f"{result.solve_seconds:.3f} s"
-        + (f" on {result.jobs} processes" if result.jobs > 1 else "")
+        + (f" with {result.jobs} workers" if result.jobs > 1 else "")
     )
     return 0
 

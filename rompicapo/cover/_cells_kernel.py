@@ -67,7 +67,7 @@ STOP_SOLUTIONS = 1
 STOP_BUDGET = 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_cells(n_primary, n_items, option_start, option_items, option_order, item_order):
     """The sparse-set arrays; options enter the item sets in ``option_order`` and primary
     items the active list in ``item_order`` (which breaks ties of the item choice)."""
@@ -163,7 +163,7 @@ def _hide_options(j, n_primary, n_active, start, size, cells, node_item, node_lo
     return removed
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def commit_options(options, option_first, n_primary, n_items, start, size, cells, node_item,
                    node_option, node_loc, first, last, active, pos, state,
                    counters):  # fmt: skip
@@ -193,7 +193,7 @@ def commit_options(options, option_first, n_primary, n_items, start, size, cells
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
                  active, pos, best, saved_before, saved_after, saved_active,
                  choice, choice_k, choice_d, state, counters,

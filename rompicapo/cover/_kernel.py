@@ -50,7 +50,7 @@ STOP_SOLUTIONS = 1  # the call found the solutions it was asked for (or filled i
 STOP_BUDGET = 2  # the call spent its node budget; call again to go on
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_links(n_primary, n_items, option_start, option_items, option_colors, option_order,
                 item_order):  # fmt: skip
     """Lay out the dancing-links arrays; options enter their item lists in ``option_order``
@@ -268,7 +268,7 @@ def _uncommit_others(x, n_primary, llink, rlink, top, ulink, dlink, color, lengt
         p -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def commit_options(options, option_node, n_primary, n_items, llink, rlink, top, ulink, dlink,
                    color, length, counters):  # fmt: skip
     """Put the given options into every solution before searching (Sudoku givens, the prefix
@@ -303,7 +303,7 @@ def commit_options(options, option_node, n_primary, n_items, llink, rlink, top, 
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_xc(n_primary, llink, rlink, top, ulink, dlink, color, length, node_option, bound,
               choice, choice_k, choice_d, state, counters,
               store, store_len, max_store, stop_after, node_budget, split_depth):  # fmt: skip
@@ -449,7 +449,7 @@ def _reactivate(i, llink, rlink):
     llink[right] = i
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_m(n_primary, llink, rlink, top, ulink, dlink, color, length, node_option, bound,
              slack, first_tweak,
              choice, choice_k, choice_d, state, counters,
