@@ -414,8 +414,9 @@ def construct(
             path: a seed gives the same path whatever the number of cores.
         method: ``"greedy"`` (default: the search above, any board, start and move set),
             ``"blocks"`` (the deterministic block construction of
-            :mod:`rompicapo.paths.blocks`: caselle moves, open paths, both sides >= 5, start
-            (0, 0); no search, so no seed, and an InputError when it does not apply) or
+            :mod:`rompicapo.paths.blocks`: caselle moves, open paths, start (0, 0); no search,
+            no seed; a board with a side below 5 gets the direct search instead, and an
+            InputError says when blocks cannot apply) or
             ``"auto"`` (blocks where they apply, else greedy).
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
@@ -437,6 +438,8 @@ def construct(
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     why_not = _blocks_refusal(rows, cols, (r0, c0), mset, closed)
+    if method == "blocks" and why_not == _SHORT_SIDE:
+        method = "greedy"  # a board with a side below 5 is small enough for a direct search
     if method == "blocks" and why_not:
         raise InputError(f"the block construction does not apply: {why_not} (use greedy)")
     if method == "blocks" or (method == "auto" and not why_not):
@@ -521,6 +524,7 @@ def construct(
 
 
 METHODS = ("greedy", "blocks", "auto")
+_SHORT_SIDE = "it needs both sides >= 5"
 
 
 def _blocks_refusal(rows, cols, start, mset, closed) -> str:
@@ -532,7 +536,7 @@ def _blocks_refusal(rows, cols, start, mset, closed) -> str:
     if closed:
         return "it makes open paths, not closed tours"
     if min(rows, cols) < MIN_SIDE:
-        return f"it needs both sides >= {MIN_SIDE}"
+        return _SHORT_SIDE
     if start != (0, 0):
         return "its path starts at (0, 0)"
     return ""

@@ -99,6 +99,10 @@ def test_auto_method_uses_blocks_only_where_they_apply():
     assert construct(4, 4, method="auto").method.startswith("greedy")
     with pytest.raises(InputError, match="closed"):
         construct(12, 12, closed=True, method="blocks")
+    # small boards get the direct search, with its proofs
+    assert construct(4, 4, method="blocks").status == "impossible"
+    small = construct(4, 9, method="blocks")
+    assert small.method.startswith("greedy") and small.found and small.verify()
 
 
 # ----------------------------------------------------------------------------- random access
