@@ -4,11 +4,12 @@ A backtracker stops where its last cells cannot be filled; the board it leaves h
 mismatched joints and perhaps holes. :func:`improve` takes such a board (complete or partial)
 and repeats:
 
-1. **destroy**: free a region of cells (never a clue) with one of four operators -
-   ``rectangle`` (a block of cells), ``cells`` (cells scattered over the board, mostly of one
-   kind, inner or rim, so the pieces can trade places), ``mismatches`` (a compact blob grown
-   at random from the two cells of a mismatched joint) and ``line`` (a stretch of one row
-   or column);
+1. **destroy**: free a region of cells (never a clue) with one of four operators, each
+   around an *anchor*, a cell of a random mismatched joint (a region touching no mismatched
+   joint cannot score more): ``rectangle`` (a block of cells holding the anchor), ``cells``
+   (the anchor and cells of its kind, inner or rim, scattered over the board, so pieces can
+   trade places), ``mismatches`` (a compact blob grown at random from both cells of the
+   joint) and ``line`` (a stretch of the anchor's row or column);
 2. **repair**: put the freed pieces back by exact search (the numba kernel in
    ``_repair_kernel``: the region in most-constrained-first order, branch and bound on matched
    joints, at most ``node_cap`` nodes per repair);
@@ -72,9 +73,6 @@ REWARD_MOVED = 9.0
 SEGMENT = 50  # iterations between weight updates: enough uses per operator to average
 REACTION = 0.2  # how far a weight moves to the segment's mean reward
 MIN_WEIGHT = 0.5  # every operator keeps >= ~5 % of the draws (rewards are 0..33)
-# The scattered-cells operator takes rim cells with this probability, else inner cells: the
-# rim holds few cells and few colours, the inside most mismatches.
-RIM_SHARE = 0.25
 # Completing a partial board: the holes are one region, given COMPLETION_NODES (an exact fill
 # of Blackwood's 6-10 holes takes ~10^4-10^5 nodes), but at most COMPLETION_WORK candidate
 # checks (a node scans 4 x holes candidates): ~0.5 s for any board.
@@ -265,31 +263,43 @@ class _Destroy:
         cells = np.unique(cells)
         return cells[self.movable[cells]]
 
+    def anchor(self, rng: np.random.Generator, state: _State) -> int:
+        """A movable cell of a random mismatched joint (a random movable cell when none):
+        a region that touches no mismatched joint cannot score more, so every region
+        holds an anchor."""
+        a, b = self.mismatched_cells(state)
+        ends = np.concatenate([a, b])
+        ends = ends[self.movable[ends]]
+        pool = ends if len(ends) else self.all
+        return int(pool[rng.integers(len(pool))])
+
     def rectangle(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
+        ar, ac = divmod(self.anchor(rng, state), self.cols)
         h = int(rng.integers(1, min(self.rows, size) + 1))
         w = min(self.cols, max(1, round(size / h)))
-        r0 = int(rng.integers(0, self.rows - h + 1))
-        c0 = int(rng.integers(0, self.cols - w + 1))
+        r0 = int(rng.integers(max(0, ar - h + 1), min(ar, self.rows - h) + 1))
+        c0 = int(rng.integers(max(0, ac - w + 1), min(ac, self.cols - w) + 1))
         rr, cc = np.meshgrid(np.arange(r0, r0 + h), np.arange(c0, c0 + w), indexing="ij")
         return self._free((rr * self.cols + cc).ravel())
 
     def cells(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
-        pool = self.inner
-        if len(self.inner) < 2 or (len(self.rim) >= 2 and rng.random() < RIM_SHARE):
-            pool = self.rim
-        return self._free(rng.choice(pool, size=min(size, len(pool)), replace=False))
+        """The anchor and random cells of its kind (inner or rim), where its piece could go."""
+        anchor = self.anchor(rng, state)
+        pool = self.rim if np.isin(anchor, self.rim) else self.inner
+        pool = pool[pool != anchor]
+        others = rng.choice(pool, size=min(size - 1, len(pool)), replace=False)
+        return self._free(np.append(others, anchor))
 
     def line(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
+        ar, ac = divmod(self.anchor(rng, state), self.cols)
         if rng.random() < 0.5:
             length = min(size, self.cols)
-            r = int(rng.integers(0, self.rows))
-            c0 = int(rng.integers(0, self.cols - length + 1))
-            cells = r * self.cols + np.arange(c0, c0 + length)
+            c0 = int(rng.integers(max(0, ac - length + 1), min(ac, self.cols - length) + 1))
+            cells = ar * self.cols + np.arange(c0, c0 + length)
         else:
             length = min(size, self.rows)
-            c = int(rng.integers(0, self.cols))
-            r0 = int(rng.integers(0, self.rows - length + 1))
-            cells = np.arange(r0, r0 + length) * self.cols + c
+            r0 = int(rng.integers(max(0, ar - length + 1), min(ar, self.rows - length) + 1))
+            cells = np.arange(r0, r0 + length) * self.cols + ac
         return self._free(cells)
 
     def mismatched_cells(self, state: _State) -> tuple[np.ndarray, np.ndarray]:
