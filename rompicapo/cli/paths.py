@@ -109,8 +109,8 @@ def run_path(args: argparse.Namespace) -> int:
     rows, cols = parse_size(args.size)
     start = parse_cell(args.start or "0,0", rows, cols)
     method = args.method or ("greedy" if args.start is not None else "auto")
-    if args.scheduler and method == "greedy":
-        raise InputError("--scheduler writes block paths: use it with --method blocks")
+    if args.scheduler and (method == "greedy" or not (args.out or "").endswith(".rpath")):
+        raise InputError("--scheduler writes block paths to a file: add --out FILE.rpath")
     show_progress = not args.quiet and not args.json and rows * cols > PROGRESS_CELLS
     if args.out and args.out.endswith(".rpath") and method != "greedy":
         from rompicapo.paths.construct import _blocks_refusal
