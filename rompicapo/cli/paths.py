@@ -342,7 +342,7 @@ def run_verify_path(args: argparse.Namespace) -> int:
 
 def _check_rpath(args: argparse.Namespace):
     """``verify-path FILE.rpath``: the board comes from the file (SIZE, if given, must agree)."""
-    from rompicapo.common import InputError
+    from rompicapo.common import InputError, progress_bar
     from rompicapo.paths import parse_cell, parse_size
     from rompicapo.paths.rpath import read_header
     from rompicapo.paths.verify_stream import verify_rpath
@@ -354,7 +354,14 @@ def _check_rpath(args: argparse.Namespace):
     if args.closed:
         raise InputError(".rpath files hold open paths; --closed is for .npy files")
     start = parse_cell(args.start, rows, cols) if args.start else None
-    check = verify_rpath(
-        args.file, start=start, moves=args.moves, jobs=args.jobs, scheduler=args.scheduler
-    )
+    with progress_bar(disable=args.json or header.cells <= PROGRESS_CELLS, transient=True) as bar:
+        task = bar.add_task("verify", total=2 * header.n_chunks)
+        check = verify_rpath(
+            args.file,
+            start=start,
+            moves=args.moves,
+            jobs=args.jobs,
+            scheduler=args.scheduler,
+            on_progress=lambda done, total: bar.update(task, completed=done),
+        )
     return rows, cols, check
