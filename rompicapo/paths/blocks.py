@@ -41,6 +41,8 @@ __all__ = ["MIN_SIDE", "BlockPath", "split_length"]
 MIN_SIDE = min(SIZES)  # boards with both sides >= 5 have a block path
 _MAX = max(SIZES) + 1
 
+# Steps are int64 in the kernels (with a margin for the arithmetic around them).
+_MAX_CELLS = 1 << 62
 # Threads write slices of at least this many cells: below it the thread start-up is not worth it.
 _MIN_SLICE = 1 << 22
 
@@ -102,6 +104,10 @@ class BlockPath:
             raise InputError(
                 f"the block construction needs both sides >= {MIN_SIDE}, got {rows}x{cols} "
                 "(use --method greedy)"
+            )
+        if rows * cols > _MAX_CELLS:
+            raise InputError(
+                f"a {rows}x{cols} board has more than 2^62 cells: steps would not fit in 64 bits"
             )
         self.rows = rows
         self.cols = cols

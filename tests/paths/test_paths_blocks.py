@@ -65,6 +65,8 @@ def test_short_sides_are_refused():
         BlockPath(4, 100)
     with pytest.raises(InputError, match=">= 5"):
         split_length(3)
+    with pytest.raises(InputError, match="2\\^62"):
+        BlockPath(10**10, 10**10)
 
 
 # ----------------------------------------------------------------------------- boards
