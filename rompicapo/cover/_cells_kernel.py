@@ -15,7 +15,8 @@ Memory picture, for ``n_items`` items and options laid out one after another (ev
 - ``cells[start[j] : start[j + 1]]`` holds item ``j``'s nodes, the first ``size[j]`` active;
 - ``active[:n_active]`` lists the primary items still to cover (a sparse set:
   ``pos[j]`` = where primary item ``j`` sits in ``active``; ``n_active`` in ``state``);
-  secondary items need no such list (below);
+  secondary items need no such list (below); ``order`` lists the primary items in the order
+  that breaks ties of the item choice;
 - ``saved_before[l]`` / ``saved_after[l]`` hold the set sizes to go back to at level ``l``,
   before and after the options of the item chosen there left the other sets.
 
@@ -99,11 +100,13 @@ def build_cells(n_primary, n_items, option_start, option_items, option_order, it
             last[a] = option_start[o + 1]
     active = np.zeros(max(n_primary, 1), np.uint32)
     pos = np.zeros(max(n_primary, 1), np.uint32)
+    order = np.zeros(max(n_primary, 1), np.uint32)
     for k in range(n_primary):
         j = item_order[k]
         active[k] = j
         pos[j] = k
-    return start, size, cells, node_item, node_option, node_loc, first, last, active, pos
+        order[k] = j
+    return start, size, cells, node_item, node_option, node_loc, first, last, active, pos, order
 
 
 @njit(cache=True, inline="always")
@@ -195,7 +198,7 @@ def commit_options(options, option_first, n_primary, n_items, start, size, cells
 
 @njit(cache=True, nogil=True)
 def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc, first, last,
-                 active, pos, best, saved_before, saved_after, saved_active,
+                 active, pos, order, best, saved_before, saved_after, saved_active,
                  choice, choice_k, choice_d, state, counters,
                  store, store_len, max_store, stop_after, node_budget, split_depth):  # fmt: skip
     """Algorithm X on sparse sets; the contract of :func:`rompicapo.cover._kernel.search_xc`.
@@ -239,14 +242,16 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
                     status = STOP_SOLUTIONS
                     break
                 continue
-            # the active primary item with the fewest options, the first one on ties; one
-            # option is as few as a live branch has, so the scan stops there
-            i = active[0]
-            least = size[i]
-            k = U(1)
-            while least > U(1) and k < n_active:
-                j = active[k]
-                if size[j] < least:
+            # the active primary item with the fewest options, the first in ``order`` on ties
+            # (Knuth's rule; ``active`` is shuffled by the swaps, and taking the first there
+            # instead made 14x more nodes on a 16x16 Sudoku); one option is as few as a live
+            # branch has, so the scan stops there
+            i = U(0)
+            least = U(0xFFFFFFFF)
+            k = U(0)
+            while least > U(1) and k < np_:
+                j = order[k]
+                if pos[j] < n_active and size[j] < least:
                     i = j
                     least = size[j]
                 k += U(1)

@@ -34,6 +34,12 @@ _STORE_BATCH = 4096
 #: 28 parts and a busiest worker at 1.31 of 2.58 s CPU (1.95x); the next split depth (288
 #: parts) adds 4% of set-up CPU (one search built per part) and balances no better.
 _PARTS_PER_JOB = 8
+#: Dancing cells copy every item's set size when they enter a level and back when they leave
+#: it (4 bytes per item, 3 or 4 copies per node), so on problems with many items and little
+#: work per node dancing links win: 9x9 Sudoku (324 items) 456 against 604 puzzles/s, 16x16
+#: (1,024 items) 14 against 8 ms; pentominoes (72 items), queens (<= 88) and Langford pairs
+#: (36) go 1.2-2.8x faster on cells. "auto" takes cells up to this many items.
+_CELLS_MAX_ITEMS = 200
 #: A budget that never runs out.
 _UNLIMITED = np.int64(2**62)
 
@@ -115,12 +121,12 @@ class _Search:
 
     ``engine``: ``"cells"`` (dancing cells, sparse sets, Algorithm X with uncoloured secondary
     items), ``"links"`` (dancing links, Algorithms X and C), ``"m"`` (dancing links,
-    Algorithm M), or ``"auto"``: cells when nothing is coloured and every bound is 1, else
-    links (colours) or M (multiplicities). Dancing cells stop taking an option as soon as an
-    item would lose its last option, so they visit a third of the nodes and half the updates
-    of links on pentominoes, and their unsigned arrays skip numba's negative-index test:
-    measured 2.6x faster than links on pento-6x10, 1.4x on Langford pairs, 1.15x on queens
-    (benchmarks/cover_dlx.py --engines).
+    Algorithm M), or ``"auto"``: cells when nothing is coloured, every bound is 1 and there
+    are at most ``_CELLS_MAX_ITEMS`` items, else links or M (multiplicities). Dancing cells
+    stop taking an option as soon as an item would lose its last option, so they visit a
+    third of the nodes and fewer updates than links on pentominoes, and their unsigned arrays
+    skip numba's negative-index test: measured 2.6x faster than links on pento-6x10, 1.4x on
+    Langford pairs, 1.1x on queens (benchmarks/cover_dlx.py --engines).
     """
 
     def __init__(
@@ -136,8 +142,10 @@ class _Search:
         if engine == "auto":
             if a.has_multiplicities:
                 engine = "m"
+            elif a.has_colors or a.n_items > _CELLS_MAX_ITEMS:
+                engine = "links"
             else:
-                engine = "links" if a.has_colors else "cells"
+                engine = "cells"
         if engine not in ENGINES:
             raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         if engine == "cells" and (a.has_colors or a.has_multiplicities):
@@ -204,7 +212,8 @@ class _Search:
         if self.engine == "cells":
             c = self.cells
             ok = CK.commit_options(
-                givens, a.option_start, a.n_primary, a.n_items, *c, self.state, self.counters,
+                givens, a.option_start, a.n_primary, a.n_items, *c[:-1], self.state,
+                self.counters,
             )  # fmt: skip
         else:
             llink, rlink, top, ulink, dlink, color, length, _, option_node = self.links
