@@ -37,7 +37,8 @@ R_CURRENT = 1  # matched joints touching the region in the board as given
 R_BEST = 2  # best score found (the floor when nothing was found)
 R_FOUND = 3  # 1 when an arrangement beating the floor is in out_*
 R_PROVEN = 4  # 1 when the whole tree was searched: nothing beats R_BEST
-N_COUNTERS = 5
+R_BOUND = 5  # the bound on the region's score before anything is placed
+N_COUNTERS = 6
 
 # A side whose neighbour is off the board, empty, or filled later in the region order
 NB_NONE = 0
@@ -118,6 +119,7 @@ def repair(
     free,
     free_type,
     floor_offset,
+    slack,
     max_nodes,
     out_cell,
     out_piece,
@@ -125,7 +127,10 @@ def repair(
     counters,
 ):
     """Best arrangement of ``free`` on ``region`` scoring more than the region's current score
-    plus ``floor_offset`` (matched joints with an end in the region).
+    plus ``floor_offset`` (matched joints with an end in the region), or, when ``slack`` is 0
+    or more, scoring at least the region's bound minus ``slack`` (a target-first search: with
+    slack 0 any mismatch the bound does not foresee ends a branch, as in a search for perfect
+    boards).
 
     The improver passes -1 (accept an arrangement as good as the current one or better); for a
     region of empty cells the current score is 0, so -1 accepts any complete fill. On return
@@ -133,8 +138,8 @@ def repair(
     arrangement was found and whether the search was proven (the tree searched to the end, not
     stopped by the node cap: then nothing beats the best found). When something was found,
     ``out_cell[d]``, ``out_piece[d]``, ``out_rot[d]`` (``d`` in fill order) are the
-    arrangement. The board
-    arrays are read, never written.
+    arrangement, and ``counters[R_BOUND]`` is the bound. The board arrays are read, never
+    written.
     """
     n = rows * cols
     m = region.shape[0]
@@ -144,6 +149,7 @@ def repair(
     current = region_score(rows, cols, cell_piece, cell_rot, rot_edges, region, in_region)
     counters[R_CURRENT] = current
     floor = current + floor_offset
+    counters[R_BOUND] = current
     if m == 0:
         counters[R_NODES] = 0
         counters[R_BEST] = floor
@@ -216,6 +222,9 @@ def repair(
             if nb_kind[d * 4 + s] == NB_EARLIER:
                 earlier += 1
         suffix[d] = suffix[d + 1] + best_ext + earlier
+    counters[R_BOUND] = suffix[0]
+    if slack >= 0:
+        floor = suffix[0] - slack - 1
 
     # ---- depth-first branch and bound --------------------------------------------------------
     width = 4 * m

@@ -78,6 +78,16 @@ MIN_WEIGHT = 0.5  # every operator keeps >= ~5 % of the draws (rewards are 0..33
 # checks (a node scans 4 x holes candidates): ~0.5 s for any board.
 COMPLETION_NODES = 10**6
 COMPLETION_WORK = 2 * 10**8
+# Target-first tries when filling holes: a perfect fill, then one joint short of the bound,
+# ... (each with 1/(2 x TARGET_TRIES) of the budget; half is kept for the plain branch and
+# bound). A search that must meet the bound prunes every unforeseen mismatch at once, as a
+# search for perfect boards does: it finds perfect fills the plain search does not.
+TARGET_TRIES = 8
+# Blackwood's search for a perfect fill of many holes gets this share of the time (or
+# SOLVER_SECONDS without a time limit), only when the kernel could neither find nor rule out
+# a perfect fill.
+SOLVER_SHARE = 0.25
+SOLVER_SECONDS = 5.0
 PROGRESS_SECONDS = 0.5
 
 
@@ -364,10 +374,12 @@ class _Repairer:
         rng: np.random.Generator,
         node_cap: int,
         floor_offset: int,
+        slack: int = -1,
     ) -> tuple[_State | None, int, bool]:
         """Repair ``region`` with the pieces ``free``: the new state when an arrangement
-        scoring at least the current one + ``floor_offset`` + 1 was found (None otherwise),
-        the nodes, and whether the repair was proven."""
+        scoring at least the current one + ``floor_offset`` + 1 (with ``slack`` >= 0: the
+        region's bound - ``slack``) was found (None otherwise), the nodes, and whether the
+        repair was proven."""
         # identical pieces next to each other (the kernel's multiset rule), the groups and the
         # order inside each in random order so equal-score repairs differ from run to run
         types = self.ptype[free]
@@ -387,6 +399,7 @@ class _Repairer:
             free,
             self.ptype[free],
             floor_offset,
+            slack,
             node_cap,
             self.out_cell,
             self.out_piece,
@@ -480,12 +493,9 @@ def improve(
         try:
             holes = np.nonzero(state.piece < 0)[0]
             if len(holes):
-                unused = np.setdiff1d(np.arange(puzzle.n_pieces), state.piece[state.piece >= 0])
-                cap = min(COMPLETION_NODES, COMPLETION_WORK // (4 * len(holes)))
-                new, nodes, _ = rep(state, holes, unused, rng, max(cap, len(holes)), -1)
+                solver_s = SOLVER_SHARE * seconds if seconds is not None else SOLVER_SECONDS
+                state, nodes = _fill_holes(state, holes, puzzle, rep, rng, solver_s, seed)
                 total_nodes += nodes
-                assert new is not None  # a fill always exists: piece kinds match cell kinds
-                state = new
             score_completed = state.score
             if score_completed > score_before:
                 history.append((time.perf_counter() - t0, score_completed))
@@ -524,6 +534,69 @@ def improve(
         interrupted=interrupted,
         seed=seed,
     )
+
+
+def _fill_holes(
+    state: _State,
+    holes: np.ndarray,
+    puzzle: Puzzle,
+    rep: _Repairer,
+    rng: np.random.Generator,
+    solver_seconds: float,
+    seed: int,
+) -> tuple[_State, int]:
+    """Fill the empty cells with the unused pieces.
+
+    First a search for a perfect fill by the kernel (every joint of the holes must match). If
+    the node cap cut it (neither found nor ruled out), Blackwood's search for perfect boards
+    (:func:`rompicapo.edges.blackwood.search`, the placed pieces pinned as clues) gets
+    ``solver_seconds``: its candidate tables find a perfect fill of many holes far faster than
+    the kernel's scan of every free piece. Failing that, target-first searches (one joint
+    short of the bound, two, ...), then a branch and bound from any fill (its first descent
+    always completes: piece kinds match cell kinds).
+    """
+    unused = np.setdiff1d(np.arange(puzzle.n_pieces), state.piece[state.piece >= 0])
+    budget = max(len(holes), min(COMPLETION_NODES, COMPLETION_WORK // (4 * len(holes))))
+    per_try = budget // (2 * TARGET_TRIES)
+    total = 0
+    perfect = _joints_touching(state, holes, rep.rows, rep.cols)
+    new, nodes, proven = rep(state, holes, unused, rng, per_try, -1, 0)
+    total += nodes
+    bound = int(rep.counters[RK.R_BOUND])
+    if new is not None:
+        return new, total
+    if bound == perfect and not proven and solver_seconds > 0:
+        from rompicapo.edges.blackwood import Settings, search
+
+        pinned = _to_board(state, rep.rows, rep.cols)
+        perfect_only = Settings(quota="none", breaks="none")
+        res = search(puzzle, pinned, settings=perfect_only, seconds=solver_seconds, seed=seed)
+        total += res.counts.get("nodes", 0)
+        if res.interrupted:  # the search keeps Ctrl-C to itself; pass it on
+            raise KeyboardInterrupt
+        if res.solved and res.board is not None:
+            piece = res.board.piece.ravel().astype(np.int64)
+            rot = res.board.rotation.ravel().astype(np.int64)
+            return _State(piece, rot, puzzle.n_joints), total
+    for slack in range(1, TARGET_TRIES):
+        new, nodes, _ = rep(state, holes, unused, rng, per_try, -1, slack)
+        total += nodes
+        if new is not None:
+            return new, total
+    new, nodes, _ = rep(state, holes, unused, rng, budget // 2, -1)
+    assert new is not None
+    return new, total + nodes
+
+
+def _joints_touching(state: _State, cells: np.ndarray, rows: int, cols: int) -> int:
+    """Joints with an end in ``cells`` and the other end occupied or in ``cells``."""
+    inside = np.zeros(rows * cols, dtype=bool)
+    inside[cells] = True
+    filled = (state.piece >= 0) | inside
+    grid_in, grid_f = inside.reshape(rows, cols), filled.reshape(rows, cols)
+    h = (grid_in[:, :-1] | grid_in[:, 1:]) & grid_f[:, :-1] & grid_f[:, 1:]
+    v = (grid_in[:-1, :] | grid_in[1:, :]) & grid_f[:-1, :] & grid_f[1:, :]
+    return int(h.sum() + v.sum())
 
 
 class _Interrupted(Exception):

@@ -71,7 +71,7 @@ def test_repair_kernel_finds_the_optimum_of_a_small_region() -> None:
     out = np.empty(25, dtype=np.int64), np.empty(25, dtype=np.int64), np.empty(25, dtype=np.int64)
     counters = np.zeros(RK.N_COUNTERS, dtype=np.int64)
     # floor offset 0: only strictly better than the solution counts; nothing is
-    RK.repair(5, 5, piece, rot, rot_edges, grey, region, free, ptype[free], 0, 10**6, *out,
+    RK.repair(5, 5, piece, rot, rot_edges, grey, region, free, ptype[free], 0, -1, 10**6, *out,
               counters)  # fmt: skip
     assert counters[RK.R_PROVEN] == 1 and counters[RK.R_FOUND] == 0
     # the 3x3 region touches 24 joints (12 inside, 12 to the ring); all match
@@ -79,9 +79,14 @@ def test_repair_kernel_finds_the_optimum_of_a_small_region() -> None:
     # the region emptied: any fill beats -1, the best is the solution's
     empty = piece.copy()
     empty[region] = -1
-    RK.repair(5, 5, empty, rot, rot_edges, grey, region, free, ptype[free], -1, 10**6, *out,
+    RK.repair(5, 5, empty, rot, rot_edges, grey, region, free, ptype[free], -1, -1, 10**6, *out,
               counters)  # fmt: skip
     assert counters[RK.R_PROVEN] == 1 and counters[RK.R_FOUND] == 1 and counters[RK.R_BEST] == 24
+    # target-first: the bound of the emptied region is 24 (a perfect fill exists), slack 0
+    # finds it; and nothing reaches the bound + 1 (slack -1 is "off", so ask via the floor)
+    RK.repair(5, 5, empty, rot, rot_edges, grey, region, free, ptype[free], -1, 0, 10**6, *out,
+              counters)  # fmt: skip
+    assert counters[RK.R_BOUND] == 24 and counters[RK.R_FOUND] == 1 and counters[RK.R_BEST] == 24
 
 
 # --------------------------------------------------------------------------------------------
@@ -165,6 +170,17 @@ def test_perfect_completion_of_a_partial_brendan_board() -> None:
     res = improve(partial, puzzle, seconds=None, max_iterations=5000, seed=0)
     assert res.solved and res.score_after == puzzle.n_joints == 60 and res.verify()
     assert res.score_before == score(partial, puzzle) < 60
+
+
+@needs_data
+def test_perfect_completion_of_a_mostly_empty_brendan_board() -> None:
+    # 90 % of the 10x10 solution's cells emptied: too many holes for the kernel's exact
+    # search; Blackwood's search with the rest pinned fills them (measured: 0.4 s)
+    puzzle = load_pieces(BENCH / "brendan_10x10_pieces.txt")
+    partial = load_board(BENCH / "brendan_10x10_solution.txt", puzzle)
+    partial.piece[np.random.default_rng(0).random((10, 10)) < 0.9] = -1
+    res = improve(partial, puzzle, seconds=None, max_iterations=2000, seed=0)
+    assert res.solved and res.score_after == 180 and res.verify()
 
 
 def test_bad_input_is_a_one_line_error() -> None:
