@@ -25,8 +25,10 @@ way to the operator's mean reward in that segment, never below ``MIN_WEIGHT``. E
 region size adapts too: it grows after a repair proven optimal and shrinks after a repair cut
 by the node cap, so repairs sit where the exact search just about finishes.
 
-A partial board is first completed: the empty cells (a region of their own) are filled with the
-unused pieces by the same kernel, exactly when the holes are few, best-first otherwise.
+A partial board is first completed: its empty cells, a region of their own, get the unused
+pieces. The kernel first looks for a perfect fill; when its node cap leaves that open (many
+holes), Blackwood's search for perfect boards runs with the placed pieces pinned; failing
+both, the kernel fills the holes to within 1, 2, ... joints of its bound, or best-first.
 
 >>> from rompicapo.edges.generate import generate
 >>> puzzle, solution = generate(5, 5, frame_colours=2, inner_colours=3, seed=1)
