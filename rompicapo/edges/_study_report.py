@@ -34,6 +34,29 @@ PEAK_BINS = (0.0, 0.98, 0.995, 1.005, 1.02, 1.05, 1.1, 10.0)
 DPI = 90  # small PNGs (tens of KB) that still read well in a markdown page
 
 
+# A job is *deep* when it placed more than this share of the cells (200 of 256): depths are
+# bimodal (measured on Eternity II: runs stall below ~200 or reach 240-248), so the share of
+# deep jobs, with a Wilson interval, says more than a mean of the two modes.
+DEEP_FRACTION = 200 / 256
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
+    """Share ``k/n`` and its 95 % Wilson score interval (right at 0 and n, unlike +-2 sigma)."""
+    if n == 0:
+        return (float("nan"),) * 3
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _deep(rows: list[dict]) -> str:
+    n_cells = int(rows[0]["meta"].get("rows", 16)) * int(rows[0]["meta"].get("cols", 16))
+    k = sum(r["depth"] > DEEP_FRACTION * n_cells for r in rows)
+    _, lo, hi = wilson(k, len(rows))
+    return f"{k}/{len(rows)} [{lo:.2f}, {hi:.2f}]"
+
+
 def mean_ci(values, *, seed: int = 0) -> tuple[float, float, float]:
     """Mean and 95 % bootstrap percentile interval (NaN interval below two values)."""
     x = np.asarray(values, dtype=np.float64)
@@ -184,6 +207,7 @@ def _group_stats(rows: list[dict], base: Variant) -> dict[str, dict]:
             "depth": mean_ci([r["depth"] for r in sel]),
             "score": mean_ci([r["score"] for r in sel]),
             "best": max(r["score"] for r in sel),
+            "deep": _deep(sel),
         }
     return stats
 
@@ -200,7 +224,7 @@ def _level_bins(variants: list[dict]) -> list[dict]:
         ]
         if sel:
             out.append({"lo": lo, "hi": hi, "jobs": len(sel),
-                        "variants": len({r["variant"] for r in sel}),
+                        "variants": len({r["variant"] for r in sel}), "deep": _deep(sel),
                         "depth": mean_ci([r["depth"] for r in sel]),
                         "score": mean_ci([r["score"] for r in sel])})  # fmt: skip
     return out
@@ -273,13 +297,13 @@ def _write_summary(
         "",
         "## By factor moved",
         "",
-        "| group | variants | jobs | depth | score | best score |",
-        "|---|---:|---:|---|---|---:|",
+        "| group | variants | jobs | depth | score | best score | deep jobs |",
+        "|---|---:|---:|---|---|---:|---|",
     ]
     for g, s in _group_stats(rows, base).items():
         lines.append(
             f"| {g} | {s['variants']} | {s['jobs']} | {_fmt_ci(*s['depth'])} | "
-            f"{_fmt_ci(*s['score'])} | {s['best']} |"
+            f"{_fmt_ci(*s['score'])} | {s['best']} | {s['deep']} |"
         )
     colour = sorted(
         (d for d in variants if d["group"] in ("colours", "baseline")),
@@ -287,13 +311,13 @@ def _write_summary(
     )
     if len(colour) > 1:
         lines += ["", "## Colour sets, best 15 by mean score", "",
-                  "| rank | colours | jobs | depth | score |",
-                  "|---:|---|---:|---|---|"]  # fmt: skip
+                  "| rank | colours | jobs | depth | score | deep jobs |",
+                  "|---:|---|---:|---|---|---|"]  # fmt: skip
         for i, d in enumerate(colour[:15], 1):
             mark = " (Blackwood)" if d["group"] == "baseline" else ""
             lines.append(
                 f"| {i} | {list(d['variant'].heuristic)}{mark} | {d['n']} | "
-                f"{_fmt_ci(*d['depth'])} | {_fmt_ci(*d['score'])} |"
+                f"{_fmt_ci(*d['depth'])} | {_fmt_ci(*d['score'])} | {_deep(d['rows'])} |"
             )
         if headline["baseline_colour_rank"]:
             lines += ["", f"Blackwood's colours rank {headline['baseline_colour_rank']} of "
@@ -302,13 +326,13 @@ def _write_summary(
     bins = _level_bins(variants)
     if bins:
         lines += ["", "## Quota curves by peak (largest ratio to Blackwood's curve)", "",
-                  "| peak | variants | jobs | depth | score |",
-                  "|---|---:|---:|---|---|"]  # fmt: skip
+                  "| peak | variants | jobs | depth | score | deep jobs |",
+                  "|---|---:|---:|---|---|---|"]  # fmt: skip
         for b in bins:
             hi = "" if b["hi"] >= 10 else f"{b['hi']:.3f}"
             lines.append(
                 f"| {b['lo']:.3f}-{hi} | {b['variants']} | {b['jobs']} | "
-                f"{_fmt_ci(*b['depth'])} | {_fmt_ci(*b['score'])} |"
+                f"{_fmt_ci(*b['depth'])} | {_fmt_ci(*b['score'])} | {b['deep']} |"
             )
     brk = [d for d in variants if d["group"] in ("breaks", "baseline")]
     if len(brk) > 1:

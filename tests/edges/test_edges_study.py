@@ -272,3 +272,13 @@ def test_a_baseline_job_is_blackwoods_search() -> None:
         ref.deepest, ref.search_score, ref.counts["placements"]
     )  # fmt: skip
     assert out["heat"] == ref.heat.ravel().tolist() and out["verified"]
+
+
+def test_wilson_interval() -> None:
+    from rompicapo.edges._study_report import wilson
+
+    # 24 of 24: the Wilson lower bound is n / (n + z^2) = 24 / 27.84 = 0.862 (Wilson 1927)
+    p, lo, hi = wilson(24, 24)
+    assert p == 1.0 and hi == 1.0 and abs(lo - 24 / (24 + 1.96**2)) < 1e-12
+    p, lo, hi = wilson(3, 6)
+    assert p == 0.5 and abs((lo + hi) / 2 - 0.5) < 1e-12 and 0.15 < lo < 0.2  # 0.188
