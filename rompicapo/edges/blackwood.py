@@ -286,6 +286,12 @@ class Settings:
     heuristic: tuple[int, ...] | None = None
     node_cap: int = BLACKWOOD_NODE_CAP
     quota_scale: float | None = None  # multiplies the quota (below 1: looser); None = auto
+    # Candidate order of a perfect-board search (no quota, no breaks): "fail-first" runs the
+    # exact kernel (forward checking; candidates leaving the next cell fewest options first),
+    # "table" Blackwood's kernel (the tables' order). Measured here, nodes to the first perfect
+    # board, fail-first / table: Brendan 5x5 0.36 (median of 100 seeds), 6x6 0.29 (60 seeds),
+    # clue puzzle 1 0.13 (30 seeds); the kernel does about 0.6x the nodes per second.
+    value_order: str = "fail-first"
 
     def resolved(self, puzzle: Puzzle, n_clues: int = 1) -> Settings:
         e2 = puzzle.is_eternity2
@@ -300,6 +306,7 @@ class Settings:
             heuristic=self.heuristic if self.heuristic is not None else heuristic_colours(puzzle),
             node_cap=self.node_cap,
             quota_scale=scale if self.quota_scale is None else self.quota_scale,
+            value_order=self.value_order,
         )
 
 
@@ -324,6 +331,9 @@ class Plan:
     piece_type: np.ndarray  # per piece: its type (first piece equal to it up to rotation)
     type_turn: np.ndarray  # per piece: clockwise turns taking its type's listing to its own
     copies: np.ndarray  # per type id (= piece index of the representative): number of copies
+    # no quota and no breaks: a search for perfect boards, run by the exact kernel unless the
+    # settings ask for the table order (value_order "table")
+    exact: bool = False
 
 
 ANY = -1  # a side that must merely not be grey
@@ -398,9 +408,10 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
             )
         )
     checked = bool((pos_above < n).any() or (pos_right < n).any())
+    exact = not (quota.any() or allow.any()) and st.value_order == "fail-first"
     return Plan(
         puzzle, clues, st, order, pos_left, pos_below, pos_above, pos_right, checked,
-        quota, allow, joints, specs, heur, piece_type, type_turn, copies,
+        quota, allow, joints, specs, heur, piece_type, type_turn, copies, exact,
     )  # fmt: skip
 
 
@@ -439,6 +450,7 @@ class Tables:
     tab_start: np.ndarray
     ent: np.ndarray
     ent2: np.ndarray  # bottom | left << 6 of each entry (for checked orders)
+    width: int = 0  # longest list (the exact kernel's candidate rows)
 
     def entries(self, table: int, left: int, below: int) -> np.ndarray:
         k = table * self.n_colours**2 + left * self.n_colours + below
@@ -557,7 +569,12 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
     slot = tabs[order] * n_keys + keys[order]
     tab_start = np.searchsorted(slot, np.arange(len(spec_ids) * n_keys + 1)).astype(np.int32)
     return Tables(
-        nc, pos_table, tab_start, words[order].astype(np.int32), words2[order].astype(np.int32)
+        nc,
+        pos_table,
+        tab_start,
+        words[order].astype(np.int32),
+        words2[order].astype(np.int32),
+        int(np.diff(tab_start).max(initial=0)),
     )
 
 
@@ -692,6 +709,7 @@ def _warm() -> None:
     plan = make_plan(puzzle)
     tables = build_tables(plan, np.random.default_rng(0))
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
+    _run_exact(plan, tables, K.new_state(9, plan.copies), _exact_state(tables, 9), 100)
 
 
 def _run_kernel(plan: Plan, tables: Tables, state: tuple, max_nodes: int) -> None:
@@ -712,6 +730,45 @@ def _run_kernel(plan: Plan, tables: Tables, state: tuple, max_nodes: int) -> Non
         tables.ent2,
         plan.checked,
         *state,
+        max_nodes,
+    )
+
+
+def _exact_state(tables: Tables, n_cells: int) -> tuple:
+    """The exact kernel's own state beside :func:`K.new_state`'s: candidate lists per
+    position, their lengths, the listed candidate on the board per position."""
+    cand = np.zeros((n_cells, max(tables.width, 1)), dtype=np.int32)
+    return cand, np.zeros(n_cells, dtype=np.int32), np.zeros(n_cells, dtype=np.int32)
+
+
+def _run_exact(plan: Plan, tables: Tables, state: tuple, extra: tuple, max_nodes: int) -> None:
+    """The exact kernel on a :func:`K.new_state` state and its :func:`_exact_state`."""
+    avail, placed, top, right, bottom, left, _, _, heat, best, counters = state
+    K.exact_search(
+        plan.pos_cell,
+        plan.pos_left,
+        plan.pos_below,
+        tables.pos_table,
+        plan.pos_above,
+        plan.pos_right,
+        plan.pos_joints,
+        tables.n_colours**2,
+        tables.n_colours,
+        tables.tab_start,
+        tables.ent,
+        tables.ent2,
+        plan.checked,
+        True,
+        avail,
+        placed,
+        top,
+        right,
+        bottom,
+        left,
+        heat,
+        best,
+        counters,
+        *extra,
         max_nodes,
     )
 
@@ -789,6 +846,7 @@ def search(
                     node_cap = min(node_cap, PORTFOLIO_FIRST_CAP << (run // len(plans)))
                 tables = build_tables(plan, rng)
                 state = K.new_state(n, plan.copies)
+                extra = _exact_state(tables, n) if plan.exact else ()
                 counters = state[-1]
                 run_nodes = 0
                 totals["restarts"] += 1
@@ -799,7 +857,10 @@ def search(
                     budget = min(budget, node_cap - run_nodes)
                     tc = time.perf_counter()
                     before = int(counters[K.C_NODES])
-                    _run_kernel(plan, tables, state, max(budget, 0))
+                    if plan.exact:
+                        _run_exact(plan, tables, state, extra, max(budget, 0))
+                    else:
+                        _run_kernel(plan, tables, state, max(budget, 0))
                     took = time.perf_counter() - tc
                     run_nodes = int(counters[K.C_NODES])
                     if took > 0.01 and run_nodes - before >= budget:
