@@ -14,7 +14,10 @@ Beyond Blackwood: any fill order works (a neighbour filled earlier above or to t
 checked by the kernel; the frame-first and diagonal orders use it); pinned clues filter the
 candidates of the neighbours filled before them (his centre-clue trick, for any clue); identical
 pieces are one type with a count; off Eternity II the default searches for perfect boards with a
-portfolio of orders and growing node caps.
+portfolio of orders and growing node caps. A perfect-board search (no quota, no breaks) runs the
+exact kernel (``_kernel.exact_search``): forward checking on the next cell and a fail-first
+candidate order (the candidates leaving the next cell fewest options first), ~3x fewer nodes
+to the first perfect board than the tables' order on Brendan's sets.
 
 Layers: :func:`fill_order`, :func:`quota_schedule`, :func:`break_schedule` and
 :func:`heuristic_colours` make a :class:`Plan` (everything fixed for a puzzle and its clues);
