@@ -320,6 +320,18 @@ def exact_search(
             if checked:
                 need_top = bottom[pos_above[i]]
                 need_right = left[pos_right[i]]
+            # the next position's list: its key part not shown by this cell is fixed
+            via_right = False
+            via_top = False
+            fixed = 0
+            if i + 1 < n:
+                via_right = pos_left[i + 1] == cell
+                via_top = pos_below[i + 1] == cell
+                fixed = pos_table[i + 1] * n_keys
+                if not via_right:
+                    fixed += right[pos_left[i + 1]] * n_colours
+                if not via_top:
+                    fixed += top[pos_below[i + 1]]
             m = 0
             for j in range(tab_start[base], tab_start[base + 1]):
                 e = ent[j]
@@ -330,13 +342,11 @@ def exact_search(
                 f = 1
                 if i + 1 < n:
                     # entries of the next position's list still usable once this one is placed
-                    top[cell] = (e >> TOP_SHIFT) & COLOUR_MASK
-                    right[cell] = (e >> RIGHT_SHIFT) & COLOUR_MASK
-                    nxt = (
-                        pos_table[i + 1] * n_keys
-                        + right[pos_left[i + 1]] * n_colours
-                        + top[pos_below[i + 1]]
-                    )
+                    nxt = fixed
+                    if via_right:
+                        nxt += ((e >> RIGHT_SHIFT) & COLOUR_MASK) * n_colours
+                    if via_top:
+                        nxt += (e >> TOP_SHIFT) & COLOUR_MASK
                     t = e & PIECE_MASK
                     avail[t] -= 1
                     f = 0
