@@ -35,11 +35,13 @@ _STORE_BATCH = 4096
 #: parts) adds 4% of set-up CPU (one search built per part) and balances no better.
 _PARTS_PER_JOB = 8
 #: Dancing cells copy every item's set size when they enter a level and back when they leave
-#: it (4 bytes per item, 3 or 4 copies per node), so on problems with many items and little
-#: work per node dancing links win: 9x9 Sudoku (324 items) 456 against 604 puzzles/s, 16x16
-#: (1,024 items) 14 against 8 ms; pentominoes (72 items), queens (<= 88) and Langford pairs
-#: (36) go 1.2-2.8x faster on cells. "auto" takes cells up to this many items.
-_CELLS_MAX_ITEMS = 200
+#: it, where dancing links touch only what they unlink; so "auto" compares that copy (the
+#: number of items) with the work of taking an option (:func:`_copy_to_work_ratio`).
+#: Measured (benchmarks/cover_dlx.py --engines, CPU time of links over cells): pentominoes,
+#: ratio 0.01-0.02, cells 2.5-2.7x faster; Langford pairs, 0.24, 1.1x; queens, 0.44, 0.90-0.97x
+#: (links faster); 9x9 Sudoku, 2.25, 0.75x (per puzzle, 456 against 604 puzzles/s). The cut
+#: lies between Langford pairs and queens.
+_CELLS_MAX_COPY_RATIO = 0.35
 #: A budget that never runs out.
 _UNLIMITED = np.int64(2**62)
 
@@ -116,17 +118,31 @@ def _warm() -> float:
     return jit_warmup("cover.dlx", tiny)
 
 
+def _copy_to_work_ratio(a: ProblemArrays) -> float:
+    """Items (what dancing cells copy per level) over the mean work of taking an option: for
+    each of its items, that item's option count, times the option's length (the entries a
+    take walks when every option is still there)."""
+    if a.n_options == 0 or a.n_items == 0:
+        return 0.0
+    set_len = np.bincount(a.option_items, minlength=a.n_items)
+    opt_len = np.diff(a.option_start)
+    sums = np.concatenate(([0], np.cumsum(set_len[a.option_items])))
+    walked = (sums[a.option_start[1:]] - sums[a.option_start[:-1]]) * opt_len
+    return a.n_items / max(float(walked.mean()), 1.0)
+
+
 class _Search:
     """One resumable search over one problem (a kernel's arrays and state).
 
     ``engine``: ``"cells"`` (dancing cells, sparse sets, Algorithm X with uncoloured secondary
     items), ``"links"`` (dancing links, Algorithms X and C), ``"m"`` (dancing links,
-    Algorithm M), or ``"auto"``: cells when nothing is coloured, every bound is 1 and there
-    are at most ``_CELLS_MAX_ITEMS`` items, else links or M (multiplicities). Dancing cells
+    Algorithm M), or ``"auto"``: cells when nothing is coloured, every bound is 1 and the
+    per-level copy of cells is small next to the work of a step (``_CELLS_MAX_COPY_RATIO``),
+    else links or M (multiplicities). Dancing cells
     stop taking an option as soon as an item would lose its last option, so they visit a
     third of the nodes and fewer updates than links on pentominoes, and their unsigned arrays
-    skip numba's negative-index test: measured 2.6x faster than links on pento-6x10, 1.4x on
-    Langford pairs, 1.1x on queens (benchmarks/cover_dlx.py --engines).
+    skip numba's negative-index test: measured 2.6x faster than links on pento-6x10, 1.1x on
+    Langford pairs, 0.9-0.97x on queens (benchmarks/cover_dlx.py --engines).
     """
 
     def __init__(
@@ -142,7 +158,7 @@ class _Search:
         if engine == "auto":
             if a.has_multiplicities:
                 engine = "m"
-            elif a.has_colors or a.n_items > _CELLS_MAX_ITEMS:
+            elif a.has_colors or _copy_to_work_ratio(a) > _CELLS_MAX_COPY_RATIO:
                 engine = "links"
             else:
                 engine = "cells"
