@@ -277,11 +277,13 @@ def write_blocks_rpath(
     chunk_moves: int | None = None,
     on_chunk=None,
     resume: bool = False,
+    encoding: str = "u8",
 ):
     """Write the block path of a ``rows`` x ``cols`` board as an ``.rpath`` file, chunks in
     parallel on all cores (``jobs``) or on a Dask cluster (``scheduler``). Memory: a chunk
     buffer (16 MiB) per worker, whatever the board. ``resume`` keeps the chunks of an
-    interrupted run whose checksums match. Returns the file's header."""
+    interrupted run whose checksums match; ``encoding="u3"`` packs 8 moves in 3 bytes. Returns the
+    file's header."""
     from rompicapo.paths.rpath import DEFAULT_CHUNK_MOVES, write_rpath
 
     bp = BlockPath(rows, cols)
@@ -298,4 +300,5 @@ def write_blocks_rpath(
         scheduler=scheduler,
         on_chunk=on_chunk,
         resume=resume,
+        encoding=encoding,
     )

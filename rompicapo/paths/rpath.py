@@ -1,18 +1,22 @@
-"""The ``.rpath`` streamed path format: a header, then one byte per move, in checksummed chunks.
+"""The ``.rpath`` streamed path format: a header, then the moves, in checksummed chunks.
 
-A path of N cells is its start cell and its N - 1 moves, each move one byte naming its index in
-the header's move list, so a 10^10-cell path takes 10 GB on disk and can be written and read
-band by band with bounded memory. Layout (integers little-endian)::
+A path of N cells is its start cell and its N - 1 moves, each move naming its index in the
+header's move list: one byte per move (encoding ``u8``; a 10^10-cell path takes 10 GB) or
+three bits (``u3``, eight moves in three bytes, for move sets of at most 8 moves: 3.75 GB). It
+is written and read band by band with bounded memory. Layout (integers little-endian)::
 
     offset 0    b"RPATH\\x00\\x01\\x00"   magic and format version (1)
     offset 8    uint32 L              length of the JSON header
     offset 12   L bytes of UTF-8 JSON {"format": "rpath", "version": 1, "rows", "cols",
-                "start": [r, c], "moves": [[dr, dc], ...], "cells": N, "encoding": "u8",
-                "chunk_moves": K, "checksum": "crc32", "method": "..."}
+                "start": [r, c], "moves": [[dr, dc], ...], "cells": N, "encoding": "u8" or
+                "u3", "chunk_moves": K, "checksum": "crc32", "method": "..."}
     then        ceil((N - 1) / K) chunks: chunk i holds moves i*K .. min((i+1)*K, N-1) - 1
-                (one byte each), followed by the CRC-32 of those bytes (uint32)
+                (``u8``: one byte each; ``u3``: groups of 8 moves as 24-bit little-endian
+                words, move j of a group in bits 3j..3j+2, the last group padded with 0),
+                followed by the CRC-32 of the stored bytes (uint32)
 
-Chunk ``i`` therefore starts at ``12 + L + i * (K + 4)``: writers fill chunks in any order and
+Chunk ``i`` therefore starts at ``12 + L + i * (B + 4)``, B the stored size of K moves (K, or
+3K/8 with K a multiple of 8): writers fill chunks in any order and
 in parallel (each at its own offset of one preallocated file) and readers seek straight to any
 chunk. The checksums tell a damaged byte from a wrong path: a flipped byte is reported as
 "chunk i is corrupted", before the path check would see a stray move.
@@ -34,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rompicapo.common import InputError, run_jobs
+from rompicapo.paths import _rpath_kernel as _codec
 
 __all__ = [
     "DEFAULT_CHUNK_MOVES",
@@ -69,6 +74,11 @@ class RpathHeader:
     chunk_moves: int
     data_offset: int
     method: str = ""
+    encoding: str = "u8"
+
+    def stored_bytes(self, n: int) -> int:
+        """Bytes that ``n`` moves take in a chunk."""
+        return n if self.encoding == "u8" else (n + 7) // 8 * 3
 
     @property
     def n_moves(self) -> int:
@@ -84,11 +94,14 @@ class RpathHeader:
         return lo, min(lo + self.chunk_moves, self.n_moves)
 
     def chunk_offset(self, i: int) -> int:
-        return self.data_offset + i * (self.chunk_moves + _CRC.size)
+        return self.data_offset + i * (self.stored_bytes(self.chunk_moves) + _CRC.size)
 
     @property
     def file_size(self) -> int:
-        return self.data_offset + self.n_moves + self.n_chunks * _CRC.size
+        if self.n_chunks == 0:
+            return self.data_offset
+        lo, hi = self.chunk_range(self.n_chunks - 1)
+        return self.chunk_offset(self.n_chunks - 1) + self.stored_bytes(hi - lo) + _CRC.size
 
     def to_json(self) -> dict:
         return {
@@ -99,20 +112,30 @@ class RpathHeader:
             "start": list(self.start),
             "moves": [list(m) for m in self.moves],
             "cells": self.cells,
-            "encoding": "u8",
+            "encoding": self.encoding,
             "chunk_moves": self.chunk_moves,
             "checksum": "crc32",
             "method": self.method,
         }
 
 
-def _header_bytes(rows, cols, start, moves, chunk_moves, method) -> tuple[bytes, RpathHeader]:
-    probe = RpathHeader(rows, cols, tuple(start), tuple(moves), rows * cols, chunk_moves, 0, method)
+ENCODINGS = ("u8", "u3")
+
+
+def _header_bytes(
+    rows, cols, start, moves, chunk_moves, method, encoding
+) -> tuple[bytes, RpathHeader]:
+    if encoding not in ENCODINGS:
+        raise InputError(f"unknown move encoding {encoding!r}: use u8 or u3")
+    if encoding == "u3" and len(moves) > 8:
+        raise InputError(f"3-bit packing holds at most 8 moves, the set has {len(moves)}")
+    if encoding == "u3":
+        chunk_moves = max(8, chunk_moves // 8 * 8)  # whole groups of 8 per chunk
+    args = (rows, cols, tuple(start), tuple(moves), rows * cols, chunk_moves)
+    probe = RpathHeader(*args, 0, method, encoding)
     text = json.dumps(probe.to_json(), separators=(",", ":")).encode()
     head = _PREFIX.pack(MAGIC, len(text)) + text
-    return head, RpathHeader(
-        rows, cols, tuple(start), tuple(moves), rows * cols, chunk_moves, len(head), method
-    )
+    return head, RpathHeader(*args, len(head), method, encoding)
 
 
 def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
@@ -144,12 +167,22 @@ def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
         raise InputError(
             f"{name}: the .rpath header is damaged ({type(e).__name__}: {e})"
         ) from None
-    if encoding != "u8":
-        raise InputError(f"{name}: move encoding {encoding!r} is not supported (only u8)")
+    if encoding not in ENCODINGS:
+        raise InputError(f"{name}: move encoding {encoding!r} is not supported (u8, u3)")
+    if encoding == "u3" and (chunk % 8 or len(moves) > 8):
+        raise InputError(f"{name}: the .rpath header is inconsistent (u3 chunks or moves)")
     if rows < 1 or cols < 1 or cells != rows * cols or chunk < 1 or not 1 <= len(moves) <= 255:
         raise InputError(f"{name}: the .rpath header is inconsistent (rows, cols, cells, moves)")
     header = RpathHeader(
-        rows, cols, start, moves, cells, chunk, _PREFIX.size + length, str(head.get("method", ""))
+        rows,
+        cols,
+        start,
+        moves,
+        cells,
+        chunk,
+        _PREFIX.size + length,
+        str(head.get("method", "")),
+        encoding,
     )
     if size != header.file_size:
         raise InputError(
@@ -167,15 +200,18 @@ def read_chunk(f, header: RpathHeader, i: int, buf: np.ndarray | None = None) ->
     if buf is None or len(buf) < n:
         buf = np.empty(n, np.uint8)
     view = buf[:n]
+    stored = view if header.encoding == "u8" else np.empty(header.stored_bytes(n), np.uint8)
     f.seek(header.chunk_offset(i))
-    got = f.readinto(memoryview(view))
+    got = f.readinto(memoryview(stored))
     crc = f.read(_CRC.size)
-    if got != n or len(crc) != _CRC.size:
+    if got != len(stored) or len(crc) != _CRC.size:
         raise InputError(f"chunk {i} is truncated")
-    if zlib.crc32(view) != _CRC.unpack(crc)[0]:
+    if zlib.crc32(stored) != _CRC.unpack(crc)[0]:
         raise InputError(
             f"chunk {i} (moves {lo + 1:,}..{hi:,}) is corrupted: its checksum does not match"
         )
+    if header.encoding == "u3":
+        _codec.unpack3(stored, view)
     return view
 
 
@@ -194,6 +230,7 @@ def write_rpath(
     chunk_task: Callable | None = None,
     method: str = "",
     chunk_moves: int = DEFAULT_CHUNK_MOVES,
+    encoding: str = "u8",
     jobs: int | None = None,
     scheduler: str | None = None,
     on_chunk: Callable[[int], None] | None = None,
@@ -208,13 +245,14 @@ def write_rpath(
     preallocated file (so Dask workers must see the same file system). ``on_chunk(n)`` is told
     how many chunks were just written (for a progress bar).
 
+    ``encoding``: ``"u8"`` (a byte per move) or ``"u3"`` (3 bits, move sets of <= 8 moves).
     ``resume``: if the file already exists with the same header (an interrupted run), chunks
     whose checksum matches are kept and only the others are written.
 
     Refuses before writing when the disk lacks the room. Returns the header.
     """
     name = os.fspath(filename)
-    head, header = _header_bytes(rows, cols, start, list(moves), chunk_moves, method)
+    head, header = _header_bytes(rows, cols, start, list(moves), chunk_moves, method, encoding)
     folder = os.path.dirname(os.path.abspath(name))
     free = shutil.disk_usage(folder).free
     if os.path.exists(name):
@@ -269,25 +307,29 @@ def write_chunks(
     """Write chunks ``first .. last - 1`` of a preallocated file (the body of a chunk task);
     with ``resume``, keep the chunks whose checksum already matches. Returns chunks written."""
     buf = np.empty(min(header.chunk_moves, max(1, header.n_moves)), np.uint8)
+    packed = np.empty(header.stored_bytes(len(buf)), np.uint8)
     written = 0
     fd = os.open(name, os.O_RDWR)
     try:
         for i in range(first, last):
             lo, hi = header.chunk_range(i)
             view = buf[: hi - lo]
+            stored = view if header.encoding == "u8" else packed[: header.stored_bytes(hi - lo)]
             off = header.chunk_offset(i)
             if resume:
-                got = os.preadv(fd, [memoryview(view)], off)
-                crc = os.pread(fd, _CRC.size, off + len(view))
+                got = os.preadv(fd, [memoryview(stored)], off)
+                crc = os.pread(fd, _CRC.size, off + len(stored))
                 if (
-                    got == len(view)
+                    got == len(stored)
                     and len(crc) == _CRC.size
-                    and zlib.crc32(view) == _CRC.unpack(crc)[0]
+                    and zlib.crc32(stored) == _CRC.unpack(crc)[0]
                 ):
                     continue
             fill(lo, view)
-            os.pwrite(fd, memoryview(view), off)
-            os.pwrite(fd, _CRC.pack(zlib.crc32(view)), off + len(view))
+            if header.encoding == "u3":
+                _codec.pack3(view, stored)
+            os.pwrite(fd, memoryview(stored), off)
+            os.pwrite(fd, _CRC.pack(zlib.crc32(stored)), off + len(stored))
             written += 1
             if on_chunk:
                 on_chunk(1)
@@ -316,6 +358,7 @@ def header_from_json(head: dict, data_offset: int) -> RpathHeader:
         int(head["chunk_moves"]),
         int(data_offset),
         str(head.get("method", "")),
+        str(head.get("encoding", "u8")),
     )
 
 
@@ -328,6 +371,7 @@ def write_path_array(
     *,
     method: str = "",
     chunk_moves: int = DEFAULT_CHUNK_MOVES,
+    encoding: str = "u8",
 ) -> RpathHeader:
     """Write a path held as an array of flat cells (``r * cols + c``) as an ``.rpath`` file.
 
@@ -357,5 +401,13 @@ def write_path_array(
 
     start = divmod(int(path[0]), cols) if len(path) else (0, 0)
     return write_rpath(
-        filename, rows, cols, start, moves, fill, method=method, chunk_moves=chunk_moves
+        filename,
+        rows,
+        cols,
+        start,
+        moves,
+        fill,
+        method=method,
+        chunk_moves=chunk_moves,
+        encoding=encoding,
     )

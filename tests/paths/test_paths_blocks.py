@@ -329,3 +329,53 @@ def test_cli_random_access_and_streaming(tmp_path, capsys):
     assert main(["verify-path", str(g), "30"]) == 0
     assert main(["verify-path", str(g), "31"]) == 2
     assert "not 31" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- 3-bit packing
+
+
+@settings(deadline=None)  # the first example loads the kernels
+@given(st.lists(st.integers(0, 7), max_size=70))
+def test_the_3_bit_codec_round_trips(values):
+    from rompicapo.paths._rpath_kernel import pack3, unpack3
+
+    moves = np.array(values, np.uint8)
+    packed = np.empty((len(values) + 7) // 8 * 3, np.uint8)
+    pack3(moves, packed)
+    back = np.empty(len(values), np.uint8)
+    unpack3(packed, back)
+    assert np.array_equal(back, moves)
+
+
+def test_packed_files_hold_the_same_moves_in_three_eighths(tmp_path):
+    from rompicapo.paths.rpath import read_chunk
+
+    u8, u3 = tmp_path / "u8.rpath", tmp_path / "u3.rpath"
+    h8 = write_blocks_rpath(u8, 41, 37, chunk_moves=100)
+    h3 = write_blocks_rpath(u3, 41, 37, chunk_moves=100, encoding="u3")
+    assert h3.encoding == "u3" and h3.chunk_moves == 96  # whole groups of 8
+    assert read_header(u3) == h3
+    # 1516 moves: 15 chunks of 96 (36 bytes) and one of 76 (30 bytes), a CRC-32 each
+    assert h3.file_size - h3.data_offset == 15 * 36 + 30 + 16 * 4
+    with open(u8, "rb") as f8, open(u3, "rb") as f3:
+        a = np.concatenate([read_chunk(f8, h8, i) for i in range(h8.n_chunks)])
+        b = np.concatenate([read_chunk(f3, h3, i) for i in range(h3.n_chunks)])
+    assert np.array_equal(a, b)
+    assert verify_rpath(u3, start=(0, 0)).ok
+    raw = bytearray(u3.read_bytes())
+    raw[h3.chunk_offset(4) + 7] ^= 0x10
+    u3.write_bytes(bytes(raw))
+    assert "chunk 4 (moves 385..480) is corrupted" in verify_rpath(u3).reason
+    write_blocks_rpath(u3, 41, 37, chunk_moves=100, encoding="u3", resume=True)
+    assert verify_rpath(u3).ok
+    with pytest.raises(InputError, match="at most 8 moves"):
+        write_rpath(tmp_path / "k.rpath", 5, 5, (0, 0), [(1, 2), (2, 1)] * 5, lambda a, b: None,
+                    encoding="u3")  # fmt: skip
+
+
+def test_cli_packed_output(tmp_path, capsys):
+    f = tmp_path / "p.rpath"
+    assert main(["path", "50x60", "--out", str(f), "--packed", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["verified"] and res["bytes"] == f.stat().st_size < 50 * 60 * 3 // 8 + 400
+    assert main(["verify-path", str(f)]) == 0
