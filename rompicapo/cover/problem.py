@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -70,11 +71,13 @@ class ProblemArrays:
     def n_options(self) -> int:
         return len(self.option_start) - 1
 
-    @property
+    # cached: the arrays are never changed once built (a changed Problem builds new ones),
+    # and recomputing these came to half the time of counting a 5-option problem
+    @cached_property
     def has_colors(self) -> bool:
         return bool(np.any(self.option_colors))
 
-    @property
+    @cached_property
     def has_multiplicities(self) -> bool:
         return bool(np.any(self.lower != 1) or np.any(self.upper != 1))
 
