@@ -263,6 +263,21 @@ def test_dancing_cells_counts_agree_with_links(name):
     assert count(problem, engine="cells", givens=[1]).count == count(problem, givens=[1]).count
 
 
+def test_auto_engine_follows_the_measured_cut():
+    # solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a step's
+    # work (pentominoes, Langford pairs), links where it is not (queens), links for colours,
+    # Algorithm M for multiplicities
+    expected = {
+        "pento-3x20": "X/cells",
+        "langford-8": "X/cells",
+        "queens-8": "X/links",
+        "color-example": "C/links",
+        "bounds-example": "M/links",
+    }
+    for name, algorithm in expected.items():
+        assert _Search(read_dlx(DATA / f"{name}.dlx").arrays()).algorithm == algorithm
+
+
 def test_engine_names_are_checked():
     with pytest.raises(InputError, match="engine"):
         count(queens_problem(4), engine="turbo")
