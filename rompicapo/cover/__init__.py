@@ -1,10 +1,12 @@
-"""Exact cover: Knuth's dancing links (Algorithms X, C and M) in numba, and what it solves.
+"""Exact cover: Knuth's Algorithms X, C and M on dancing links and dancing cells in numba,
+and what they solve.
 
 - :class:`Problem`: items (primary with optional multiplicity bounds, secondary with optional
   colours) and options; :func:`read_dlx` / :func:`parse_dlx` / :func:`format_dlx` for Knuth's
   DLX1-DLX3 text format.
 - :func:`solve` (first, at most k, all, random with a seed, time and node limits),
-  :func:`count` (exact, in parallel with ``jobs`` or a Dask ``scheduler``),
+  :func:`count` (exact, in parallel with ``jobs`` threads or processes, or a Dask
+  ``scheduler``),
   :func:`iter_solutions` (lazy). Results carry Knuth's counts and ``verify()``.
 - Applications: :mod:`~rompicapo.cover.sudoku`, :func:`queens`, :func:`langford`,
   :func:`pack` (polyominoes).

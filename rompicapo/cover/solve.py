@@ -1,10 +1,12 @@
 """Solving exact-cover problems: first solution, at most k, all, count, lazy iteration, random,
-limits by time and nodes, progress, and parallel counting (processes or a Dask cluster).
+limits by time and nodes, progress, and parallel counting (threads, processes or a Dask
+cluster).
 
 Every entry point returns a :class:`CoverResult` (or yields solutions lazily); a solution is a
 list of option numbers of the :class:`~rompicapo.cover.problem.Problem`. The engine is chosen
-from the problem: Algorithm X/C (exactly-once primary items, optional colours) or Algorithm M
-(multiplicities); both are in :mod:`rompicapo.cover._kernel`.
+from the problem (see :class:`_Search`): Algorithm X on dancing cells
+(:mod:`rompicapo.cover._cells_kernel`) or on dancing links, Algorithm C (colours) on dancing
+links, Algorithm M (multiplicities) on dancing links (:mod:`rompicapo.cover._kernel`).
 """
 
 from __future__ import annotations
