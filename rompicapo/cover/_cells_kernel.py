@@ -268,18 +268,21 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
             updates += _hide_options(
                 i, np_, n_active, start, size, cells, node_item, node_loc, first, last, pos
             )
-            # every option of i starts from this same state: save it once
-            saved_after[level, :] = size
-            saved_active[level, 1] = n_active
+            # every option of i starts from this same state: save it once (a single option
+            # needs no copy: failed or done, the level goes back to saved_before at once)
+            if least > U(1):
+                saved_after[level, :] = size
+                saved_active[level, 1] = n_active
         else:  # PC_BACKDOWN
             if level == 0:
                 pc = PC_DONE
                 break
             level -= 1
-            size[:] = saved_after[level]
-            n_active = saved_active[level, 1]
             choice[level] += U(1)
             choice_k[level] += 1
+            if choice[level] < size[best[level]]:  # (a chosen item's set stays still)
+                size[:] = saved_after[level]
+                n_active = saved_active[level, 1]
         # try the options of best[level] from choice[level] on
         i = best[level]
         base = start[i]
@@ -325,10 +328,11 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
             if alive:
                 descended = True
                 break
-            size[:] = saved_after[level]
-            n_active = saved_active[level, 1]
             choice[level] += U(1)
             choice_k[level] += 1
+            if choice[level] < size[i]:
+                size[:] = saved_after[level]
+                n_active = saved_active[level, 1]
         if descended:
             level += 1
             pc = PC_FORWARD

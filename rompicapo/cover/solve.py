@@ -39,11 +39,10 @@ _PARTS_PER_JOB = 8
 #: Dancing cells copy every item's set size when they enter a level and back when they leave
 #: it, where dancing links touch only what they unlink; so "auto" compares that copy (the
 #: number of items) with the work of taking an option (:func:`_copy_to_work_ratio`).
-#: Measured (benchmarks/cover_dlx.py --engines, CPU time of links over cells): pentominoes,
-#: ratio 0.01-0.02, cells 2.5-2.7x faster; Langford pairs, 0.24, 1.1x; queens, 0.44, 0.90-0.97x
-#: (links faster); 9x9 Sudoku, 2.25, 0.75x (per puzzle, 456 against 604 puzzles/s). The cut
-#: lies between Langford pairs and queens.
-_CELLS_MAX_COPY_RATIO = 0.35
+#: Measured (CPU time of links over cells): pentominoes, ratio 0.01-0.02, cells 2.5-2.7x
+#: faster; Langford pairs, 0.24, 1.27x; queens, 0.44, 1.11-1.16x; 9x9 Sudoku, 2.25, even
+#: (637 and 618 puzzles/s, one call per puzzle); 16x16 Sudoku, 4.0, links 1.13x faster.
+_CELLS_MAX_COPY_RATIO = 3.0
 #: A budget that never runs out.
 _UNLIMITED = np.int64(2**62)
 
@@ -143,8 +142,8 @@ class _Search:
     else links or M (multiplicities). Dancing cells
     stop taking an option as soon as an item would lose its last option, so they visit a
     third of the nodes and fewer updates than links on pentominoes, and their unsigned arrays
-    skip numba's negative-index test: measured 2.6x faster than links on pento-6x10, 1.1x on
-    Langford pairs, 0.9-0.97x on queens (benchmarks/cover_dlx.py --engines).
+    skip numba's negative-index test: measured 2.6x faster than links on pento-6x10, 1.27x on
+    Langford pairs, 1.11-1.16x on queens (benchmarks/cover_dlx.py --engines).
     """
 
     def __init__(

@@ -21,6 +21,7 @@ from rompicapo.cover import (
     read_dlx,
     solve,
     split,
+    sudoku,
 )
 from rompicapo.cover.solve import _Search
 from rompicapo.cover.verify import cover_violations
@@ -265,12 +266,14 @@ def test_dancing_cells_counts_agree_with_links(name):
 
 def test_auto_engine_follows_the_measured_cut():
     # solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a step's
-    # work (pentominoes, Langford pairs), links where it is not (queens), links for colours,
-    # Algorithm M for multiplicities
+    # work (pentominoes, Langford pairs, queens), links where it is not (16x16 Sudoku), links
+    # for colours, Algorithm M for multiplicities
+    sixteen, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
+    assert _Search(sixteen.arrays()).algorithm == "X/links"
     expected = {
         "pento-3x20": "X/cells",
         "langford-8": "X/cells",
-        "queens-8": "X/links",
+        "queens-8": "X/cells",
         "color-example": "C/links",
         "bounds-example": "M/links",
     }
