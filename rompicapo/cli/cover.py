@@ -37,7 +37,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "cover",
         help="solve an exact-cover problem in Knuth's DLX1/DLX2/DLX3 text format",
-        description="Count or list the solutions of an exact-cover problem (dancing links).",
+        description="Count or list the solutions of an exact-cover problem (dancing cells or "
+        "dancing links).",
     )
     p.add_argument("file", metavar="FILE.dlx", help="problem in Knuth's text format ('-' = stdin)")
     mode = p.add_mutually_exclusive_group()
@@ -57,7 +58,8 @@ def register(subparsers) -> None:
         "--engine",
         choices=["auto", "links", "cells", "m"],
         default="auto",
-        help="auto (dancing cells; links with colours, M with multiplicities), links, cells, m",
+        help="auto (dancing cells or links, by the problem's shape; links with colours, M with "
+        "multiplicities), links, cells, m",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_cover)
