@@ -718,6 +718,7 @@ def run_study(
     planned = plan_jobs(puzzle, design, budget, clues)
     conn = open_study(db, puzzle, create=True)
     t0 = time.perf_counter()
+    client = None
     try:
         done = _finished_ids(conn)
         todo = [j for j in planned if j["id"] not in done]
@@ -725,11 +726,31 @@ def run_study(
         if on_start is not None:
             on_start(run.already_done)
         if todo:
+            if isinstance(scheduler, str):
+                scheduler = client = _connect(scheduler)
             _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result)
     finally:
         conn.close()
+        if client is not None:
+            client.close()
     run.seconds = time.perf_counter() - t0
     return run
+
+
+# Seconds to reach a Dask scheduler before a wrong address is reported (Dask's own default
+# waits 30 s and then raises a traceback).
+SCHEDULER_TIMEOUT = 10
+
+
+def _connect(address: str):
+    """A Dask client for ``address``, or InputError (one line) when it cannot be reached."""
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot connect to the Dask scheduler {address!r}: {reason}") from None
 
 
 def _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result) -> None:

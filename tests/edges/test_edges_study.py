@@ -282,3 +282,8 @@ def test_wilson_interval() -> None:
     assert p == 1.0 and hi == 1.0 and abs(lo - 24 / (24 + 1.96**2)) < 1e-12
     p, lo, hi = wilson(3, 6)
     assert p == 0.5 and abs((lo + hi) / 2 - 0.5) < 1e-12 and 0.15 < lo < 0.2  # 0.188
+
+
+def test_a_bad_scheduler_address_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot connect to the Dask scheduler"):
+        run_study(tmp_path / "s.sqlite", PUZZLE, DESIGN, BUDGET, scheduler="nonsense:://x")
