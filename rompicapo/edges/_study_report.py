@@ -273,6 +273,32 @@ def _colour_marginals(colour: list[dict], puzzle: Puzzle | None) -> list[str]:
     return lines
 
 
+def multi_sided_pieces(puzzle: Puzzle, colours) -> int:
+    """Pieces with two or more sides in the given colours: the pieces that can pay a quota
+    rising by more than one side per position (Blackwood's rises ~2.8 per piece at 17-26)."""
+    return int((np.isin(puzzle.pieces, list(colours)).sum(axis=1) >= 2).sum())
+
+
+def _colour_structure(colour: list[dict], puzzle: Puzzle | None) -> list[str]:
+    """Share of deep jobs against the number of multi-sided pieces of the set."""
+    if puzzle is None or not colour:
+        return []
+    pooled: dict[int, list] = {}
+    for d in colour:
+        k = multi_sided_pieces(puzzle, d["variant"].heuristic)
+        pooled.setdefault(k, []).extend(d["rows"])
+    lines = ["", "Colour-set jobs (Blackwood's set left out) by the number of pieces with two or "
+             "more sides in the set's colours:", "",
+             "| pieces with 2+ sides | jobs | depth | deep jobs |",
+             "|---:|---:|---|---|"]  # fmt: skip
+    for k in sorted(pooled):
+        sel = pooled[k]
+        lines.append(
+            f"| {k} | {len(sel)} | {_fmt_ci(*mean_ci([r['depth'] for r in sel]))} | {_deep(sel)} |"
+        )
+    return lines
+
+
 def _write_summary(
     path: Path, rows, variants, base: Variant, headline: dict, puzzle: Puzzle | None
 ) -> Path:
@@ -323,6 +349,7 @@ def _write_summary(
             lines += ["", f"Blackwood's colours rank {headline['baseline_colour_rank']} of "
                       f"{len(colour)} by mean score."]  # fmt: skip
         lines += _colour_marginals([d for d in colour if d["group"] == "colours"], puzzle)
+        lines += _colour_structure([d for d in colour if d["group"] == "colours"], puzzle)
     bins = _level_bins(variants)
     if bins:
         lines += ["", "## Quota curves by peak (largest ratio to Blackwood's curve)", "",
