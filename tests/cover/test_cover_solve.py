@@ -257,6 +257,18 @@ def test_dancing_cells_finds_exactly_the_brute_force_solutions(problem):
     assert found == brute_force(problem)
 
 
+@settings(max_examples=200, deadline=None)
+@given(small_problems(colours=False, bounds=False), st.integers(0, 2**32 - 1))
+def test_dancing_cells_with_a_seed_and_a_given_match_brute_force(problem, seed):
+    # a seed shuffles the option and tie-break orders; a given must be in every solution
+    every = brute_force(problem)
+    found = solve(problem, limit=None, engine="cells", seed=seed).solutions
+    assert sorted(tuple(sorted(s)) for s in found) == every
+    given_option = seed % len(problem.options)
+    with_given = solve(problem, limit=None, engine="cells", givens=[given_option]).solutions
+    assert sorted(tuple(sorted(s)) for s in with_given) == [c for c in every if given_option in c]
+
+
 @pytest.mark.parametrize("name", ["queens-10", "langford-11-half", "pento-3x20"])
 def test_dancing_cells_counts_agree_with_links(name):
     problem = read_dlx(DATA / f"{name}.dlx")
