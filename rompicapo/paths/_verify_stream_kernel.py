@@ -84,3 +84,41 @@ def mark_rows(moves, dr, dc, r0, c0, cols, lo, hi, bitmap):
             bitmap[byte] |= mask
             marked += 1
     return marked, -1
+
+
+@njit(cache=True, nogil=True)
+def walk(moves, dr, dc, r, c, rows, cols, bitmap, out):
+    """Follow a chunk's moves from ``(r, c)``, marking every cell in the whole-board bitmap.
+
+    ``out`` = [status, index, row, col]: status 0 (all good; row, col = the last cell), 1 (byte
+    ``index`` is not a move), 2 (move ``index`` leaves the board at row, col) or 3 (move
+    ``index`` reaches row, col a second time).
+    """
+    nm = dr.shape[0]
+    for t in range(moves.shape[0]):
+        m = moves[t]
+        if m >= nm:
+            out[0] = 1
+            out[1] = t
+            return
+        r += dr[m]
+        c += dc[m]
+        if r < 0 or r >= rows or c < 0 or c >= cols:
+            out[0] = 2
+            out[1] = t
+            out[2] = r
+            out[3] = c
+            return
+        bit = r * cols + c
+        byte = bit >> 3
+        mask = np.uint8(1 << (bit & 7))
+        if bitmap[byte] & mask:
+            out[0] = 3
+            out[1] = t
+            out[2] = r
+            out[3] = c
+            return
+        bitmap[byte] |= mask
+    out[0] = 0
+    out[2] = r
+    out[3] = c

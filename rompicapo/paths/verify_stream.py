@@ -119,8 +119,14 @@ def verify_rpath(
     jobs: int | None = None,
     scheduler: str | None = None,
     on_progress=None,
+    mode: str = "auto",
 ) -> StreamCheck:
     """Check the path in an ``.rpath`` file; see the module docstring for how.
+
+    ``mode``: ``"sequential"`` (one pass in order, one bitmap for the board, the next chunk
+    read and checksummed in a second thread meanwhile), ``"partitioned"`` (the two passes) or
+    ``"auto"``: sequential locally on up to 2 workers (one read of the file instead of two, and
+    two threads are all it can use), partitioned on more cores and on a Dask cluster.
 
     ``start``: the path must start there. ``moves``: a move set (spec or MoveSet) the file's
     moves must belong to. Raises InputError when the file is not an ``.rpath`` file at all;
@@ -154,6 +160,11 @@ def verify_rpath(
     total_work = 2 * n_chunks
     if scheduler is None and header.n_moves < _PARALLEL_MOVES:
         jobs = 1
+    n_workers = default_jobs() if jobs is None else max(1, int(jobs))
+    if mode not in ("auto", "sequential", "partitioned"):
+        raise InputError(f"unknown verification mode {mode!r}")
+    if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
+        return _verify_sequential(name, header, n_workers > 1, fail, on_progress)
 
     # Pass 1: summaries, chunk starts, the board's edges.
     tasks = [
@@ -194,7 +205,6 @@ def verify_rpath(
         c += sc
 
     # Pass 2: partitions of rows, each with its bitmap, replaying the chunks that meet it.
-    n_workers = default_jobs() if jobs is None else max(1, int(jobs))
     rows_per_part = max(1, min(-(-rows // n_workers), (_PARTITION_BYTES * 8) // cols))
     parts = [(lo, min(lo + rows_per_part, rows)) for lo in range(0, rows, rows_per_part)]
     in_flight = min(len(parts), n_workers if scheduler is None else len(parts))
@@ -224,5 +234,62 @@ def verify_rpath(
         return fail(f"cell ({rr}, {cc}) is visited twice (again at step {rep + 2:,})")
     if marked != header.cells:  # pragma: no cover - impossible after the checks above
         return fail(f"{marked:,} cells visited, the board has {header.cells:,}")
-    stats = {"chunks": n_chunks, "partitions": len(parts), "cells": header.cells}
+    stats = {
+        "chunks": n_chunks,
+        "partitions": len(parts),
+        "cells": header.cells,
+        "mode": "partitioned",
+    }
+    return StreamCheck(True, "", header, stats)
+
+
+def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_progress):
+    """One pass in path order over a bitmap of the whole board; with ``prefetch`` a second
+    thread reads and checksums chunk i + 1 while chunk i is walked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rows, cols = header.rows, header.cols
+    check_memory((header.cells + 7) // 8, f"the visited bitmap of {rows}x{cols}")
+    bitmap = np.zeros((header.cells + 7) // 8, np.uint8)
+    r, c = header.start
+    bit = r * cols + c
+    bitmap[bit >> 3] |= np.uint8(1 << (bit & 7))
+    dr, dc = _arrays(header)
+    out = np.zeros(4, np.int64)
+    n = header.n_chunks
+    bufs = [np.empty(header.chunk_moves, np.uint8) for _ in range(2)]
+    with open(name, "rb") as f, ThreadPoolExecutor(1) as pool:
+
+        def read(i: int):
+            try:
+                return read_chunk(f, header, i, bufs[i % 2])
+            except InputError as e:
+                return str(e)
+
+        pending = pool.submit(read, 0) if (prefetch and n) else None
+        for i in range(n):
+            moves = pending.result() if pending else read(i)
+            pending = pool.submit(read, i + 1) if (prefetch and i + 1 < n) else None
+            if isinstance(moves, str):
+                return fail(moves)
+            kernel.walk(moves, dr, dc, r, c, rows, cols, bitmap, out)
+            status, t, rr, cc = (int(x) for x in out)
+            first = header.chunk_range(i)[0]
+            if status == 1:
+                return fail(
+                    f"move {first + t + 1:,} is byte {int(moves[t])}, "
+                    f"not one of the {len(header.moves)} moves"
+                )
+            if status == 2:
+                return fail(
+                    f"step {first + t + 2:,}: ({rr}, {cc}) is outside the {rows}x{cols} board"
+                )
+            if status == 3:
+                return fail(f"cell ({rr}, {cc}) is visited twice (again at step {first + t + 2:,})")
+            r, c = rr, cc
+            if on_progress:
+                on_progress(2 * (i + 1), 2 * n)
+        if pending is not None:
+            pending.result()
+    stats = {"chunks": n, "partitions": 1, "cells": header.cells, "mode": "sequential"}
     return StreamCheck(True, "", header, stats)

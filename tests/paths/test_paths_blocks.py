@@ -160,6 +160,9 @@ def test_streamed_file_round_trips(tmp_path):
     assert read_header(a) == header
     check = verify_rpath(a, start=(0, 0), moves="caselle")
     assert check.ok, check.reason
+    assert check.stats["mode"] == "sequential"
+    both = verify_rpath(a, mode="partitioned", jobs=2)
+    assert both.ok and both.stats["partitions"] == 1
     # the same path written from its array gives the same moves and checksums
     b = tmp_path / "b.rpath"
     write_path_array(b, BlockPath(rows, cols).fill_path(), rows, cols, CASELLE, method="blocks",
@@ -191,13 +194,14 @@ def test_resume_rewrites_only_the_damaged_chunks(tmp_path):
     assert len(calls) == header.n_chunks
 
 
-def test_a_corrupted_byte_is_detected_with_a_clear_message(tmp_path):
+@pytest.mark.parametrize("mode", ["sequential", "partitioned"])
+def test_a_corrupted_byte_is_detected_with_a_clear_message(tmp_path, mode):
     f = tmp_path / "a.rpath"
     header = write_blocks_rpath(f, 20, 20, chunk_moves=64)
     data = bytearray(f.read_bytes())
     data[header.chunk_offset(3) + 10] ^= 0x04
     f.write_bytes(bytes(data))
-    check = verify_rpath(f)
+    check = verify_rpath(f, mode=mode)
     assert (
         not check
         and check.reason == "chunk 3 (moves 193..256) is corrupted: its checksum does not match"
@@ -225,20 +229,21 @@ def _write_moves(path, rows, cols, moves, start=(0, 0)):
                        chunk_moves=7)  # fmt: skip
 
 
-def test_wrong_paths_with_good_checksums_are_rejected(tmp_path):
+@pytest.mark.parametrize("mode", ["sequential", "partitioned"])
+def test_wrong_paths_with_good_checksums_are_rejected(tmp_path, mode):
     bp = BlockPath(6, 7)
     good = bp.fill_moves(np.empty(41, np.uint8))
     f = tmp_path / "w.rpath"
     _write_moves(f, 6, 7, good)
-    assert verify_rpath(f).ok
+    assert verify_rpath(f, mode=mode).ok
     bad = good.copy()
     bad[5] = 9
     _write_moves(f, 6, 7, bad)
-    assert "move 6 is byte 9" in verify_rpath(f).reason
+    assert "move 6 is byte 9" in verify_rpath(f, mode=mode).reason
     off = good.copy()
     off[0] = 3  # (0, -3) from (0, 0)
     _write_moves(f, 6, 7, off)
-    assert verify_rpath(f).reason == "step 2: (0, -3) is outside the 6x7 board"
+    assert verify_rpath(f, mode=mode).reason == "step 2: (0, -3) is outside the 6x7 board"
     # swapping two consecutive moves changes one cell: on the board, it is a repeat
     path = bp.fill_path()
     for k in range(40):
@@ -249,13 +254,16 @@ def test_wrong_paths_with_good_checksums_are_rejected(tmp_path):
         if swapped[k] != good[k] and 0 <= r < 6 and 0 <= c < 7:
             break
     _write_moves(f, 6, 7, swapped)
-    assert verify_rpath(f).reason.startswith(f"cell ({r}, {c}) is visited twice")
+    assert verify_rpath(f, mode=mode).reason.startswith(f"cell ({r}, {c}) is visited twice")
     assert verify_path(np.asarray(path), 6, 7, "caselle").ok
     _write_moves(f, 6, 7, good, start=(0, 1))
-    assert "outside" in verify_rpath(f).reason or "twice" in verify_rpath(f).reason
+    assert (
+        "outside" in verify_rpath(f, mode=mode).reason
+        or "twice" in verify_rpath(f, mode=mode).reason
+    )
     _write_moves(f, 6, 7, good)
-    assert "starts at (0, 0), not at (1, 1)" in verify_rpath(f, start=(1, 1)).reason
-    assert "not a move of knight" in verify_rpath(f, moves="knight").reason
+    assert "starts at (0, 0), not at (1, 1)" in verify_rpath(f, start=(1, 1), mode=mode).reason
+    assert "not a move of knight" in verify_rpath(f, moves="knight", mode=mode).reason
 
 
 def test_foreign_and_truncated_files_are_clear_errors(tmp_path):
@@ -379,3 +387,28 @@ def test_cli_packed_output(tmp_path, capsys):
     res = json.loads(capsys.readouterr().out)
     assert res["verified"] and res["bytes"] == f.stat().st_size < 50 * 60 * 3 // 8 + 400
     assert main(["verify-path", str(f)]) == 0
+
+
+def test_partitioned_check_over_several_row_partitions(tmp_path, monkeypatch):
+    import rompicapo.paths.verify_stream as vs
+
+    monkeypatch.setattr(vs, "_PARALLEL_MOVES", 0)  # small file, still split among threads
+    f = tmp_path / "p.rpath"
+    write_blocks_rpath(f, 61, 23, chunk_moves=50)
+    check = verify_rpath(f, jobs=3, mode="partitioned")
+    assert check.ok and check.stats["partitions"] == 3
+    bp = BlockPath(61, 23)
+    moves = bp.fill_moves(np.empty(61 * 23 - 1, np.uint8))
+    path = bp.fill_path()
+    k = 700  # swap two moves in the middle band: one cell changes, so one is reached twice
+    while True:
+        r, c = divmod(int(path[k]), 23)
+        r, c = r + CASELLE[moves[k + 1]][0], c + CASELLE[moves[k + 1]][1]
+        if moves[k] != moves[k + 1] and 0 <= r < 61 and 0 <= c < 23:
+            break
+        k += 1
+    moves[k], moves[k + 1] = moves[k + 1], moves[k]
+    _write_moves(f, 61, 23, moves)
+    seq = verify_rpath(f, mode="sequential")
+    par = verify_rpath(f, jobs=3, mode="partitioned")
+    assert not seq.ok and seq.reason == par.reason and "visited twice" in par.reason
