@@ -253,7 +253,6 @@ def exact_search(
     ent,
     ent2,
     checked,
-    fail_first,
     avail,
     placed,
     top,
@@ -274,8 +273,8 @@ def exact_search(
     On arriving at a position the kernel lists its candidates once (``cand[i, :n_cand[i]]``,
     ``cand_at[i]`` = the one on the board): the unused entries of its list that pass the upper
     and right checks and leave the next position at least one candidate (*forward checking*,
-    counted in the next position's list, the candidate's own piece excluded). With
-    ``fail_first`` they are sorted by that count, fewest first: small subtrees are searched
+    counted in the next position's list, the candidate's own piece excluded), sorted by that
+    count, fewest first (*fail-first*, stable): small subtrees are searched
     first, which on Brendan's sets reaches the first perfect board after about 3x fewer nodes
     than the table order (measured; see ``blackwood.Settings.value_order``).
 
@@ -346,8 +345,6 @@ def exact_search(
                     avail[t] += 1
                     if f == 0:
                         continue
-                if not fail_first:
-                    f = 0
                 # insertion sort, fewest live candidates next first (stable)
                 q = m
                 while q > 0 and support[q - 1] > f:

@@ -144,6 +144,7 @@ def _diagonal_order(rows: int, cols: int) -> list[tuple[int, int]]:
 
 
 ORDERS = ("blackwood", "rows", "frame", "diagonal", "portfolio")
+VALUE_ORDERS = ("fail-first", "table")
 # "portfolio": restarts cycle through these orders with node caps doubling every cycle. The
 # time to a perfect board depends on the order by factors of 10 to 1000, differently for each
 # puzzle (measured here, median nodes over 5 seeds: Brendan 6x6 rows 0.55 M, frame 4.1 M;
@@ -291,9 +292,10 @@ class Settings:
     quota_scale: float | None = None  # multiplies the quota (below 1: looser); None = auto
     # Candidate order of a perfect-board search (no quota, no breaks): "fail-first" runs the
     # exact kernel (forward checking; candidates leaving the next cell fewest options first),
-    # "table" Blackwood's kernel (the tables' order). Measured here, nodes to the first perfect
-    # board, fail-first / table: Brendan 5x5 0.36 (median of 100 seeds), 6x6 0.29 (60 seeds),
-    # clue puzzle 1 0.13 (30 seeds); the kernel does about 0.6x the nodes per second.
+    # "table" Blackwood's kernel (the tables' order). Measured here, row scan, median nodes to
+    # the first perfect board, fail-first / table: Brendan 5x5 0.36 (100 seeds), 6x6 0.35
+    # (100 seeds), clue puzzle 1 0.10 (20 seeds); the exact kernel does ~0.65x the nodes per
+    # CPU second (Brendan 8x8: 44-46 M vs 68 M).
     value_order: str = "fail-first"
 
     def resolved(self, puzzle: Puzzle, n_clues: int = 1) -> Settings:
@@ -411,6 +413,10 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
             )
         )
     checked = bool((pos_above < n).any() or (pos_right < n).any())
+    if st.value_order not in VALUE_ORDERS:
+        raise InputError(
+            f"value order must be one of {', '.join(VALUE_ORDERS)}, got {st.value_order!r}"
+        )
     exact = not (quota.any() or allow.any()) and st.value_order == "fail-first"
     return Plan(
         puzzle, clues, st, order, pos_left, pos_below, pos_above, pos_right, checked,
@@ -761,7 +767,6 @@ def _run_exact(plan: Plan, tables: Tables, state: tuple, extra: tuple, max_nodes
         tables.ent,
         tables.ent2,
         plan.checked,
-        True,
         avail,
         placed,
         top,

@@ -137,3 +137,11 @@ def test_candidate_lists_are_sorted_fewest_options_next_first() -> None:
     assert supports, "the deepest position has candidates"
     assert all(s > 0 for s in supports)  # forward checking dropped the dead ends
     assert supports == sorted(supports)
+
+
+def test_unknown_value_order_is_an_input_error() -> None:
+    from rompicapo.common import InputError
+
+    puzzle, _ = generate(3, 3, frame_colours=1, inner_colours=2, seed=0)
+    with pytest.raises(InputError, match="value order"):
+        make_plan(puzzle, settings=Settings(value_order="best"))
