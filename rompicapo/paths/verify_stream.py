@@ -207,10 +207,11 @@ def verify_rpath(
     # Pass 2: partitions of rows, each with its bitmap, replaying the chunks that meet it.
     rows_per_part = max(1, min(-(-rows // n_workers), (_PARTITION_BYTES * 8) // cols))
     parts = [(lo, min(lo + rows_per_part, rows)) for lo in range(0, rows, rows_per_part)]
-    in_flight = min(len(parts), n_workers if scheduler is None else len(parts))
-    check_memory(
-        in_flight * ((rows_per_part * cols + 7) // 8), f"the visited bitmaps of {rows}x{cols}"
-    )
+    if scheduler is None:  # on a cluster the bitmaps live in the workers' memory
+        check_memory(
+            min(len(parts), n_workers) * ((rows_per_part * cols + 7) // 8),
+            f"the visited bitmaps of {rows}x{cols}",
+        )
     lo_rows = np.array([starts[i, 0] + summaries[i][3] for i in range(n_chunks)], np.int64)
     hi_rows = np.array([starts[i, 0] + summaries[i][4] for i in range(n_chunks)], np.int64)
     tasks2 = []
