@@ -41,6 +41,7 @@ __all__ = [
     "Stopwatch",
     "available_memory",
     "check_memory",
+    "connect_scheduler",
     "default_jobs",
     "dumps_json",
     "format_bytes",
@@ -281,6 +282,23 @@ def _run_dask(
     finally:
         if own:
             client.close()
+
+
+# Seconds to reach a Dask scheduler before a wrong address is reported (Dask alone waits 30 s
+# and then raises a traceback).
+SCHEDULER_TIMEOUT = 10
+
+
+def connect_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT):
+    """A ``distributed.Client`` for ``address``, or :class:`InputError` with a one-line reason
+    when it cannot be reached within ``timeout`` seconds (or the address is malformed)."""
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot connect to the Dask scheduler {address!r}: {reason}") from None
 
 
 # --------------------------------------------------------------------------------------------

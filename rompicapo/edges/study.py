@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError, RompicapoError, jit_warmup, run_jobs
+from rompicapo.common import InputError, RompicapoError, connect_scheduler, jit_warmup, run_jobs
 from rompicapo.edges import _kernel as K
 from rompicapo.edges.blackwood import (
     BLACKWOOD_BREAK_INDEXES,
@@ -727,7 +727,7 @@ def run_study(
             on_start(run.already_done)
         if todo:
             if isinstance(scheduler, str):
-                scheduler = client = _connect(scheduler)
+                scheduler = client = connect_scheduler(scheduler)
             _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result)
     finally:
         conn.close()
@@ -735,22 +735,6 @@ def run_study(
             client.close()
     run.seconds = time.perf_counter() - t0
     return run
-
-
-# Seconds to reach a Dask scheduler before a wrong address is reported (Dask's own default
-# waits 30 s and then raises a traceback).
-SCHEDULER_TIMEOUT = 10
-
-
-def _connect(address: str):
-    """A Dask client for ``address``, or InputError (one line) when it cannot be reached."""
-    from distributed import Client
-
-    try:
-        return Client(address, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise InputError(f"cannot connect to the Dask scheduler {address!r}: {reason}") from None
 
 
 def _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result) -> None:
