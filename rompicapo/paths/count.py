@@ -36,6 +36,7 @@ from rompicapo.common import (
     InputError,
     SearchResult,
     Stopwatch,
+    connect_scheduler,
     jit_warmup,
     progress_bar,
     run_jobs,
@@ -76,10 +77,6 @@ TARGET_JOBS_BIG = 10_000
 # A checkpoint file is rewritten at most this often (seconds): rewriting it after every job
 # would cost O(jobs^2) on a big run.
 CHECKPOINT_EVERY = 5.0
-
-# Seconds to wait for a Dask scheduler: a reachable one answers in well under a second; this
-# leaves room for a busy one without making a typo in the address cost half a minute.
-SCHEDULER_TIMEOUT = "10s"
 
 CHECKPOINT_FORMAT = "rompicapo-count-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -618,7 +615,7 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
 
     own_client = None
     if isinstance(scheduler, str) and pending:
-        scheduler = own_client = _connect(scheduler)
+        scheduler = own_client = connect_scheduler(scheduler)
     with progress_bar(disable=not progress, transient=False) as bar:
         task = bar.add_task(f"{rows}x{cols} jobs", total=len(keyed), completed=len(done))
         try:
@@ -653,17 +650,6 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
         if cell in rep_of
     }
     return counted, nodes, found, len(keyed), depth, resumed_nodes
-
-
-def _connect(address: str):
-    """A Dask client for ``address``, or InputError (one line) when it cannot be reached."""
-    from distributed import Client
-
-    try:
-        return Client(address, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise InputError(f"cannot connect to the Dask scheduler {address!r}: {reason}") from None
 
 
 def _describe(problem: dict[str, Any]) -> str:
