@@ -145,3 +145,28 @@ def test_unknown_value_order_is_an_input_error() -> None:
     puzzle, _ = generate(3, 3, frame_colours=1, inner_colours=2, seed=0)
     with pytest.raises(InputError, match="value order"):
         make_plan(puzzle, settings=Settings(value_order="best"))
+
+
+RUNS = Path(__file__).resolve().parents[2] / "runs"
+
+
+@needs_data
+def test_the_8x8_board_found_by_the_search_is_perfect() -> None:
+    # runs/edges-brendan-08x08-board.txt: written from search(..., seed=3) (see its header)
+    from rompicapo.edges.puzzle import load_board
+
+    puzzle = load_pieces(BENCH / "brendan_08x08_pieces.txt", allow_duplicates=True)
+    board = load_board(RUNS / "edges-brendan-08x08-board.txt", puzzle)
+    placements = board.placements()
+    assert board_problems(8, 8, puzzle.pieces, placements) == []
+    assert count_matched_joints(8, 8, puzzle.pieces, placements) == puzzle.n_joints == 112
+
+
+@needs_data
+@pytest.mark.slow
+def test_the_8x8_search_replays() -> None:
+    # about 1.0e11 nodes: 40 min of one core here
+    puzzle = load_pieces(BENCH / "brendan_08x08_pieces.txt", allow_duplicates=True)
+    result = search(puzzle, settings=Settings(order="rows", node_cap=10**16), seconds=None, seed=3)
+    assert result.solved and _perfect(result, puzzle)
+    assert result.counts["nodes"] <= 101_852_496_620  # the recorded run (deterministic)
