@@ -55,8 +55,8 @@ VERSION = 1
 # the per-call overhead, small enough that a worker's buffers stay a few tens of MB and a
 # 10^10-cell file still splits into ~600 chunks to share among cores.
 DEFAULT_CHUNK_MOVES = 1 << 24
-# Below this many moves a file is written in this process.
-_PARALLEL_MOVES = 1 << 26
+# Below this many moves a file is written, or checked, in one thread: more would not pay off.
+PARALLEL_MOVES = 1 << 26
 _PREFIX = struct.Struct("<8sI")
 _CRC = struct.Struct("<I")
 _MAX_HEADER = 1 << 20
@@ -157,33 +157,19 @@ def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
     except OSError as e:
         raise InputError(f"cannot read {name}: {e.strerror or e}") from None
     try:
-        head = json.loads(text.decode())
-        rows, cols = int(head["rows"]), int(head["cols"])
-        start = (int(head["start"][0]), int(head["start"][1]))
-        moves = tuple((int(a), int(b)) for a, b in head["moves"])
-        cells, chunk = int(head["cells"]), int(head["chunk_moves"])
-        encoding = head["encoding"]
+        header = header_from_json(json.loads(text.decode()), _PREFIX.size + length)
     except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
         raise InputError(
             f"{name}: the .rpath header is damaged ({type(e).__name__}: {e})"
         ) from None
+    rows, cols, moves, cells = header.rows, header.cols, header.moves, header.cells
+    chunk, encoding = header.chunk_moves, header.encoding
     if encoding not in ENCODINGS:
         raise InputError(f"{name}: move encoding {encoding!r} is not supported (u8, u3)")
     if encoding == "u3" and (chunk % 8 or len(moves) > 8):
         raise InputError(f"{name}: the .rpath header is inconsistent (u3 chunks or moves)")
     if rows < 1 or cols < 1 or cells != rows * cols or chunk < 1 or not 1 <= len(moves) <= 255:
         raise InputError(f"{name}: the .rpath header is inconsistent (rows, cols, cells, moves)")
-    header = RpathHeader(
-        rows,
-        cols,
-        start,
-        moves,
-        cells,
-        chunk,
-        _PREFIX.size + length,
-        str(head.get("method", "")),
-        encoding,
-    )
     if size != header.file_size:
         raise InputError(
             f"{name}: the file has {size:,} bytes, its header promises {header.file_size:,} "
@@ -272,7 +258,7 @@ def write_rpath(
         return header
     if chunk_task is None:
         raise ValueError("write_rpath needs fill or chunk_task")
-    if scheduler is None and header.n_moves < _PARALLEL_MOVES:
+    if scheduler is None and header.n_moves < PARALLEL_MOVES:
         jobs = 1  # a small file is written before threads would pay off
     # A few chunks per task: enough tasks to balance the workers, few enough that each task's
     # start-up (constructing the path object) is negligible.
@@ -348,7 +334,9 @@ def _same_file(name: str, head: bytes, size: int) -> bool:
 
 
 def header_from_json(head: dict, data_offset: int) -> RpathHeader:
-    """The header object from its JSON form (what chunk tasks receive)."""
+    """The header object from its JSON form (a file's header, or what chunk tasks receive).
+    Raises KeyError, ValueError, TypeError or IndexError when a field is missing or malformed;
+    :func:`read_header` turns those into InputError and checks the values."""
     return RpathHeader(
         int(head["rows"]),
         int(head["cols"]),
@@ -358,7 +346,7 @@ def header_from_json(head: dict, data_offset: int) -> RpathHeader:
         int(head["chunk_moves"]),
         int(data_offset),
         str(head.get("method", "")),
-        str(head.get("encoding", "u8")),
+        str(head["encoding"]),
     )
 
 

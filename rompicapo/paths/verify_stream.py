@@ -29,7 +29,7 @@ import numpy as np
 
 from rompicapo.common import InputError, check_memory, default_jobs, run_jobs
 from rompicapo.paths import _verify_stream_kernel as kernel
-from rompicapo.paths.rpath import RpathHeader, read_chunk, read_header
+from rompicapo.paths.rpath import PARALLEL_MOVES, RpathHeader, read_chunk, read_header
 
 __all__ = ["StreamCheck", "verify_rpath"]
 
@@ -38,8 +38,6 @@ __all__ = ["StreamCheck", "verify_rpath"]
 _PARTITION_BYTES = 1 << 29
 # Chunks per pass-1 task: enough tasks to balance the workers.
 _SUMMARY_CHUNKS = 8
-# Below this many moves the file is checked in one thread: more would not pay off.
-_PARALLEL_MOVES = 1 << 26
 
 
 @dataclass(frozen=True)
@@ -158,7 +156,7 @@ def verify_rpath(
         return fail(f"the path starts at ({r0}, {c0}), not at {tuple(start)}")
     n_chunks = header.n_chunks
     total_work = 2 * n_chunks
-    if scheduler is None and header.n_moves < _PARALLEL_MOVES:
+    if scheduler is None and header.n_moves < PARALLEL_MOVES:
         jobs = 1
     n_workers = default_jobs() if jobs is None else max(1, int(jobs))
     if mode not in ("auto", "sequential", "partitioned"):
@@ -221,13 +219,14 @@ def verify_rpath(
         tasks2.append((name, lo, hi, chunks, (r0, c0)))
     marked = 0
     repeats = []
+    replays = max(1, sum(len(t[3]) for t in tasks2))  # chunk replays in all, for the progress
     for task, (n, rep, rr, cc) in run_jobs(
         mark_partition, tasks2, n_jobs=jobs, scheduler=scheduler, threads=True
     ):
         marked += n
         if rep >= 0:
             repeats.append((rep, rr, cc))
-        done += len(task[3]) * n_chunks // max(1, sum(len(t[3]) for t in tasks2))
+        done += len(task[3]) * n_chunks // replays
         if on_progress:
             on_progress(min(done, total_work), total_work)
     if repeats:

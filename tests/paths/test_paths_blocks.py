@@ -392,7 +392,7 @@ def test_cli_packed_output(tmp_path, capsys):
 def test_partitioned_check_over_several_row_partitions(tmp_path, monkeypatch):
     import rompicapo.paths.verify_stream as vs
 
-    monkeypatch.setattr(vs, "_PARALLEL_MOVES", 0)  # small file, still split among threads
+    monkeypatch.setattr(vs, "PARALLEL_MOVES", 0)  # small file, still split among threads
     f = tmp_path / "p.rpath"
     write_blocks_rpath(f, 61, 23, chunk_moves=50)
     check = verify_rpath(f, jobs=3, mode="partitioned")
