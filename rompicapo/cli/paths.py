@@ -83,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     v.add_argument("file", metavar="FILE", help="FILE.npy, or FILE.rpath (checked streaming)")
     v.add_argument("size", metavar="SIZE", nargs="?", help="N or RxC (an .rpath file knows it)")
-    v.add_argument("--jobs", type=int, metavar="N", help="processes for .rpath (default: all)")
+    v.add_argument("--jobs", type=int, metavar="N", help="threads for .rpath (default: all)")
     v.add_argument("--scheduler", metavar="ADDRESS", help="check an .rpath file on a Dask cluster")
     v.add_argument("--moves", default="caselle", help="caselle (default), knight, 'DR,DC;...'")
     v.add_argument("--start", metavar="R,C", help="the path must start here")
@@ -118,9 +118,9 @@ def run_path(args: argparse.Namespace) -> int:
         raise InputError("--scheduler writes block paths to a file: add --out FILE.rpath")
     show_progress = not args.quiet and not args.json and rows * cols > PROGRESS_CELLS
     if args.out and args.out.endswith(".rpath") and method != "greedy":
-        from rompicapo.paths.construct import _blocks_refusal
+        from rompicapo.paths import blocks_refusal
 
-        why_not = _blocks_refusal(rows, cols, start, parse_moves(args.moves), args.closed)
+        why_not = blocks_refusal(rows, cols, start, parse_moves(args.moves), args.closed)
         if not why_not:
             return _stream_blocks(args, rows, cols, show_progress)
         if method == "blocks":

@@ -17,7 +17,13 @@ leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 """
 
 from rompicapo.paths import render
-from rompicapo.paths.construct import PathResult, construct, parse_cell, parse_size
+from rompicapo.paths.construct import (
+    PathResult,
+    blocks_refusal,
+    construct,
+    parse_cell,
+    parse_size,
+)
 from rompicapo.paths.count import (
     CountResult,
     ExhaustiveResult,
@@ -37,6 +43,7 @@ __all__ = [
     "MoveSet",
     "PathCheck",
     "PathResult",
+    "blocks_refusal",
     "construct",
     "count_paths",
     "iter_paths",

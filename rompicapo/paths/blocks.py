@@ -26,12 +26,11 @@ Steps are numbered from 1, as on the paper board: step 1 is the start, step R*C 
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory, default_jobs
+from rompicapo.common import InputError, check_memory, default_jobs, run_jobs
 from rompicapo.paths import _blocks_kernel as kernel
 from rompicapo.paths.block_table import ROLES, SIZES, TABLE_PATH
 from rompicapo.paths.moves import CASELLE
@@ -230,16 +229,15 @@ class BlockPath:
         n = len(out)
         jobs = default_jobs() if jobs is None else max(1, int(jobs))
         parts = max(1, min(jobs, n // _MIN_SLICE))
-        if parts == 1:
-            write(first - 1, out)
-            return
         cuts = [n * k // parts for k in range(parts + 1)]
-        with ThreadPoolExecutor(parts) as pool:  # the kernels release the GIL
-            list(
-                pool.map(
-                    lambda k: write(first - 1 + cuts[k], out[cuts[k] : cuts[k + 1]]), range(parts)
-                )
-            )
+        slices = run_jobs(  # threads: the kernels release the GIL
+            lambda k: write(first - 1 + cuts[k], out[cuts[k] : cuts[k + 1]]),
+            range(parts),
+            n_jobs=parts,
+            threads=True,
+        )
+        for _ in slices:
+            pass
 
 
 def warm_up() -> None:

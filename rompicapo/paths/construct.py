@@ -437,7 +437,7 @@ def construct(
     n = rows * cols
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    why_not = _blocks_refusal(rows, cols, (r0, c0), mset, closed)
+    why_not = blocks_refusal(rows, cols, (r0, c0), mset, closed)
     if method == "blocks" and why_not == _SHORT_SIDE:
         method = "greedy"  # a board with a side below 5 is small enough for a direct search
     if method == "blocks" and why_not:
@@ -527,8 +527,11 @@ METHODS = ("greedy", "blocks", "auto")
 _SHORT_SIDE = "it needs both sides >= 5"
 
 
-def _blocks_refusal(rows, cols, start, mset, closed) -> str:
-    """Why the block construction cannot make this path ("" when it can)."""
+def blocks_refusal(
+    rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
+) -> str:
+    """Why the block construction cannot make this path ("" when it can): the one rule
+    :func:`construct`'s ``method="auto"`` and the CLI's streamed output both follow."""
     from rompicapo.paths.blocks import MIN_SIDE
 
     if set(mset.moves) != set(parse_moves("caselle").moves):
