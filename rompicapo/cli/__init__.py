@@ -3,41 +3,115 @@
 Each family has its own module in this package (``paths.py``, ``cover.py``, ...) with a
 ``register(subparsers)`` function that adds its commands; this module finds them all, so a
 family's commands live next to each other and families never touch one another's CLI code.
-Handlers import the family's public API lazily, so ``rompicapo --help`` stays fast.
+Handlers import the family's public API lazily, so ``rompicapo --help`` stays fast. The shared
+options come from :mod:`rompicapo.cli.options`.
 
-Errors a user can act on (:class:`rompicapo.common.RompicapoError`, bad arguments) print one
-line on stderr and exit with status 2; Ctrl-C exits with 130 after the handler has saved what it
-can.
+Exit statuses (one meaning each, see :mod:`rompicapo.common.errors`):
+
+- 0: done (for searches with a limit, also when the limit stopped them: the output says so);
+- 1: an internal error of rompicapo: one line and "please report"; the traceback only with
+  ``--debug`` or ``ROMPICAPO_DEBUG=1``;
+- 2: the user's input (a bad argument, file, path or address): one line that says what to fix;
+- 130: interrupted by Ctrl-C, after the best result so far was printed or saved.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+import traceback
 from collections.abc import Sequence
 
-from rompicapo.common import RompicapoError
+from rompicapo.common import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    InternalError,
+    RompicapoError,
+)
 
-__all__ = ["OneLineParser", "build_parser", "main"]
+__all__ = ["COMMAND_GROUPS", "OneLineParser", "build_parser", "main"]
+
+# `rompicapo --help` lists the commands by family, in the order a newcomer meets them.
+COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("jump-grid paths", ("path", "count", "verify-path", "path-at", "step-of")),
+    ("exact cover", ("cover", "sudoku", "queens", "polyomino")),
+    ("two-player games", ("game",)),
+    ("edge matching", ("edges",)),
+    ("playground", ("serve",)),
+)
 
 
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line: ``rompicapo path: error: ...``."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
+class _RootParser(OneLineParser):
+    """The root parser: its help lists the commands grouped by family."""
+
+    def format_help(self) -> str:
+        helps: dict[str, str] = {}
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    helps[choice.dest] = choice.help or ""
+        lines = [self.format_usage().rstrip(), "", self.description or "", ""]
+        width = max((len(name) for name in helps), default=8) + 2
+        listed: set[str] = set()
+        for title, names in COMMAND_GROUPS:
+            present = [n for n in names if n in helps]
+            if not present:
+                continue
+            lines.append(f"{title}:")
+            lines += [f"  {n:<{width}}{helps[n]}" for n in present]
+            lines.append("")
+            listed.update(present)
+        others = sorted(set(helps) - listed)
+        if others:
+            lines.append("other:")
+            lines += [f"  {n:<{width}}{helps[n]}" for n in others]
+            lines.append("")
+        lines += [
+            "options:",
+            "  -h, --help  show this help message and exit",
+            "  --version   print rompicapo's version and exit",
+            "  --debug     show the traceback of an internal error (also ROMPICAPO_DEBUG=1)",
+            "",
+            "'rompicapo COMMAND --help' describes a command. Exit status: 0 done, 1 internal",
+            "error (please report), 2 a mistake in the input, 130 interrupted.",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rompicapo")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        from rompicapo import __version__
+
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(
+    parser = _RootParser(
         prog="rompicapo",
         description="Puzzles and games solved by search, every answer checked.",
     )
+    parser.add_argument("--version", action="version", version=f"rompicapo {_version()}")
+    parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         register = getattr(module, "register", None)
         if register is not None:
@@ -45,17 +119,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _debug_wanted(argv: Sequence[str]) -> bool:
+    return "--debug" in argv or os.environ.get("ROMPICAPO_DEBUG", "") not in ("", "0")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status (see the module docstring)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = _debug_wanted(argv)
+    # --debug is accepted anywhere on the line, not only before the command.
+    argv = [a for a in argv if a != "--debug"]
     parser = build_parser()
     args = parser.parse_args(argv)
+    name = f"rompicapo {args.command}"
     try:
         return int(args.handler(args) or 0)
+    except InternalError as exc:
+        return _internal(name, exc, debug)
     except RompicapoError as exc:
-        print(f"rompicapo {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        print(f"{name}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_INPUT
     except KeyboardInterrupt:
-        print("rompicapo: interrupted", file=sys.stderr)
-        return 130
+        print(f"{name}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # `rompicapo ... | head`: the reader left; nothing to say.
+        sys.stderr.close()
+        return 0
+    except Exception as exc:  # a bug: one line, "please report", the traceback on request
+        return _internal(name, exc, debug)
+
+
+def _internal(name: str, exc: BaseException, debug: bool) -> int:
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    summary = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    hint = "" if debug else " (run with --debug for the traceback)"
+    print(
+        f"{name}: internal error: {summary}; please report it{hint}",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,170 @@
+"""The shared options, added the same way to every command, and their translation to the API.
+
+``add_run_options(parser, time=True, nodes=True, ...)`` adds the run contract's flags:
+
+============== =================== =========================================================
+flag           API keyword         meaning
+============== =================== =========================================================
+``--time S``   ``time_limit``      wall-clock seconds for the whole command
+``--nodes N``  ``node_limit``      the most nodes to search (the family's unit)
+``--limit K``  ``limit``           the most solutions to find or list
+``--seed N``   ``seed``            any integer, negative included
+``--jobs N``   ``jobs``            workers (default: all cores; 1 = in this process)
+``--scheduler`` ``scheduler``      a Dask scheduler address
+``--json``                         print ``result.to_dict()`` as JSON
+``--quiet``                        no progress, no report lines on stderr
+============== =================== =========================================================
+
+Older spellings stay as aliases (``--time-limit``, ``--seconds``, ``--node-cap``, ...): a flag
+that an earlier release documented keeps working.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+__all__ = [
+    "add_run_options",
+    "int_arg",
+    "nonnegative_int",
+    "positive_int",
+    "run_kwargs",
+    "seconds",
+]
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text.strip().replace("_", ""), 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text[:40]!r}") from None
+
+
+def int_arg(text: str) -> int:
+    """Any integer (negative ones included), e.g. a seed."""
+    return _int(text)
+
+
+def positive_int(text: str) -> int:
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value > 10**18:
+        raise argparse.ArgumentTypeError(f"must be at most 10**18, got {text[:30]}")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    if value > 10**18:
+        raise argparse.ArgumentTypeError(f"must be at most 10**18, got {text[:30]}")
+    return value
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def add_run_options(
+    parser: argparse.ArgumentParser,
+    *,
+    time: bool = True,
+    nodes: bool = False,
+    limit: bool = False,
+    seed: bool = False,
+    jobs: bool = True,
+    scheduler: bool = False,
+    output: bool = True,
+    time_aliases: tuple[str, ...] = (),
+    node_aliases: tuple[str, ...] = (),
+    limit_aliases: tuple[str, ...] = (),
+    default_time: float | None = None,
+    default_seed: int | None = None,
+    default_limit: int | None = None,
+    jobs_help: str = "workers (default: all cores; 1 = run in this process)",
+) -> None:
+    """Add the run contract's flags to ``parser`` (see the module's table).
+
+    ``*_aliases`` are older spellings that keep working (hidden from --help's list of flags
+    but shown in the option's help).
+    """
+    group = parser.add_argument_group("run options")
+    if time:
+        names = ("--time", *time_aliases)
+        extra = f" (alias {', '.join(time_aliases)})" if time_aliases else ""
+        group.add_argument(
+            *names,
+            dest="time_limit",
+            type=seconds,
+            default=default_time,
+            metavar="S",
+            help="stop after S seconds of wall clock for the whole command, keeping the best "
+            + ("so far" if default_time is None else f"so far (default {default_time:g})")
+            + extra,
+        )
+    if nodes:
+        names = ("--nodes", *node_aliases)
+        extra = f" (alias {', '.join(node_aliases)})" if node_aliases else ""
+        group.add_argument(
+            *names,
+            dest="node_limit",
+            type=positive_int,
+            default=None,
+            metavar="N",
+            help="stop after N nodes of search" + extra,
+        )
+    if limit:
+        names = ("--limit", *limit_aliases)
+        extra = f" (alias {', '.join(limit_aliases)})" if limit_aliases else ""
+        group.add_argument(
+            *names,
+            dest="limit",
+            type=positive_int,
+            default=default_limit,
+            metavar="K",
+            help="stop after K solutions" + extra,
+        )
+    if seed:
+        group.add_argument(
+            "--seed",
+            type=int_arg,
+            default=default_seed,
+            metavar="N",
+            help="random seed, any integer"
+            + ("" if default_seed is None else f" (default {default_seed})"),
+        )
+    if jobs:
+        group.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=jobs_help)
+    if scheduler:
+        group.add_argument(
+            "--scheduler",
+            default=None,
+            metavar="ADDRESS",
+            help="run the jobs on this Dask scheduler (tcp://host:port)",
+        )
+    if output:
+        group.add_argument(
+            "--json", action="store_true", help="print the result as one JSON object"
+        )
+        group.add_argument(
+            "--quiet", action="store_true", help="no progress display and no report on stderr"
+        )
+
+
+def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The API keywords of the run contract that ``args`` carries (absent flags are left out)."""
+    out: dict[str, Any] = {}
+    for name in ("time_limit", "node_limit", "limit", "seed", "jobs", "scheduler"):
+        if hasattr(args, name):
+            out[name] = getattr(args, name)
+    return out

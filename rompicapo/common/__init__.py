@@ -1,0 +1,118 @@
+"""The ground floor: what every family of rompicapo shares.
+
+- :mod:`~rompicapo.common.errors`: the error hierarchy and the CLI's exit statuses;
+- :mod:`~rompicapo.common.run`: the run contract (``time_limit``, ``node_limit``, ``limit``,
+  ``seed``, ``jobs``, ``scheduler``, ``progress``), its checks and the progress event;
+- :mod:`~rompicapo.common.results`: the result protocol (``counts``, ``to_dict()``,
+  ``report()``, ``verify()``) and JSON;
+- :mod:`~rompicapo.common.files`: reading text safely, checking output paths before the work,
+  atomic writes, checksummed checkpoints;
+- :mod:`~rompicapo.common.memory`: estimate before allocating, refuse with a clear message;
+- :mod:`~rompicapo.common.parallel`: processes or threads on all cores, or a Dask cluster;
+- :mod:`~rompicapo.common.timing`: stopwatches, deadlines, compilation timed apart.
+
+Families import from here and never from each other. Everything public is re-exported here, so
+``from rompicapo.common import InputError`` is the way to import it.
+"""
+
+from rompicapo.common.errors import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    InputError,
+    InsufficientMemoryError,
+    InternalError,
+    NotVerifiable,
+    RompicapoError,
+)
+from rompicapo.common.files import (
+    check_input_path,
+    check_output_path,
+    decode_text,
+    read_checked_json,
+    read_text,
+    write_bytes_atomic,
+    write_checked_json,
+    write_or_print,
+    write_text_atomic,
+)
+from rompicapo.common.memory import available_memory, check_memory, format_bytes, peak_rss_bytes
+from rompicapo.common.parallel import (
+    SCHEDULER_TIMEOUT,
+    connect_scheduler,
+    default_jobs,
+    parse_scheduler_address,
+    run_jobs,
+)
+from rompicapo.common.results import SearchResult, dumps_json, to_jsonable
+from rompicapo.common.run import (
+    Progress,
+    ProgressCallback,
+    ProgressEvent,
+    check_int,
+    check_limit,
+    check_node_limit,
+    check_seed,
+    check_time_limit,
+    resolve_jobs,
+    seed_sequence,
+    seed_u64,
+)
+from rompicapo.common.timing import Deadline, Stopwatch, jit_warmup
+
+__all__ = [
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "SCHEDULER_TIMEOUT",
+    "Deadline",
+    "InputError",
+    "InsufficientMemoryError",
+    "InternalError",
+    "NotVerifiable",
+    "Progress",
+    "ProgressCallback",
+    "ProgressEvent",
+    "RompicapoError",
+    "SearchResult",
+    "Stopwatch",
+    "available_memory",
+    "check_input_path",
+    "check_int",
+    "check_limit",
+    "check_memory",
+    "check_node_limit",
+    "check_output_path",
+    "check_seed",
+    "check_time_limit",
+    "connect_scheduler",
+    "decode_text",
+    "default_jobs",
+    "dumps_json",
+    "format_bytes",
+    "jit_warmup",
+    "parse_scheduler_address",
+    "peak_rss_bytes",
+    "progress_bar",
+    "read_checked_json",
+    "read_text",
+    "resolve_jobs",
+    "run_jobs",
+    "seed_sequence",
+    "seed_u64",
+    "to_jsonable",
+    "write_bytes_atomic",
+    "write_checked_json",
+    "write_or_print",
+    "write_text_atomic",
+]
+
+
+def progress_bar(*, disable: bool = False, transient: bool = False):
+    """A rich progress bar on stderr (kept for the CLI; the library reports ProgressEvents).
+
+    Deprecated inside the families: they take a ``progress`` callback instead and never draw.
+    """
+    from rompicapo.cli.progress import rich_progress_bar
+
+    return rich_progress_bar(disable=disable, transient=transient)

@@ -1,0 +1,274 @@
+"""The run contract: one name, one meaning and one check for each knob of a search.
+
+Every family's public entry points take the same keyword arguments, validated here before any
+work starts:
+
+============== ================================================================================
+``time_limit`` seconds of wall clock for the whole call (start-up of workers, compilation and
+               writing included), a positive finite number, or None for no limit
+``node_limit`` the most nodes (placements, positions, updates: the family's unit) to search,
+               a positive integer, or None
+``limit``      the most solutions to find or list, a positive integer, or None for all
+``seed``       any integer (negative ones included) or None; :func:`seed_sequence` turns it
+               into numpy's generator state, :func:`seed_u64` into a kernel's 64-bit seed
+``jobs``       workers: None = all cores of this machine (the default everywhere), 1 = in this
+               process; more than useful is capped (:func:`resolve_jobs`)
+``scheduler``  a Dask scheduler address (``tcp://host:port``); the jobs run there
+``progress``   a callable receiving :class:`ProgressEvent` objects; the library never draws
+============== ================================================================================
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rompicapo.common.errors import InputError
+
+__all__ = [
+    "Progress",
+    "ProgressCallback",
+    "ProgressEvent",
+    "check_int",
+    "check_limit",
+    "check_node_limit",
+    "check_seed",
+    "check_time_limit",
+    "resolve_jobs",
+    "seed_sequence",
+    "seed_u64",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Scalars
+# --------------------------------------------------------------------------------------------
+
+
+def check_int(
+    value: object,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """``value`` as an int in ``[minimum, maximum]``, or :class:`InputError` naming ``name``.
+
+    Accepts Python and numpy integers and integral strings; refuses bools, floats with a
+    fraction, and anything else. Huge values are compared exactly (no overflow).
+    """
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+    elif isinstance(value, str):
+        try:
+            number = int(value.strip().replace("_", ""), 10)
+        except ValueError:
+            raise InputError(f"{name} must be an integer, got {value[:40]!r}") from None
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    else:
+        raise InputError(f"{name} must be an integer, got {str(value)[:40]!r}")
+    if minimum is not None and number < minimum:
+        raise InputError(f"{name} must be at least {minimum}, got {_short(number)}")
+    if maximum is not None and number > maximum:
+        raise InputError(f"{name} must be at most {maximum}, got {_short(number)}")
+    return number
+
+
+def _short(number: int) -> str:
+    text = str(number)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
+
+
+# A limit beyond 10**18 is "no limit" in every kernel's int64 counters; refusing it keeps a
+# user's 99999999999999999999999 from wrapping around to a negative or tiny cap.
+_COUNT_MAX = 10**18
+# Ten years: a longer time limit is a typo, and it would overflow some clocks' arithmetic.
+_TIME_MAX = 10 * 365 * 24 * 3600.0
+
+
+def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
+    """Seconds of wall clock (positive, finite, at most ten years), or None for no limit."""
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (numbers.Real, str)):
+        raise InputError(f"{name} must be a number of seconds, got {str(time_limit)[:40]!r}")
+    try:
+        seconds = float(time_limit)
+    except ValueError:
+        raise InputError(f"{name} must be a number of seconds, got {time_limit[:40]!r}") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise InputError(f"{name} must be a positive number of seconds, got {time_limit}")
+    if seconds > _TIME_MAX:
+        raise InputError(f"{name} must be at most ten years ({_TIME_MAX:.0f} s), got {seconds:g}")
+    return seconds
+
+
+def check_node_limit(node_limit: object, name: str = "node_limit") -> int | None:
+    """A positive node cap (at most 10**18), or None for no cap."""
+    if node_limit is None:
+        return None
+    return check_int(node_limit, name, minimum=1, maximum=_COUNT_MAX)
+
+
+def check_limit(limit: object, name: str = "limit") -> int | None:
+    """A positive number of solutions (at most 10**18), or None for all of them."""
+    if limit is None:
+        return None
+    return check_int(limit, name, minimum=1, maximum=_COUNT_MAX)
+
+
+def check_seed(seed: object, name: str = "seed") -> int | None:
+    """Any integer (negative and huge ones included), or None."""
+    if seed is None:
+        return None
+    return check_int(seed, name)
+
+
+def seed_u64(seed: int | None) -> int:
+    """A kernel's 64-bit seed from any integer seed (None -> 0): a bijection on [0, 2**64)
+    and a fixed, documented mapping elsewhere (``seed mod 2**64``), so -1 is a valid seed."""
+    return 0 if seed is None else int(seed) % (1 << 64)
+
+
+def seed_sequence(seed: int | None):
+    """``numpy.random.default_rng(seed_sequence(seed))`` for any integer seed, None = fresh.
+
+    numpy refuses negative seeds; the sign is folded into the entropy so -1 and 1 differ.
+    """
+    import numpy as np
+
+    if seed is None:
+        return np.random.SeedSequence()
+    seed = int(seed)
+    return np.random.SeedSequence([abs(seed), 1 if seed < 0 else 0])
+
+
+# --------------------------------------------------------------------------------------------
+# Jobs
+# --------------------------------------------------------------------------------------------
+
+
+def resolve_jobs(
+    jobs: object, *, useful: int | None = None, name: str = "jobs"
+) -> tuple[int, str | None]:
+    """The number of workers to start, and a note when it was capped.
+
+    ``jobs=None`` means all the cores this process may use. More workers than ``useful`` (the
+    number of independent pieces of work, or the cores of the machine for CPU-bound work) are
+    not started: each would cost start-up time and memory and add nothing, so the count is
+    capped and the note says so.
+    """
+    from rompicapo.common.parallel import default_jobs
+
+    cores = default_jobs()
+    n = cores if jobs is None else check_int(jobs, name, minimum=1, maximum=4096)
+    cap = cores if useful is None else max(1, min(int(useful), cores))
+    if n > cap:
+        reason = "the pieces of work" if useful is not None and useful < cores else "the cores"
+        return cap, f"{name}={n} capped to {cap} ({reason} of this run)"
+    return n, None
+
+
+# --------------------------------------------------------------------------------------------
+# Progress
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ProgressEvent:
+    """What a running search says about itself; one type for every family.
+
+    - ``kind``: ``"start"``, ``"progress"``, ``"best"`` (a better answer was found; ``best``
+      holds its score or the answer's summary) or ``"done"``;
+    - ``done`` and ``total``: work finished and planned, in ``unit`` (``total`` None when
+      unknown);
+    - ``elapsed``: seconds since the run started; ``rate``: ``unit`` per second, or None;
+    - ``best``: the best score or answer so far (family-specific, JSON-friendly), or None;
+    - ``counts``: counters so far (nodes, placements, ...); ``message``: a short free text.
+    """
+
+    kind: str
+    done: float = 0
+    total: float | None = None
+    unit: str = "jobs"
+    elapsed: float = 0.0
+    rate: float | None = None
+    best: Any = None
+    counts: dict[str, int] = field(default_factory=dict)
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+ProgressCallback = Callable[[ProgressEvent], None]
+
+
+class Progress:
+    """A family's side of progress: ``Progress(callback, unit=..., total=...)``, then
+    ``update(done)``, ``best(value)``, ``finish()``. Events are throttled to ``interval``
+    seconds (except start, best and done); with ``callback=None`` every call is a no-op, so
+    kernels' loops need no ``if progress`` of their own.
+    """
+
+    def __init__(
+        self,
+        callback: ProgressCallback | None,
+        *,
+        unit: str = "jobs",
+        total: float | None = None,
+        interval: float = 0.2,
+    ) -> None:
+        if callback is not None and not callable(callback):
+            raise InputError(f"progress must be a callable or None, got {type(callback).__name__}")
+        self.callback = callback
+        self.unit = unit
+        self.total = total
+        self.interval = interval
+        self.start = time.monotonic()
+        self._last = -math.inf
+        self.done: float = 0
+        self.best_value: Any = None
+        self._emit("start")
+
+    def _emit(self, kind: str, counts: dict[str, int] | None = None, message: str = "") -> None:
+        if self.callback is None:
+            return
+        now = time.monotonic()
+        elapsed = now - self.start
+        rate = self.done / elapsed if elapsed > 0 and self.done else None
+        self.callback(
+            ProgressEvent(
+                kind=kind,
+                done=self.done,
+                total=self.total,
+                unit=self.unit,
+                elapsed=elapsed,
+                rate=rate,
+                best=self.best_value,
+                counts=dict(counts or {}),
+                message=message,
+            )
+        )
+        self._last = now
+
+    def update(
+        self, done: float, *, counts: dict[str, int] | None = None, message: str = ""
+    ) -> None:
+        self.done = done
+        if self.callback is not None and time.monotonic() - self._last >= self.interval:
+            self._emit("progress", counts, message)
+
+    def best(self, value: Any, *, counts: dict[str, int] | None = None) -> None:
+        self.best_value = value
+        self._emit("best", counts)
+
+    def finish(self, *, counts: dict[str, int] | None = None, message: str = "") -> None:
+        self._emit("done", counts, message)
