@@ -272,3 +272,39 @@ class Progress:
 
     def finish(self, *, counts: dict[str, int] | None = None, message: str = "") -> None:
         self._emit("done", counts, message)
+
+
+# --------------------------------------------------------------------------------------------
+# Old keyword names
+# --------------------------------------------------------------------------------------------
+
+
+def renamed_keywords(**old_to_new: str):
+    """Decorator: a public function keeps accepting its old keyword names.
+
+    ``@renamed_keywords(seconds="time_limit", max_nodes="node_limit")`` maps a call with
+    ``seconds=5`` to ``time_limit=5`` and warns once (DeprecationWarning); giving both the old
+    and the new name is an InputError. Earlier releases' scripts keep working while every
+    family speaks the run contract's vocabulary.
+    """
+    import functools
+    import warnings
+
+    def wrap(func):
+        @functools.wraps(func)
+        def inner(*args, **kwargs):
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise InputError(f"give {new} or its old name {old}, not both")
+                    warnings.warn(
+                        f"{func.__name__}(): {old}= is now {new}=",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return inner
+
+    return wrap
