@@ -4,11 +4,23 @@ Pig) and play against the engine in the terminal. A thin shell over rompicapo.ga
 from __future__ import annotations
 
 import argparse
-import time
 
+from rompicapo.cli.options import add_run_options, nonnegative_int, positive_int
 from rompicapo.common import InputError
 
 PLAYABLE = ("tictactoe", "connect4", "nim")
+
+
+def _print(args: argparse.Namespace, result, *extra: str) -> None:
+    """``--json``: the result's to_dict(); otherwise its report (and any extra lines)."""
+    from rompicapo.common import dumps_json
+
+    if getattr(args, "json", False):
+        print(dumps_json(result.to_dict()))
+        return
+    print(result.report())
+    for line in extra:
+        print(line)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,11 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--search",
         choices=["minimax", "alphabeta", "negamax", "engine", "retrograde"],
         default="alphabeta",
+        help="the search to run (default alphabeta)",
     )
     p.add_argument("--order", help="cell order to try, e.g. 4,0,2,6,8,1,3,5,7 (default 0..8)")
     p.add_argument("--window", default="-2,2", help="alpha,beta for alphabeta/negamax")
     p.add_argument("--fail-hard", action="store_true", help="fail-hard instead of fail-soft")
-    p.add_argument("--stats", action="store_true", help="print the work counts and time")
+    p.add_argument(
+        "--stats", action="store_true", help="print the work counts and time (always shown now)"
+    )
+    add_run_options(p, time=False, jobs=False)
     p.set_defaults(handler=_tictactoe)
 
     p = sub.add_parser("nim", help="Nim: P or N, and the winning move")
@@ -35,12 +51,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--count-games", action="store_true", help="also count the distinct games to the end"
     )
+    add_run_options(p, time=False, jobs=False)
     p.set_defaults(handler=_nim)
 
     p = sub.add_parser("grundy", help="Grundy values of a subtraction or octal game")
-    p.add_argument("kind", choices=["subtract", "octal"])
+    p.add_argument("kind", choices=["subtract", "octal"], help="subtract or octal")
     p.add_argument("spec", help="subtraction set like 1,2,3 or octal code like 0.77 (Kayles)")
-    p.add_argument("--upto", type=int, default=30, help="heap sizes 0..N (default 30)")
+    p.add_argument(
+        "--upto", type=nonnegative_int, default=30, help="heap sizes 0..N (default 30, max 10000)"
+    )
+    add_run_options(p, time=False, jobs=False)
     p.set_defaults(handler=_grundy)
 
     c4 = sub.add_parser("connect4", help="Connect Four: solve positions, run a test set")
@@ -50,228 +70,108 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("moves", nargs="?", default="", help="columns played, 1..7, e.g. 4455")
     p.add_argument("--analyze", action="store_true", help="the score of every column")
     p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
+    add_run_options(p, time=False, jobs=False)
     p.set_defaults(handler=_connect4_solve)
     p = c4sub.add_parser("bench", help="solve a file of 'MOVES SCORE' lines (Pons' test sets)")
-    p.add_argument("file")
-    p.add_argument("--limit", type=int, default=0, help="only the first N positions")
-    p.add_argument("--weak", action="store_true")
+    p.add_argument("file", help="a test set: one 'MOVES SCORE' line per position")
+    p.add_argument(
+        "--weak", action="store_true", help="check only the sign of each score (win/draw/loss)"
+    )
+    add_run_options(p, time=False, jobs=False, limit=True)
     p.set_defaults(handler=_connect4_bench)
 
     p = sub.add_parser("pig", help="Pig: optimal win probability and roll/hold by value iteration")
-    p.add_argument("--goal", type=int, default=100)
+    p.add_argument(
+        "--goal", type=positive_int, default=100, help="points to win (2..400, default 100)"
+    )
     p.add_argument("--scores", help="my,opponent,turn-total: the advice in that state")
+    add_run_options(p, time=False, jobs=False)
     p.set_defaults(handler=_pig)
 
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("which", choices=PLAYABLE, metavar="{" + ",".join(PLAYABLE) + "}")
+    p.add_argument(
+        "which", choices=PLAYABLE, metavar="{" + ",".join(PLAYABLE) + "}", help="the game"
+    )
     p.add_argument("--engine-first", action="store_true", help="the engine moves first")
     p.add_argument("--heaps", default="3,5,8", help="Nim heaps (default 3,5,8)")
     p.add_argument("--misere", action="store_true", help="misère Nim")
     p.set_defaults(handler=_play)
 
 
-# ---- tic-tac-toe -------------------------------------------------------------------------------
+# ---- one API call per command ------------------------------------------------------------------
 
 
 def _int_list(text: str, what: str) -> list[int]:
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
-    except ValueError:
-        raise InputError(f"{what} must be integers separated by commas, got {text!r}") from None
+    from rompicapo.games.tictactoe import parse_cells
+
+    return parse_cells(text, what)
 
 
 def _tictactoe(args: argparse.Namespace) -> int:
-    from rompicapo.games import (
-        Engine,
-        TicTacToe,
-        alphabeta,
-        minimax,
-        negamax,
-        retrograde,
-        static_order,
-    )
+    from rompicapo.games.tictactoe import analyse_tictactoe
 
-    game = TicTacToe()
-    state = game.initial()
-    for cell in _int_list(args.moves, "moves"):
-        state = game.play(state, cell)
-    order = None
-    if args.order:
-        cells = _int_list(args.order, "--order")
-        if sorted(cells) != list(range(9)):
-            raise InputError(f"--order must list the cells 0..8 once each, got {args.order}")
-        order = static_order(cells)
-    window = [float(x) for x in _int_list(args.window, "--window")]
-    if len(window) != 2 or window[0] >= window[1]:
-        raise InputError(f"--window must be alpha,beta with alpha < beta, got {args.window}")
-    if args.search == "minimax":
-        out = minimax(game, state, order=order)
-    elif args.search == "alphabeta":
-        out = alphabeta(game, state, *window, order=order, fail_soft=not args.fail_hard)
-    elif args.search == "negamax":
-        out = negamax(game, state, *window, order=order, fail_soft=not args.fail_hard)
-    elif args.search == "engine":
-        out = Engine(game, order=order).search(state)
-    else:
-        table = retrograde(game, state)
-        v = table.max_value(state)
-        print(f"value {v:+d} (X's view); best cell {table.best_move(state)}")
-        if args.stats:
-            print(f"positions {len(table):,}; {table.counts}; {table.solve_seconds:.3f} s")
-        return 0
-    value = out.value * (game.to_move(state) if out.perspective == "mover" else 1)
-    print(game.render(state))
-    print(f"value {value:+g} (X's view: +1 X wins, 0 draw, -1 O wins); best cell {out.move}")
-    if args.stats:
-        s = out.stats
-        print(
-            f"nodes {s.nodes:,}  terminal evaluations {s.leaves:,}  cutoffs {s.cutoffs:,}  "
-            f"tt hits {s.tt_hits:,}  time {out.solve_seconds:.3f} s"
-        )
+    out = analyse_tictactoe(
+        args.moves,
+        search=args.search,
+        order=args.order,
+        window=args.window,
+        fail_soft=not args.fail_hard,
+    )
+    _print(args, out)
     return 0
 
 
-# ---- Nim and Grundy ------------------------------------------------------------------------------
-
-
 def _nim(args: argparse.Namespace) -> int:
-    from rompicapo.games.impartial import (
-        count_nim_games,
-        nim_outcome,
-        nim_winning_move,
-        parse_heaps,
-    )
+    from rompicapo.games.impartial import nim_advice
 
-    heaps = parse_heaps(args.heaps)
-    outcome = nim_outcome(heaps, args.misere)
-    move = nim_winning_move(heaps, args.misere)
-    rule = "misère" if args.misere else "normal play"
-    if outcome == "P":
-        print(f"P: the player to move loses ({rule}); every move loses against best play")
-    elif move is None:
-        print(f"N: the player to move has already won ({rule}: the opponent took the last)")
-    else:
-        i, take = move
-        print(
-            f"N: the player to move wins ({rule}): take {take} from heap {i + 1} "
-            f"({heaps[i]} -> {heaps[i] - take})"
-        )
-    if args.count_games:
-        if sum(heaps) > 40:
-            raise InputError("--count-games: at most 40 objects in all (the count explodes)")
-        print(f"distinct games to the end: {count_nim_games(heaps):,}")
+    _print(args, nim_advice(args.heaps, misere=args.misere, count_games=args.count_games))
     return 0
 
 
 def _grundy(args: argparse.Namespace) -> int:
-    from rompicapo.games.impartial import octal_grundy, subtraction_grundy
+    from rompicapo.games.impartial import grundy_values
 
-    if not 0 <= args.upto <= 10_000:
-        raise InputError(f"--upto must be 0..10000, got {args.upto}")
-    if args.kind == "subtract":
-        seq = subtraction_grundy(args.spec, args.upto)
-    else:
-        seq = octal_grundy(args.spec, args.upto)
-    print(seq.describe())
+    _print(args, grundy_values(args.kind, args.spec, args.upto))
     return 0
-
-
-# ---- Connect Four --------------------------------------------------------------------------------
 
 
 def _connect4_solve(args: argparse.Namespace) -> int:
-    from rompicapo.games.connect4 import Connect4, Connect4Solver, parse_position
+    from rompicapo.games.connect4 import Connect4Solver
 
-    position = parse_position(args.moves)
     solver = Connect4Solver()
-    print(Connect4().render(position))
     if args.analyze:
-        out = solver.analyze(position, weak=args.weak)
-        cells = ["  -" if s is None else f"{s:3d}" for s in out.scores]
-        print("column:" + "".join(f"{c:>4}" for c in range(1, 8)))
-        print("score: " + " ".join(cells))
-        print(f"best column(s) {out.best_columns}; score {out.score}")
-        print(f"nodes {out.counts['nodes']:,}  time {out.solve_seconds:.3f} s")
-        return 0
-    res = solver.solve(position, weak=args.weak)
-    print(f"score {res.score} ({_explain(res.score, len(position.moves), args.weak)})")
-    print(
-        f"nodes {res.nodes:,}  time {res.solve_seconds:.4f} s  "
-        f"(compile/load {res.compile_seconds:.2f} s)"
-    )
+        _print(args, solver.analyze(args.moves, weak=args.weak))
+    else:
+        _print(args, solver.solve(args.moves, weak=args.weak))
     return 0
 
 
-def _explain(score: int, played: int, weak: bool) -> str:
-    if score == 0:
-        return "draw with best play"
-    who = "the player to move" if score > 0 else "the opponent"
-    if weak:
-        return f"{who} wins"
-    stone = 22 - abs(score)
-    return f"{who} wins with his stone number {stone}"
-
-
 def _connect4_bench(args: argparse.Namespace) -> int:
-    import statistics
+    from rompicapo.cli.progress import ProgressPrinter
+    from rompicapo.games.connect4 import bench
 
-    from rompicapo.games.connect4 import Connect4Solver
-
-    try:
-        with open(args.file) as fh:
-            lines = [ln.split() for ln in fh if ln.strip()]
-    except OSError as exc:
-        raise InputError(f"cannot read {args.file}: {exc.strerror}") from None
-    if args.limit:
-        lines = lines[: args.limit]
-    rows = []
-    for n, parts in enumerate(lines, 1):
-        if len(parts) != 2:
-            raise InputError(f"{args.file} line {n}: expected 'MOVES SCORE'")
-        try:
-            rows.append((parts[0], int(parts[1])))
-        except ValueError:
-            raise InputError(
-                f"{args.file} line {n}: score {parts[1]!r} is not an integer"
-            ) from None
-    solver = Connect4Solver()
-    ok, times, nodes = 0, [], []
-    t0 = time.perf_counter()
-    for moves, expected in rows:
-        r = solver.solve(moves, weak=args.weak)
-        want = (expected > 0) - (expected < 0) if args.weak else expected
-        ok += r.score == want
-        times.append(r.solve_seconds)
-        nodes.append(r.nodes)
-    if not rows:
-        raise InputError(f"{args.file} has no positions")
-    print(
-        f"{len(rows)} positions, {ok} correct; mean time {statistics.mean(times) * 1e6:,.1f} us; "
-        f"mean nodes {statistics.mean(nodes):,.1f}; total {time.perf_counter() - t0:.2f} s"
-    )
-    return 0 if ok == len(rows) else 1
-
-
-# ---- Pig -----------------------------------------------------------------------------------------
+    with ProgressPrinter("positions", enabled=not (args.quiet or args.json)) as progress:
+        result = bench(args.file, limit=args.limit, weak=args.weak, progress=progress)
+    _print(args, result)
+    return 0 if result.correct == result.positions else 1
 
 
 def _pig(args: argparse.Namespace) -> int:
-    from rompicapo.games.pig import solve_pig
+    from rompicapo.games.pig import check_pig_state, solve_pig
 
-    sol = solve_pig(args.goal)
-    print(
-        f"Pig to {args.goal}: the first player wins with probability {sol.first_player_win:.6f} "
-        f"under optimal play ({sol.counts['sweeps']} sweeps, {sol.solve_seconds:.2f} s)"
-    )
+    scores = None
     if args.scores:
-        vals = _int_list(args.scores, "--scores")
-        if len(vals) != 3:
+        scores = _int_list(args.scores, "--scores")
+        if len(scores) != 3:
             raise InputError("--scores needs my,opponent,turn-total")
-        i, j, k = vals
-        advice = "roll" if sol.should_roll(i, j, k) else "hold"
-        p = 1.0 if i + k >= args.goal else float(sol.win[i, j, k])
-        print(f"at {i}:{j} with turn total {k}: {advice} (win probability {p:.4f})")
-        print(f"holds at turn totals {sol.hold_at(i, j)[:10]} ... for these scores")
+        check_pig_state(args.goal, *scores)
+    solution = solve_pig(args.goal)
+    if scores is not None:
+        # checked before printing anything: a bad state is one line, not half an answer
+        advice = solution.advice(*scores)
+        _print(args, solution, advice)
+    else:
+        _print(args, solution)
     return 0
 
 

@@ -65,20 +65,26 @@ class ProgressPrinter:
         self._transient = transient
 
     def __enter__(self) -> ProgressPrinter:
-        if self.enabled:
-            self._bar = rich_progress_bar(transient=self._transient)
-            self._bar.__enter__()
-            self._task = self._bar.add_task(self.description, total=None, status="")
+        # The bar starts with the first event, not here: input is validated before a run sends
+        # its first event, so a refused run leaves stderr with its one line only.
         return self
+
+    def _start(self) -> None:
+        self._bar = rich_progress_bar(transient=self._transient)
+        self._bar.__enter__()
+        self._task = self._bar.add_task(self.description, total=None, status="")
 
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(*exc)
             self._bar = None
+        self.enabled = False  # events after the run (none expected) draw nothing
 
     def __call__(self, event: ProgressEvent) -> None:
-        if self._bar is None:
+        if not self.enabled:
             return
+        if self._bar is None:
+            self._start()
         status = _rate(event.rate, event.unit)
         if event.best is not None:
             status = f"best {event.best}  {status}"

@@ -23,16 +23,29 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, check_memory, jit_warmup
+from rompicapo.common import (
+    InputError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    check_limit,
+    check_memory,
+    jit_warmup,
+    read_text,
+)
 from rompicapo.games import _connect4_kernel as K
 from rompicapo.games.game import MAX, MIN, Game
 
 __all__ = [
     "Connect4",
     "Connect4Analysis",
+    "Connect4Bench",
     "Connect4Result",
     "Connect4Solver",
+    "bench",
     "parse_position",
+    "read_test_set",
 ]
 
 WIDTH, HEIGHT, CELLS = K.WIDTH, K.HEIGHT, K.SIZE
@@ -115,21 +128,47 @@ class Connect4Result(SearchResult):
     def nodes(self) -> int:
         return self.counts.get("nodes", 0)
 
+    def _dict_extra(self) -> dict:
+        return {"nodes": self.nodes, "explanation": explain_score(self.score, self.weak)}
+
+    def report(self) -> str:
+        return "\n".join(
+            [
+                Connect4().render(parse_position(self.moves)),
+                f"score {self.score} ({explain_score(self.score, self.weak)})",
+                f"nodes {self.nodes:,}  time {self.solve_seconds:.4f} s  "
+                f"(compile/load {self.compile_seconds:.2f} s)",
+            ]
+        )
+
     def verify(self, max_empty: int = 12) -> bool:
         """Replay the moves and recompute the score with the independent pure-Python search of
-        :mod:`rompicapo.games.verify`. Positions with more than ``max_empty`` empty cells are too
-        big for it: for those only the replay and the score's range and parity are checked."""
+        :mod:`rompicapo.games.verify`: True when it agrees, False when not (or when the moves
+        are not a legal game). Positions with more than ``max_empty`` empty cells are too big
+        for that search: :class:`~rompicapo.common.NotVerifiable` is raised for them (a check
+        of the score's range alone is not a verification)."""
         from rompicapo.games import verify as V
 
         if V.connect4_replay(self.moves) is None:
             return False
         empty = CELLS - len(self.moves)
-        if empty <= max_empty:
-            true = V.connect4_score(self.moves)
-            return (true > 0) - (true < 0) == self.score if self.weak else true == self.score
-        if self.weak:
-            return self.score in (-1, 0, 1)
-        return abs(self.score) <= (empty + 1) // 2
+        if empty > max_empty:
+            raise NotVerifiable(
+                f"{empty} empty cells: too many for the independent search "
+                f"(max_empty={max_empty})"
+            )
+        true = V.connect4_score(self.moves)
+        return (true > 0) - (true < 0) == self.score if self.weak else true == self.score
+
+
+def explain_score(score: int, weak: bool = False) -> str:
+    """Pons' score in words, from the point of view of the player to move."""
+    if score == 0:
+        return "draw with best play"
+    who = "the player to move" if score > 0 else "the opponent"
+    if weak:
+        return f"{who} wins"
+    return f"{who} wins with his stone number {22 - abs(score)}"
 
 
 @dataclass
@@ -148,9 +187,25 @@ class Connect4Analysis(SearchResult):
         best = self.score
         return [c + 1 for c, s in enumerate(self.scores) if s == best]
 
+    def _dict_extra(self) -> dict:
+        return {"score": self.score, "best_columns": self.best_columns}
+
+    def report(self) -> str:
+        cells = ["  -" if s is None else f"{s:3d}" for s in self.scores]
+        return "\n".join(
+            [
+                Connect4().render(parse_position(self.moves)),
+                "column:" + "".join(f"{c:>4}" for c in range(1, 8)),
+                "score: " + " ".join(cells),
+                f"best column(s) {self.best_columns}; score {self.score}",
+                f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s",
+            ]
+        )
+
     def verify(self, max_empty: int = 12) -> bool:
-        """Every column's score against the independent search (positions with at most
-        ``max_empty`` empty cells after the move; the others are range-checked)."""
+        """Every column's score against the independent search; raises
+        :class:`~rompicapo.common.NotVerifiable` when some column leaves more than
+        ``max_empty`` empty cells (see :meth:`Connect4Result.verify`)."""
         for c, s in enumerate(self.scores, 1):
             if s is None:
                 continue
@@ -161,6 +216,99 @@ class Connect4Analysis(SearchResult):
             elif not child.verify(max_empty):
                 return False
         return True
+
+
+@dataclass
+class Connect4Bench(SearchResult):
+    """A test set solved: how many scores equal the file's, mean time and nodes per position."""
+
+    path: str = ""
+    positions: int = 0
+    correct: int = 0
+    weak: bool = False
+    mean_us: float = 0.0
+    mean_nodes: float = 0.0
+    mismatches: list[tuple[str, int, int]] = field(default_factory=list)
+
+    def report(self) -> str:
+        return (
+            f"{self.positions} positions, {self.correct} correct; mean time "
+            f"{self.mean_us:,.1f} us; mean nodes {self.mean_nodes:,.1f}; total "
+            f"{self.solve_seconds:.2f} s"
+        )
+
+    def verify(self) -> bool:
+        """True when every score equals the one the file gives (an independent source)."""
+        if self.positions == 0:
+            raise NotVerifiable("no positions were solved")
+        return self.correct == self.positions and not self.mismatches
+
+
+def read_test_set(path: object) -> list[tuple[str, int]]:
+    """The ``MOVES SCORE`` lines of one of Pons' test files, each position checked legal.
+
+    Raises :class:`InputError` naming the file and line of the first bad one."""
+    rows: list[tuple[str, int]] = []
+    for n, line in enumerate(read_text(path, "test set").split("\n"), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise InputError("expected 'MOVES SCORE'", path=path, line=n)
+        try:
+            score = int(parts[1])
+        except ValueError:
+            raise InputError(
+                f"score {parts[1][:20]!r} is not an integer", path=path, line=n
+            ) from None
+        try:
+            position = parse_position(parts[0])
+        except InputError as exc:
+            raise InputError(str(exc), path=path, line=n) from None
+        if position.over:
+            raise InputError("the game is already over in this position", path=path, line=n)
+        if abs(score) > CELLS // 2:
+            raise InputError(f"score {score} is out of range", path=path, line=n)
+        rows.append((position.moves, score))
+    if not rows:
+        raise InputError(f"test set {str(path)!r} has no positions")
+    return rows
+
+
+def bench(
+    path: object,
+    *,
+    limit: int | None = None,
+    weak: bool = False,
+    progress: ProgressCallback | None = None,
+    solver: Connect4Solver | None = None,
+) -> Connect4Bench:
+    """Solve the positions of a test file (``MOVES SCORE`` lines, Pons' format), the first
+    ``limit`` of them, and compare each score with the file's."""
+    limit = check_limit(limit)
+    rows = read_test_set(path)[:limit]
+    solver = solver or Connect4Solver()
+    tracker = Progress(progress, unit="positions", total=len(rows))
+    out = Connect4Bench(path=str(path), positions=len(rows), weak=weak)
+    times: list[float] = []
+    nodes = 0
+    t0 = time.perf_counter()
+    for i, (moves, expected) in enumerate(rows, 1):
+        r = solver.solve(moves, weak=weak)
+        want = (expected > 0) - (expected < 0) if weak else expected
+        if r.score == want:
+            out.correct += 1
+        else:
+            out.mismatches.append((moves, want, r.score))
+        times.append(r.solve_seconds)
+        nodes += r.nodes
+        tracker.update(i)
+    out.solve_seconds = time.perf_counter() - t0
+    out.mean_us = 1e6 * sum(times) / len(times)
+    out.mean_nodes = nodes / len(rows)
+    out.counts = {"nodes": nodes, "positions": len(rows)}
+    tracker.finish()
+    return out
 
 
 # An End-Easy position of Pons' test set (score -1) with 5 empty cells.

@@ -21,18 +21,21 @@ from itertools import combinations_with_replacement
 from operator import xor
 from typing import Any
 
-from rompicapo.common import InputError
+from rompicapo.common import InputError, NotVerifiable, SearchResult, check_int
 from rompicapo.games.game import MAX, Game
 
 __all__ = [
     "GrundySequence",
     "ImpartialGame",
     "Nim",
+    "NimAdvice",
     "count_configurations",
     "count_nim_games",
     "grundy",
     "grundy_sum",
+    "grundy_values",
     "mex",
+    "nim_advice",
     "nim_moves",
     "nim_outcome",
     "nim_winning_move",
@@ -203,6 +206,17 @@ class GrundySequence:
     values: list[int]
     preperiod: int | None
     period: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "values": list(self.values),
+            "preperiod": self.preperiod,
+            "period": self.period,
+        }
+
+    def report(self) -> str:
+        return self.describe()
 
     def describe(self) -> str:
         head = " ".join(str(v) for v in self.values)
@@ -411,3 +425,102 @@ class Nim(Game):
 
     def render(self, state) -> str:
         return "\n".join(f"heap {i + 1}: {'|' * h} ({h})" for i, h in enumerate(state[0]))
+
+
+# --------------------------------------------------------------------------------------------
+# One call per question (what the CLI and the playground ask)
+# --------------------------------------------------------------------------------------------
+
+# The brute-force check of verify.py visits every sub-position: fine up to this many objects.
+_VERIFY_OBJECTS = 24
+# Counting the distinct games to the end explodes beyond this many objects.
+COUNT_GAMES_OBJECTS = 40
+
+
+@dataclass
+class NimAdvice(SearchResult):
+    """Who wins Nim ``heaps`` (``"P"``: the player to move loses; ``"N"``: he wins), the
+    nim-sum, a winning move ``(heap number from 1, objects to take)`` when there is one, and
+    optionally the number of distinct games to the end."""
+
+    heaps: tuple[int, ...] = ()
+    misere: bool = False
+    outcome: str = "P"
+    nim_sum: int = 0
+    move: tuple[int, int] | None = None
+    games: int | None = None
+
+    def report(self) -> str:
+        rule = "misère" if self.misere else "normal play"
+        if self.outcome == "P":
+            text = f"P: the player to move loses ({rule}); every move loses against best play"
+        elif self.move is None:
+            text = f"N: the player to move has already won ({rule}: the opponent took the last)"
+        else:
+            heap, take = self.move
+            size = self.heaps[heap - 1]
+            text = (
+                f"N: the player to move wins ({rule}): take {take} from heap {heap} "
+                f"({size} -> {size - take})"
+            )
+        text += f"\nnim-sum {self.nim_sum}"
+        if self.games is not None:
+            text += f"\ndistinct games to the end: {self.games:,}"
+        return text
+
+    def verify(self) -> bool:
+        """The outcome and the move against the brute force of :mod:`rompicapo.games.verify`
+        (up to 24 objects in all; NotVerifiable beyond)."""
+        from rompicapo.games.verify import check_nim_move, nim_is_p_position
+
+        if sum(self.heaps) > _VERIFY_OBJECTS:
+            raise NotVerifiable(
+                f"{sum(self.heaps)} objects: the brute-force check stops at {_VERIFY_OBJECTS}"
+            )
+        lost = nim_is_p_position(tuple(self.heaps), self.misere)
+        if lost != (self.outcome == "P"):
+            return False
+        if self.move is None:
+            return lost or not any(self.heaps)
+        return check_nim_move(tuple(self.heaps), self.move[0] - 1, self.move[1], self.misere)
+
+
+def nim_advice(
+    heaps: Sequence[int | str], *, misere: bool = False, count_games: bool = False
+) -> NimAdvice:
+    """Bouton's answer for Nim ``heaps``: P or N, the nim-sum and a winning move.
+
+    >>> nim_advice([3, 5, 8]).move   # nim-sum 14: take 2 from the heap of 8
+    (3, 2)
+    """
+    heaps = parse_heaps(heaps)
+    if count_games and sum(heaps) > COUNT_GAMES_OBJECTS:
+        raise InputError(
+            f"count_games: at most {COUNT_GAMES_OBJECTS} objects in all (the count explodes)"
+        )
+    move = nim_winning_move(heaps, misere)
+    out = NimAdvice(
+        heaps=heaps,
+        misere=misere,
+        outcome=nim_outcome(heaps, misere),
+        nim_sum=grundy_sum(heaps),
+        move=None if move is None else (move[0] + 1, move[1]),
+        games=count_nim_games(heaps) if count_games else None,
+    )
+    out.counts = {"objects": sum(heaps)}
+    return out
+
+
+GRUNDY_KINDS = ("subtract", "octal")
+GRUNDY_UPTO_MAX = 10_000
+
+
+def grundy_values(kind: str, spec: str, upto: int = 30) -> GrundySequence:
+    """Grundy values of heaps 0..``upto`` of a subtraction game (``spec`` like ``"1,2,3"``) or
+    an octal game (``spec`` like ``"0.77"``, Kayles), with the period when one shows."""
+    if kind not in GRUNDY_KINDS:
+        raise InputError(f"kind must be one of {', '.join(GRUNDY_KINDS)}, got {kind!r}")
+    upto = check_int(upto, "upto", minimum=0, maximum=GRUNDY_UPTO_MAX)
+    if kind == "subtract":
+        return subtraction_grundy(spec, upto)
+    return octal_grundy(spec, upto)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, jit_warmup
+from rompicapo.common import InputError, SearchResult, check_int, jit_warmup
 from rompicapo.games import _pig_kernel as K
 from rompicapo.games.game import CHANCE, MAX, MIN, Game
 
@@ -42,9 +42,7 @@ class PigSolution(SearchResult):
         return float(self.win[0, 0, 0])
 
     def should_roll(self, my_score: int, opponent_score: int, turn_total: int) -> bool:
-        i, j, k = my_score, opponent_score, turn_total
-        if not (0 <= i < self.goal and 0 <= j < self.goal and k >= 0):
-            raise InputError(f"scores must be 0..{self.goal - 1} and the turn total >= 0")
+        i, j, k = check_pig_state(self.goal, my_score, opponent_score, turn_total)
         if i + k >= self.goal:
             return False
         return bool(self.roll[i, j, k])
@@ -54,6 +52,29 @@ class PigSolution(SearchResult):
         i, j = my_score, opponent_score
         return [k for k in range(1, self.goal - i) if not self.roll[i, j, k]]
 
+    # the tables have goal**3 entries: to_dict() gives the answer, not the tables
+    _dict_exclude = ("win", "roll")
+
+    def _dict_extra(self) -> dict:
+        return {"first_player_win": self.first_player_win}
+
+    def report(self) -> str:
+        return (
+            f"Pig to {self.goal}: the first player wins with probability "
+            f"{self.first_player_win:.6f} under optimal play "
+            f"({self.counts.get('sweeps', 0)} sweeps, {self.solve_seconds:.2f} s)"
+        )
+
+    def advice(self, my_score: int, opponent_score: int, turn_total: int) -> str:
+        """Roll or hold at these scores, with the win probability, in words."""
+        i, j, k = my_score, opponent_score, turn_total
+        what = "roll" if self.should_roll(i, j, k) else "hold"
+        p = 1.0 if i + k >= self.goal else float(self.win[i, j, k])
+        return (
+            f"at {i}:{j} with turn total {k}: {what} (win probability {p:.4f})\n"
+            f"holds at turn totals {self.hold_at(i, j)[:10]} ... for these scores"
+        )
+
     def verify(self) -> bool:
         """The table satisfies the optimality equations (independent code in verify.py)."""
         from rompicapo.games.verify import pig_residual
@@ -61,10 +82,24 @@ class PigSolution(SearchResult):
         return pig_residual(self.goal, self.win, self.roll) < 1e-9
 
 
+def check_pig_state(goal: int, my_score: int, opponent_score: int, turn_total: int):
+    """The state ``(my_score, opponent_score, turn_total)`` checked against ``goal``."""
+    i, j, k = (
+        check_int(v, n)
+        for v, n in zip(
+            (my_score, opponent_score, turn_total),
+            ("my score", "opponent score", "turn total"),
+            strict=True,
+        )
+    )
+    if not (0 <= i < goal and 0 <= j < goal and 0 <= k <= goal):
+        raise InputError(f"scores must be 0..{goal - 1} and the turn total 0..{goal}")
+    return i, j, k
+
+
 def solve_pig(goal: int = 100) -> PigSolution:
     """Optimal play of Pig to ``goal`` by value iteration (numba)."""
-    if not 2 <= goal <= 400:
-        raise InputError(f"goal must be 2..400, got {goal}")
+    goal = check_int(goal, "goal", minimum=2, maximum=400)
     compile_seconds = jit_warmup(
         "games.pig", lambda: K.value_iteration(3, 1e-6, 100, *K.empty_tables(3))
     )

@@ -31,7 +31,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rompicapo.common import InputError, SearchResult
+from rompicapo.common import InputError, NotVerifiable, SearchResult, renamed_keywords
 from rompicapo.games.game import CHANCE, MAX, MIN, Game
 
 __all__ = [
@@ -74,7 +74,7 @@ class SearchStats:
     chance_cutoffs: int = 0
     extensions: int = 0
 
-    def as_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
 
 
@@ -93,19 +93,52 @@ class SearchOutcome(SearchResult):
     game: Game | None = None
     state: Any = None
 
+    # the game and its state are objects, not data; the counts carry the stats
+    _dict_exclude = ("game", "state", "stats")
+
     def __post_init__(self) -> None:
-        self.counts = self.stats.as_dict()
+        self.counts = self.stats.to_dict()
+
+    def max_value(self) -> float:
+        """The value from MAX's point of view, whatever the search's perspective."""
+        if self.perspective == "mover" and self.game is not None:
+            return self.value * self.game.to_move(self.state)
+        return self.value
+
+    def report(self) -> str:
+        """The position, its value from MAX's point of view, the best move and the work."""
+        lines = []
+        if self.game is not None and self.state is not None:
+            lines.append(self.game.render(self.state))
+        kind = "" if self.complete else " (stopped early: a bound, not the exact value)"
+        if self.depth is not None:
+            kind = f" (heuristic, depth {self.depth})"
+        lines.append(
+            f"value {self.max_value():+g} (MAX's view: +1 MAX wins, 0 draw, -1 MIN wins)"
+            f"{kind}; best move {self.move}"
+        )
+        c = self.counts
+        lines.append(
+            f"nodes {c.get('nodes', 0):,}  terminal evaluations {c.get('leaves', 0):,}  "
+            f"cutoffs {c.get('cutoffs', 0):,}  tt hits {c.get('tt_hits', 0):,}  "
+            f"time {self.solve_seconds:.3f} s"
+        )
+        return "\n".join(lines)
 
     def verify(self) -> bool:
         """Recompute the exact value with the independent memoised minimax of
-        :mod:`rompicapo.games.verify` and compare. Only meaningful for exact searches (no depth
-        limit, full window) of games small enough to solve outright."""
+        :mod:`rompicapo.games.verify` and compare: True when they agree, False when not.
+
+        Raises :class:`~rompicapo.common.NotVerifiable` for what has no exact value to compare
+        with: a search stopped by a time limit or a depth limit, or one without its game."""
         from rompicapo.games.verify import exact_value
 
-        if self.game is None or not self.complete:
-            return False
+        if self.game is None:
+            raise NotVerifiable("this result does not carry its game: nothing to replay")
+        if not self.complete:
+            raise NotVerifiable("the search was stopped before it finished (time limit)")
         if self.depth is not None:
-            raise InputError("verify() checks exact searches; this one stopped at a depth limit")
+            raise NotVerifiable("the search stopped at a depth limit: its value is heuristic")
         v = exact_value(self.game, self.state)
         if self.perspective == "mover":
             v *= self.game.to_move(self.state)
@@ -671,7 +704,7 @@ class Engine:
             if remaining <= 0 and best is not None:
                 break
             out = self.search(state, d, time_limit=None if deadline == INF else remaining)
-            for k, val in out.stats.as_dict().items():
+            for k, val in out.stats.to_dict().items():
                 setattr(total, k, getattr(total, k) + val)
             if not out.complete:
                 break
@@ -681,7 +714,7 @@ class Engine:
         if best is None:
             raise InputError("the time limit ran out before depth 1 was searched")
         best.stats = total
-        best.counts = total.as_dict()
+        best.counts = total.to_dict()
         best.solve_seconds = time.perf_counter() - t0
         best.complete = not self._horizon_hit or best.depth == max_depth
         return best
@@ -701,7 +734,7 @@ class Engine:
             beta = g + step if g == lower else g
             out = self.search(state, depth, beta - step, beta)
             passes += 1
-            for k, val in out.stats.as_dict().items():
+            for k, val in out.stats.to_dict().items():
                 setattr(total, k, getattr(total, k) + val)
             g = out.value
             if g < beta:
@@ -999,6 +1032,19 @@ class PositionTable(SearchResult):
     distances: list[int] = field(default_factory=list)
     best_moves: list[Any] = field(default_factory=list)
 
+    # the positions themselves are objects; to_dict() gives the table's size and counts
+    _dict_exclude = ("game", "keys", "index", "states", "values", "distances", "best_moves")
+
+    def _dict_extra(self) -> dict[str, Any]:
+        wins = sum(1 for v in self.values if v > 0)
+        losses = sum(1 for v in self.values if v < 0)
+        return {
+            "positions": len(self.keys),
+            "wins": wins,
+            "losses": losses,
+            "draws": len(self.values) - wins - losses,
+        }
+
     def __len__(self) -> int:
         return len(self.keys)
 
@@ -1028,6 +1074,8 @@ class PositionTable(SearchResult):
         from rompicapo.games.verify import exact_value
 
         g = self.game
+        if g is None:
+            raise NotVerifiable("this table does not carry its game: nothing to replay")
         return all(
             _sign(exact_value(g, s)) == v * g.to_move(s)
             for s, v in zip(self.states, self.values, strict=True)
@@ -1038,7 +1086,8 @@ def _sign(x: float) -> int:
     return (x > 0) - (x < 0)
 
 
-def retrograde(game: Game, start: Any = None, *, max_positions: int = 5_000_000) -> PositionTable:
+@renamed_keywords(max_positions="node_limit")
+def retrograde(game: Game, start: Any = None, *, node_limit: int = 5_000_000) -> PositionTable:
     """Retrograde analysis: tabulate every position reachable from ``start``, then work
     backwards from the finished games. A position is won if some move reaches a position lost
     for the opponent, lost when every move reaches a position won for the opponent; the rest
@@ -1064,8 +1113,10 @@ def retrograde(game: Game, start: Any = None, *, max_positions: int = 5_000_000)
                 if j is None:
                     j = index[k] = len(states)
                     states.append(c)
-                    if len(states) > max_positions:
-                        raise InputError(f"more than {max_positions:,} positions: too large")
+                    if len(states) > node_limit:
+                        raise InputError(
+                            f"more than node_limit={node_limit:,} positions: too large"
+                        )
                 children.append((m, j))
         succ.append(children)
         i += 1

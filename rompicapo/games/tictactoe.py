@@ -8,10 +8,12 @@ Moves are cell indices, listed in increasing order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rompicapo.common import InputError
 from rompicapo.games.game import MAX, MIN, Game
 
-__all__ = ["MNKGame", "TicTacToe"]
+__all__ = ["SEARCHES", "MNKGame", "TicTacToe", "analyse_tictactoe", "parse_cells"]
 
 State = tuple[int, int, int]
 
@@ -108,3 +110,88 @@ class TicTacToe(MNKGame):
     def __init__(self) -> None:
         super().__init__(3, 3, 3)
         self.name = "tic-tac-toe"
+
+
+SEARCHES = ("minimax", "alphabeta", "negamax", "engine", "retrograde")
+
+
+def parse_cells(text: str | Sequence[int], what: str = "moves") -> list[int]:
+    """``"4,0,2"`` (or a list) -> [4, 0, 2]; InputError naming ``what`` on anything else."""
+    if not isinstance(text, str):
+        return [int(c) for c in text]
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x != ""]
+    except ValueError:
+        raise InputError(
+            f"{what} must be integers separated by commas, got {text[:40]!r}"
+        ) from None
+
+
+def analyse_tictactoe(
+    moves: str | Sequence[int] = "",
+    *,
+    search: str = "alphabeta",
+    order: str | Sequence[int] | None = None,
+    window: tuple[float, float] | str = (-2, 2),
+    fail_soft: bool = True,
+):
+    """Solve tic-tac-toe after ``moves`` (cells 0..8) with one of :data:`SEARCHES`.
+
+    ``order`` lists the cells 0..8 once each in the order to try them (default 0..8);
+    ``window`` is (alpha, beta) for alphabeta and negamax. Returns a
+    :class:`~rompicapo.games.search.SearchOutcome` whose ``counts`` hold the search's work.
+    From the empty board minimax evaluates the textbook's 255,168 finished games, and
+    alpha-beta trying the centre, then corners, then edges evaluates 2,893:
+
+    >>> analyse_tictactoe(search="minimax").counts["leaves"]
+    255168
+    >>> out = analyse_tictactoe(order="4,0,2,6,8,1,3,5,7")
+    >>> out.value, out.counts["leaves"]
+    (0, 2893)
+    """
+    from rompicapo.games.search import (
+        Engine,
+        SearchOutcome,
+        SearchStats,
+        alphabeta,
+        minimax,
+        negamax,
+        retrograde,
+        static_order,
+    )
+
+    if search not in SEARCHES:
+        raise InputError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    game = TicTacToe()
+    state = game.initial()
+    for cell in parse_cells(moves, "moves"):
+        state = game.play(state, cell)
+    hook = None
+    if order is not None and order != "":
+        cells = parse_cells(order, "order")
+        if sorted(cells) != list(range(9)):
+            raise InputError(f"order must list the cells 0..8 once each, got {order}")
+        hook = static_order(cells)
+    bounds = [float(x) for x in parse_cells(window, "window")] if isinstance(window, str) else [
+        float(x) for x in window
+    ]
+    if len(bounds) != 2 or not bounds[0] < bounds[1]:
+        raise InputError(f"window must be alpha,beta with alpha < beta, got {window}")
+    if search == "minimax":
+        return minimax(game, state, order=hook)
+    if search == "alphabeta":
+        return alphabeta(game, state, *bounds, order=hook, fail_soft=fail_soft)
+    if search == "negamax":
+        return negamax(game, state, *bounds, order=hook, fail_soft=fail_soft)
+    if search == "engine":
+        return Engine(game, order=hook).search(state)
+    table = retrograde(game, state)
+    out = SearchOutcome(
+        value=table.max_value(state),
+        move=table.best_move(state),
+        stats=SearchStats(nodes=len(table)),
+        game=game,
+        state=state,
+    )
+    out.solve_seconds = table.solve_seconds
+    return out

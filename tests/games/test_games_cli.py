@@ -80,7 +80,7 @@ def test_play_tictactoe_against_the_engine(capsys, monkeypatch):
         (["game", "tictactoe", "4,4"], "not a legal move"),
         (["game", "grundy", "subtract", "0,-1"], "positive"),
         (["game", "grundy", "octal", "7.7"], "octal code"),
-        (["game", "connect4", "bench", "/nonexistent/file"], "cannot read"),
+        (["game", "connect4", "bench", "/nonexistent/file"], "does not exist"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):

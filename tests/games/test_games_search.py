@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rompicapo.common import InputError
+from rompicapo.common import InputError, NotVerifiable
 from rompicapo.games import (
     Engine,
     ExplicitTree,
@@ -205,7 +205,7 @@ def test_depth_limited_search_and_quiescence():
 def test_bad_window_is_an_input_error():
     with pytest.raises(InputError):
         alphabeta(TTT, alpha=1, beta=1)
-    with pytest.raises(InputError):
+    with pytest.raises(NotVerifiable):
         minimax(TTT, depth=2).verify()  # only exact searches can be verified
 
 
