@@ -24,6 +24,7 @@ from rompicapo.common.errors import (
     InternalError,
     NotVerifiable,
     RompicapoError,
+    StopRequested,
 )
 from rompicapo.common.files import (
     check_input_path,
@@ -76,6 +77,7 @@ __all__ = [
     "ProgressEvent",
     "RompicapoError",
     "SearchResult",
+    "StopRequested",
     "Stopwatch",
     "available_memory",
     "check_input_path",

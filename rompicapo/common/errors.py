@@ -23,6 +23,7 @@ __all__ = [
     "InternalError",
     "NotVerifiable",
     "RompicapoError",
+    "StopRequested",
 ]
 
 # Exit statuses of the CLI, one meaning each.
@@ -64,3 +65,8 @@ class NotVerifiable(RompicapoError):
 
 class InternalError(RompicapoError):
     """rompicapo itself failed: not the user's input. Exit status 1, please report."""
+
+
+class StopRequested(KeyboardInterrupt):
+    """Raised by a ``progress`` callback to stop a run the way Ctrl-C does: the run keeps its
+    best result so far (a web page's Stop button, a closed tab)."""
