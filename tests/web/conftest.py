@@ -1,0 +1,108 @@
+"""Fixtures of the playground's tests: the app under Starlette's test client, a live server on
+a free loopback port, and a headless Chromium driven by Playwright.
+
+Playwright never downloads a browser here: it is pointed at Debian's ``chromium`` package
+(``/usr/bin/chromium``, or ``ROMPICAPO_CHROMIUM``). Where no Chromium is installed the browser
+tests skip, unless ``ROMPICAPO_REQUIRE_BROWSER=1`` (set by CI, which installs the package),
+where a missing browser is a failure. Screenshots go to ``ROMPICAPO_ARTIFACTS`` (default
+``test-artifacts/`` in the working folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def client():
+    """A Starlette test client of a fresh app (2 jobs at most)."""
+    from starlette.testclient import TestClient
+
+    from rompicapo.web import create_app
+
+    with TestClient(create_app(jobs=2), raise_server_exceptions=False) as c:
+        yield c
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The playground served by uvicorn in a thread; yields its base URL."""
+    import uvicorn
+
+    from rompicapo.web import create_app
+
+    port = _free_port()
+    config = uvicorn.Config(create_app(jobs=2), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the playground did not start within 20 s")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _chromium() -> str | None:
+    path = os.environ.get("ROMPICAPO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if Path(path).exists() else None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Chromium (Debian's package) under Playwright."""
+    executable = _chromium()
+    if executable is None:
+        if os.environ.get("ROMPICAPO_REQUIRE_BROWSER") == "1":
+            pytest.fail("no Chromium found (apt-get install chromium), and CI requires it")
+        pytest.skip("no Chromium on this machine (apt-get install chromium to run these)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A fresh page at the live server, 1280x900."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where browser tests save screenshots (look at them)."""
+    folder = Path(os.environ.get("ROMPICAPO_ARTIFACTS", "test-artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
