@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -134,6 +135,13 @@ def main() -> None:
         "--engines", action="store_true", help="time dancing cells and dancing links both"
     )
     args = ap.parse_args()
+    if not DATA.is_dir():  # outside the repository: say so in one line, no traceback
+        print(
+            "needs ../shared/data/exact-cover (the project's shared data folder, beside the "
+            "clone; the same .dlx files are in tests/data/exact-cover); not found",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"compile/load of our kernels: {_warm():.2f} s")
     if args.parallel_only:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -158,6 +159,13 @@ def main() -> None:
     ap.add_argument("--brendan-seeds", type=int, default=1)
     ap.add_argument("--only", choices=["eternity2", "brendan"], default=None)
     args = ap.parse_args()
+    if args.only != "eternity2" and not DATA.is_dir():  # outside the repository: one line
+        print(
+            "needs ../shared/data/eternity2/benchmarks (the project's shared data folder, "
+            "beside the clone; or run --only eternity2); not found",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     if args.only != "brendan":
         eternity(args.seeds, args.solve_seconds, args.polish_seconds)
     if args.only != "eternity2":

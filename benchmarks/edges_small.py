@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 from pathlib import Path
 
 from rompicapo.edges.blackwood import BLACKWOOD_NODE_CAP, Settings, search, solve
@@ -61,6 +62,13 @@ def main() -> None:
     ap.add_argument("--value-order", default="fail-first", choices=("fail-first", "table"))
     ap.add_argument("--node-cap", type=int, default=BLACKWOOD_NODE_CAP)
     args = ap.parse_args()
+    if not DATA.is_dir():  # outside the repository: say so in one line, no traceback
+        print(
+            "needs ../shared/data/eternity2/benchmarks (the project's shared data folder, "
+            "beside the clone); not found",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     settings = Settings(order=args.order, value_order=args.value_order, node_cap=args.node_cap)
     print(
         f"## Time to a perfect board, {args.seeds} seeds, limit {args.limit:g} s, "

@@ -114,6 +114,13 @@ def main() -> None:
     ap.add_argument("--dir", default=".", help="where the big .rpath file goes")
     ap.add_argument("--keep", action="store_true", help="keep the big file")
     args = ap.parse_args()
+    if not args.no_reference and not ANCHORS.is_dir():  # outside the repository: one line
+        print(
+            "needs ../shared/anchors (the article's caselle_v2, in the project's shared "
+            "folder beside the clone; or run --no-reference); not found",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     console = Console(width=max(Console().width, 140))
     warm_up()
     console.print(f"cores: {default_jobs()}, load average: {load()}")

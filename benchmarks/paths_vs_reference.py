@@ -57,6 +57,13 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 3000, 10000])
     ap.add_argument("--seeds", type=int, default=3)
     args = ap.parse_args()
+    if not ANCHORS.is_dir():  # outside the repository: say so in one line, no traceback
+        print(
+            "needs ../shared/anchors (the article's caselle_v2, in the project's shared "
+            "folder beside the clone); not found",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     ref = load_reference()
     console = Console(width=max(Console().width, 150))
     # warm both (numba compilation or cache load), not timed

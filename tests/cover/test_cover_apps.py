@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+import datafiles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +15,7 @@ from rompicapo.cover import Packing, pack, parse_dlx, queens, solve
 from rompicapo.cover.polyomino import parse_pieces, parse_region
 from rompicapo.cover.verify import cover_violations, langford_ok, queens_ok, tiling_ok
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "exact-cover"
+DATA = datafiles.DATA / "exact-cover"
 
 
 def test_pentomino_rectangles_with_symmetry_breaking():

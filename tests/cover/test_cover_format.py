@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import datafiles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +10,7 @@ from hypothesis import strategies as st
 from rompicapo.common import InputError
 from rompicapo.cover import Problem, format_dlx, parse_dlx, read_dlx
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "exact-cover"
+DATA = datafiles.DATA / "exact-cover"
 
 
 def test_reads_items_options_colours_and_bounds():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
+import datafiles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,9 +26,9 @@ from rompicapo.cover import (
 from rompicapo.cover.solve import _Search
 from rompicapo.cover.verify import cover_violations
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "exact-cover"
+DATA = datafiles.DATA / "exact-cover"
 
-# Solution counts from ../shared/data/exact-cover/README.md (queens: OEIS A000170;
+# Solution counts from tests/data/exact-cover/README.md (queens: OEIS A000170;
 # pentominoes: Haselgrove 1960, 6x10 = 2339 up to symmetry; Langford: OEIS A014552).
 README_COUNTS = {
     "queens-8": 92,

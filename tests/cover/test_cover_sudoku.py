@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import datafiles
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,7 +13,7 @@ from rompicapo.cover import count, sudoku
 from rompicapo.cover.sudoku import Sudoku, exact_cover_form
 from rompicapo.cover.verify import sudoku_ok
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "sudoku"
+DATA = datafiles.DATA / "sudoku"
 
 # A puzzle with a unique solution (the first line of the 17-clue set) and its solution,
 # checked by the independent verifier below rather than trusted.
@@ -45,20 +44,20 @@ def test_bitboard_and_dlx_agree_and_verify():
 
 
 def test_sample_of_17_clue_set_all_unique_and_serg_set_all_multiple():
-    # README: every 17-clue puzzle has exactly one solution, every serg puzzle two or more
-    p17 = sudoku.read_puzzles(DATA / "puzzles2_17_clue.txt")
-    assert len(p17) == 49158
-    sample = p17[:: 49158 // 2000]
+    # README: every 17-clue puzzle has exactly one solution, every serg puzzle two or more;
+    # the files are the samples p17[::24] of 49,158 and serg[::10] of 10,000 (tests/data/sudoku)
+    sample = sudoku.read_puzzles(DATA / "puzzles2_17_clue_every24th.txt")
+    assert len(sample) == 2049
     batch = sudoku.solve_batch(sample)
     assert (batch.counts_per_puzzle == 1).all() and batch.verify()
-    serg = sudoku.read_puzzles(DATA / "puzzles7_serg_benchmark.txt")
-    sample = serg[::10]
+    sample = sudoku.read_puzzles(DATA / "puzzles7_serg_benchmark_every10th.txt")
+    assert len(sample) == 1000
     batch = sudoku.solve_batch(sample)
     assert (batch.counts_per_puzzle == 2).all() and batch.verify()
 
 
 def test_dlx_cross_checks_the_bitboard_on_hard_puzzles():
-    hard = sudoku.read_puzzles(DATA / "puzzles6_forum_hardest_1106.txt")[:15]
+    hard = sudoku.read_puzzles(DATA / "puzzles6_forum_hardest_1106_first15.txt")[:15]
     batch = sudoku.solve_batch(hard)
     for row, n, sol in zip(hard, batch.counts_per_puzzle, batch.solutions, strict=True):
         r = sudoku.solve(Sudoku.from_grid(row.reshape(9, 9)), engine="dlx")
@@ -151,7 +150,7 @@ def test_symmetric_generation_and_clue_target():
 
 
 def test_rating_orders_easy_and_hardest():
-    hard = sudoku.read_puzzles(DATA / "puzzles6_forum_hardest_1106.txt")[0]
+    hard = sudoku.read_puzzles(DATA / "puzzles6_forum_hardest_1106_first15.txt")[0]
     assert sudoku.rate(Sudoku.from_grid(hard.reshape(9, 9))).label == "fiendish"
     easy = sudoku.solve(PUZZLE17).solution.line()
     easy = "." + easy[1:]  # one empty cell: a naked single

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import datafiles
 import pytest
 
 from rompicapo.cli import main
 from rompicapo.edges.puzzle import eternity2, load_board, load_pieces, score
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eternity2"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data folder not present")
+DATA = datafiles.DATA / "eternity2"
 
 
 def _generate(tmp_path: Path, size: str = "5x5", seed: int = 4) -> tuple[Path, Path]:
@@ -58,7 +58,6 @@ def test_solve_writes_board_pictures_and_json(tmp_path: Path, capsys) -> None:
     assert "<svg" in svg.read_text() and "<svg" in heat.read_text()
 
 
-@needs_data
 def test_score_record_board(capsys) -> None:
     board = DATA / "eternity2_board_blackwood_470.txt"
     assert main(["edges", "score", str(board), "eternity2"]) == 0

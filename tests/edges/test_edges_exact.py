@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import datafiles
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,8 +28,7 @@ from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import Puzzle, load_pieces
 from rompicapo.edges.verify import board_problems, count_matched_joints
 
-BENCH = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eternity2" / "benchmarks"
-needs_data = pytest.mark.skipif(not BENCH.is_dir(), reason="shared data folder not present")
+BENCH = datafiles.DATA / "eternity2" / "benchmarks"
 
 
 def _perfect(result, puzzle: Puzzle) -> bool:
@@ -40,7 +40,6 @@ def _perfect(result, puzzle: Puzzle) -> bool:
     )
 
 
-@needs_data
 @pytest.mark.parametrize("name", ["brendan_05x05", "brendan_06x06"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_exact_kernel_finds_a_perfect_brendan_board(name, seed) -> None:
@@ -150,7 +149,6 @@ def test_unknown_value_order_is_an_input_error() -> None:
 RUNS = Path(__file__).resolve().parents[2] / "runs"
 
 
-@needs_data
 def test_the_8x8_board_found_by_the_search_is_perfect() -> None:
     # runs/edges-brendan-08x08-board.txt: written from search(..., seed=3) (see its header)
     from rompicapo.edges.puzzle import load_board
@@ -162,7 +160,6 @@ def test_the_8x8_board_found_by_the_search_is_perfect() -> None:
     assert count_matched_joints(8, 8, puzzle.pieces, placements) == puzzle.n_joints == 112
 
 
-@needs_data
 @pytest.mark.slow
 def test_the_8x8_search_replays() -> None:
     # about 1.0e11 nodes: 40 min of one core here

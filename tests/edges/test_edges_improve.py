@@ -1,7 +1,7 @@
 """The improver (issue 8, part 1): large-neighbourhood search over edge-matching boards.
 
 Expected numbers: a perfect R x C board matches R(C-1) + C(R-1) joints (puzzle.py's
-``n_joints``); the Brendan 6x6 set and its solution come from the shared data folder
+``n_joints``); the Brendan 6x6 set and its solution come from tests/data/eternity2
 (jfbucas/eternityII-viewer, Brendan Owen's 2007 benchmarks).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import datafiles
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -23,8 +24,7 @@ from rompicapo.edges.improve import _piece_tables, improve
 from rompicapo.edges.puzzle import Board, load_board, load_pieces, save_board, score
 from rompicapo.edges.verify import board_problems, count_matched_joints
 
-BENCH = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eternity2" / "benchmarks"
-needs_data = pytest.mark.skipif(not BENCH.is_dir(), reason="shared data folder not present")
+BENCH = datafiles.DATA / "eternity2" / "benchmarks"
 
 
 def _scrambled(rows: int, cols: int, seed: int, holes: float = 0.0, colours=(2, 4)):
@@ -160,7 +160,6 @@ def test_ctrl_c_returns_the_best_board_so_far() -> None:
     assert res.score_after == calls[0]["score"]
 
 
-@needs_data
 def test_perfect_completion_of_a_partial_brendan_board() -> None:
     puzzle = load_pieces(BENCH / "brendan_06x06_pieces.txt")
     solution = load_board(BENCH / "brendan_06x06_solution.txt", puzzle)
@@ -172,7 +171,6 @@ def test_perfect_completion_of_a_partial_brendan_board() -> None:
     assert res.score_before == score(partial, puzzle) < 60
 
 
-@needs_data
 def test_perfect_completion_of_a_mostly_empty_brendan_board() -> None:
     # 90 % of the 10x10 solution's cells emptied: too many holes for the kernel's exact
     # search; Blackwood's search with the rest pinned fills them (measured: 0.4 s)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
 
+import datafiles
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -29,18 +29,12 @@ from rompicapo.edges.puzzle import (
 )
 from rompicapo.edges.verify import board_problems, count_matched_joints, rotated_edges
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eternity2"
+DATA = datafiles.DATA / "eternity2"
 BENCH = DATA / "benchmarks"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data folder not present")
 
-SOLVED_SETS = (
-    sorted(p.name[: -len("_pieces.txt")] for p in BENCH.glob("*_pieces.txt"))
-    if (BENCH.is_dir())
-    else []
-)
+SOLVED_SETS = sorted(p.name[: -len("_pieces.txt")] for p in BENCH.glob("*_pieces.txt"))
 
 
-@needs_data
 @pytest.mark.parametrize(
     ("name", "expected"),
     # expected scores: data/eternity2/README.md and the boards' headers (published 470 and 467)
@@ -54,7 +48,6 @@ def test_record_boards_rescore_exactly(name: str, expected: int) -> None:
     assert len(mismatched_joints(board, puzzle)) == puzzle.n_joints - expected
 
 
-@needs_data
 @pytest.mark.parametrize("name", [s for s in SOLVED_SETS if (BENCH / f"{s}_solution.txt").exists()])
 def test_every_shipped_solution_is_perfect(name: str) -> None:
     puzzle = load_pieces(BENCH / f"{name}_pieces.txt", allow_duplicates=True)
@@ -76,7 +69,6 @@ def test_eternity2_shipped_copy_and_clues() -> None:
     assert eternity2_clues("centre").n_placed == 1 and eternity2_clues("none").n_placed == 0
 
 
-@needs_data
 def test_url_round_trip_record_board() -> None:
     puzzle = eternity2()
     board = load_board(DATA / "eternity2_board_blackwood_470.txt", puzzle)

@@ -6,8 +6,7 @@ Expected numbers come from the algorithm description in
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import datafiles
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -36,8 +35,7 @@ from rompicapo.edges.puzzle import (
 )
 from rompicapo.edges.verify import board_problems, count_matched_joints, rotated_edges
 
-BENCH = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "eternity2" / "benchmarks"
-needs_data = pytest.mark.skipif(not BENCH.is_dir(), reason="shared data folder not present")
+BENCH = datafiles.DATA / "eternity2" / "benchmarks"
 
 
 def _rank(order: np.ndarray) -> np.ndarray:
@@ -239,7 +237,6 @@ def test_kernel_solves_generated_puzzles(rows, cols, f, i, seed) -> None:
     _checked(result, puzzle)
 
 
-@needs_data
 @pytest.mark.parametrize(
     "name",
     ["brendan_03x03", "brendan_04x04", "brendan_05x05", "brendan_06x06", "e2_clue1_6x6",

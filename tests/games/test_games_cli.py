@@ -4,13 +4,13 @@ one-line errors with exit status 2."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
+import datafiles
 import pytest
 
 from rompicapo.cli import main
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "connect4"
+DATA = datafiles.DATA / "connect4"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -47,7 +47,7 @@ def test_grundy_subtract(capsys):
 
 def test_connect4_solve_and_analyze(capsys):
     code, out, _ = run(capsys, "game", "connect4", "solve", "4455")
-    assert code == 0 and "score 18" in out  # Pons' example (shared/data/connect4/README.md)
+    assert code == 0 and "score 18" in out  # Pons' example (tests/data/connect4/README.md)
     code, out, _ = run(capsys, "game", "connect4", "solve", "47724652442416755146", "--analyze")
     assert code == 0 and "best column(s) [6]; score 8" in out  # Test_L2_R1: score 8
 

@@ -3,8 +3,7 @@ benchmarks/connect4_vs_pons.py), the enhancements, bad move strings."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import datafiles
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +14,7 @@ from rompicapo.games import _connect4_kernel as K
 from rompicapo.games import verify as V
 from rompicapo.games.connect4 import Connect4, Connect4Solver, parse_position
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "connect4"
+DATA = datafiles.DATA / "connect4"
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +28,7 @@ def read_set(name: str, every: int, count: int) -> list[tuple[str, int]]:
 
 
 def test_pons_examples(solver):
-    # ../shared/data/connect4/README.md (Pons, Part 2): "4455" scores 18, "44455554221" -15
+    # tests/data/connect4/README.md (Pons, Part 2): "4455" scores 18, "44455554221" -15
     assert solver.solve("4455").score == 18
     assert solver.solve("44455554221").score == -15
 
