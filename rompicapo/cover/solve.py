@@ -205,6 +205,35 @@ def search_bytes(a: ProblemArrays, engine: str) -> int:
     return common + links + levels * 4
 
 
+def plan_engine(a: ProblemArrays, engine: str = "auto") -> str:
+    """The engine a search of ``a`` will use (``"auto"`` resolved), after checking that it
+    applies and that its arrays fit in memory (estimated from the sizes: nothing is
+    allocated, no kernel is compiled)."""
+    if engine == "auto":
+        if a.has_multiplicities:
+            engine = "m"
+        elif (
+            a.has_colours
+            or _copy_to_work_ratio(a) > _CELLS_MAX_COPY_RATIO
+            or search_bytes(a, "cells") > _CELLS_MAX_BYTES
+        ):
+            engine = "links"
+        else:
+            engine = "cells"
+    if engine not in ENGINES:
+        raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {str(engine)[:20]!r}")
+    if engine == "cells" and (a.has_colours or a.has_multiplicities):
+        raise InputError("dancing cells here handle neither colours nor multiplicities")
+    if engine == "links" and a.has_multiplicities:
+        raise InputError("multiplicities need Algorithm M (engine 'm')")
+    check_memory(
+        search_bytes(a, engine),
+        f"a search of {a.n_items} items and {a.n_options} option"
+        f"{'s' * (a.n_options != 1)} ({engine} engine)",
+    )
+    return engine
+
+
 def _copy_to_work_ratio(a: ProblemArrays) -> float:
     """Items (what dancing cells copy per level) over the mean work of taking an option: for
     each of its items, that item's option count, times the option's length (the entries a
@@ -242,28 +271,7 @@ class _Search:
     ) -> None:
         a = arrays
         self.arrays = a
-        if engine == "auto":
-            if a.has_multiplicities:
-                engine = "m"
-            elif (
-                a.has_colours
-                or _copy_to_work_ratio(a) > _CELLS_MAX_COPY_RATIO
-                or search_bytes(a, "cells") > _CELLS_MAX_BYTES
-            ):
-                engine = "links"
-            else:
-                engine = "cells"
-        if engine not in ENGINES:
-            raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {str(engine)!r}")
-        if engine == "cells" and (a.has_colours or a.has_multiplicities):
-            raise InputError("dancing cells here handle neither colours nor multiplicities")
-        if engine == "links" and a.has_multiplicities:
-            raise InputError("multiplicities need Algorithm M (engine 'm')")
-        # every array below, estimated from the sizes before the first is allocated
-        check_memory(
-            search_bytes(a, engine),
-            f"a search of {a.n_items} items and {a.n_options} options ({engine} engine)",
-        )
+        engine = plan_engine(a, engine)
         self.engine = engine
         self.use_m = engine == "m"
         n_options = a.n_options
@@ -521,6 +529,7 @@ def solve(
     node_limit = check_node_limit(node_limit)
     events = Progress(progress, unit="%", total=100)
     problem = _as_problem(problem)
+    engine = plan_engine(problem.arrays(), engine)  # refused here, before compiling anything
     compile_seconds = _warm()
     with Stopwatch() as sw:
         search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
@@ -565,6 +574,7 @@ def iter_solutions(
     seed = check_seed(seed)
     batch = check_int(batch, "batch", minimum=1, maximum=_STORE_BATCH)
     problem = _as_problem(problem)
+    engine = plan_engine(problem.arrays(), engine)
     _warm()
     search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
     size = 1
@@ -665,6 +675,7 @@ def count(
     explicit = jobs is not None and check_int(jobs, "jobs", minimum=1, maximum=4096) > 1
     problem = _as_problem(problem)
     arrays = problem.arrays()
+    plan_engine(arrays, engine)  # the engine applies and fits, before a scheduler or a split
     why_single = (
         "a problem with multiplicities"
         if arrays.has_multiplicities
