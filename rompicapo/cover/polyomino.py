@@ -54,9 +54,10 @@ __all__ = [
     "parse_region",
 ]
 
-#: A region larger than this is refused before its cells are listed (a million cells is
-#: already far beyond what an exact-cover search of packings can finish).
-MAX_REGION_CELLS = 1_000_000
+#: A region larger than this is refused before its cells are listed: with at most 62 pieces
+#: (one letter or digit each) a larger region is mostly holes, and listing its cells and
+#: placements alone would take seconds.
+MAX_REGION_CELLS = 100_000
 #: Placements (options) a packing may have; each costs about a hundred bytes per cell in
 #: Python and is checked cell by cell while building, so more would take minutes to list.
 MAX_PLACEMENTS = 2_000_000
