@@ -869,8 +869,9 @@ def load_puzzles(
     """The puzzles of ``source``: a file name (``"-"`` = stdin) or a puzzle's own text.
 
     A file of several lines of equal length (``#`` comments and blank lines skipped) holds
-    one puzzle per line, unless the lines are short (under 16 characters: the rows of one
-    printed grid). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for
+    one puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+``
+    ignored) and the lines are not as many as their cells (then they are the rows of one
+    grid, printed or not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for
     :func:`solve_batch`; anything else as a list of :class:`Sudoku`. Errors name the file
     and line.
     """
@@ -885,10 +886,20 @@ def load_puzzles(
     if not numbered:
         raise InputError("no puzzle in this file", path=name)
     lines = [ln for _, ln in numbered]
-    many = len(lines) > 1 and all(len(ln) == len(lines[0]) for ln in lines)
-    if many and len(lines[0]) >= 16:
+    # one puzzle per line, or the rows of one grid? Rows of a grid (printed or not) are as
+    # many as their cells; whole puzzles have a square number of cells each
+    rows = [re.sub(r"[\s|+]", "", ln) for ln in lines if not re.fullmatch(r"[\s\-+|=]*", ln)]
+    width = len(rows[0]) if rows else 0
+    many = (
+        len(rows) > 1
+        and all(len(r) == width for r in rows)
+        and width != len(rows)
+        and width >= 4
+        and math.isqrt(width) ** 2 == width
+    )
+    if many:
         classic = box in (None, "3x3", (3, 3)) and not diagonals and regions is None
-        if classic and len(lines[0]) == 81:
+        if classic and all(len(ln) == 81 for ln in lines):
             return _puzzle_array(text, name)
         out = []
         for line_no, ln in numbered:
