@@ -11,8 +11,10 @@ links, Algorithm M (multiplicities) on dancing links (:mod:`rompicapo.cover._ker
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -589,27 +591,47 @@ def iter_solutions(
 # --------------------------------------------------------------------------------------------
 
 
-def _count_job(
-    job: tuple[ProblemArrays, list[list[int]], str],
-) -> tuple[int, int, int, int, float, tuple[int, int]]:
-    """Count the solutions under each prefix (a worker's share): (count, nodes, updates,
-    cleansings, CPU seconds of this thread, (process id, thread id))."""
-    import os
-    import threading
+#: Stop flags of parallel counts running in threads of this process, by the count's token:
+#: Ctrl-C sets its flag so the threads stop within one chunk of nodes (a thread cannot be
+#: interrupted inside a kernel). Worker processes do not see it (they get Ctrl-C themselves).
+_STOPS: dict[int, threading.Event] = {}
+_TOKENS = itertools.count(1)
 
+
+def _count_job(
+    job: tuple[ProblemArrays, list[list[int]], str, float | None, int],
+) -> tuple[int, int, int, int, float, tuple[int, int], bool]:
+    """Count the solutions under each prefix (a worker's share): (count, nodes, updates,
+    cleansings, CPU seconds of this thread, (process id, thread id), stopped early). ``end``
+    is the wall-clock time (``time.time()``) to stop at, or None; the kernel runs in chunks
+    of nodes so the clock and the stop flag are looked at now and then."""
     cpu0 = time.thread_time()
-    arrays, prefixes, engine = job
+    arrays, prefixes, engine, end, token = job
+    stop = _STOPS.get(token)
     total = nodes = updates = cleansings = 0
+    stopped = False
+    budget = _NODE_CHUNK if end is not None else _QUIET_CHUNK
     for prefix in prefixes:
+        if (end is not None and time.time() >= end) or (stop is not None and stop.is_set()):
+            stopped = True
+            break
         search = _Search(arrays, givens=prefix, engine=engine)
-        search.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=int(_UNLIMITED))
+        while not search.done:
+            search.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=budget)
+            if search.done:
+                break
+            if (end is not None and time.time() >= end) or (stop is not None and stop.is_set()):
+                stopped = True
+                break
         c = search.counters
         total += int(c[K.C_SOLUTIONS])
         nodes += int(c[K.C_NODES])
         updates += int(c[K.C_UPDATES])
         cleansings += int(c[K.C_CLEANSINGS])
+        if stopped:
+            break
     worker = (os.getpid(), threading.get_ident())
-    return total, nodes, updates, cleansings, time.thread_time() - cpu0, worker
+    return total, nodes, updates, cleansings, time.thread_time() - cpu0, worker, stopped
 
 
 def split(
@@ -661,9 +683,11 @@ def count(
     measures (plus the splitting) and their CPU time (``worker_cpu_ms_max``: the busiest
     worker, ``worker_cpu_ms_total``: all of them).
 
-    A problem with multiplicities, ``givens``, a ``time_limit`` or a ``node_limit`` is
-    counted in one process: with ``jobs=None`` silently (a note says so), with ``jobs > 1`` or
-    a scheduler it is an :class:`~rompicapo.common.InputError`. The scheduler is reached
+    ``time_limit`` covers the whole call (splitting and workers' start-up included): the
+    workers stop when it runs out and ``count`` is then a lower bound (``stopped="time"``). A
+    problem with multiplicities, ``givens`` or a ``node_limit`` is counted in one process: with
+    ``jobs=None`` silently (a note says so), with ``jobs > 1`` or a scheduler it is an
+    :class:`~rompicapo.common.InputError`. The scheduler is reached
     (:func:`rompicapo.common.connect_scheduler`) before any work: a wrong address is one line
     within seconds. Ctrl-C stops the count and returns the lower bound so far
     (``stopped="interrupted"``).
@@ -681,8 +705,8 @@ def count(
         if arrays.has_multiplicities
         else "givens"
         if givens
-        else "a time or node limit"
-        if deadline.time_limit is not None or node_limit is not None
+        else "a node limit"
+        if node_limit is not None
         else None
     )
     if (explicit or scheduler is not None) and why_single is not None:
@@ -714,8 +738,9 @@ def count(
         scheduler_arg = scheduler
     try:
         return _count_parallel(
-            problem, n_jobs, scheduler_arg, processes, parts_per_job, engine, events, notes
-        )
+            problem, n_jobs, scheduler_arg, processes, parts_per_job, engine, events, notes,
+            deadline,
+        )  # fmt: skip
     finally:
         if client is not None:
             client.close()
@@ -730,6 +755,7 @@ def _count_parallel(
     engine: str,
     events: Progress,
     notes: list[str],
+    deadline: Deadline,
 ) -> CoverResult:
     from rompicapo.common import run_jobs
 
@@ -748,23 +774,34 @@ def _count_parallel(
         groups = [prefixes[g::n_groups] for g in range(n_groups)] if prefixes else []
         events.total = len(groups)
         pool = {} if scheduler is not None or processes else {"threads": True}
+        # wall-clock end for the workers (time.time(): the same clock in every process of
+        # this machine; monotonic clocks are not comparable across processes)
+        end = None if deadline.time_limit is None else time.time() + deadline.remaining()
+        token = next(_TOKENS)
+        _STOPS[token] = threading.Event()
         finished = run_jobs(
             _count_job,
-            [(arrays, g, engine) for g in groups],
+            [(arrays, g, engine, end, token) for g in groups],
             n_jobs=n_jobs,
             scheduler=scheduler,
             **pool,
         )
         try:
-            for done, (_, (n, nd, up, cl, cpu, worker)) in enumerate(finished, start=1):
+            for done, (_, (n, nd, up, cl, cpu, worker, cut)) in enumerate(finished, start=1):
                 cpu_by_worker[worker] = cpu_by_worker.get(worker, 0.0) + cpu
                 total += n
                 nodes += nd
                 updates += up
                 cleansings += cl
+                if cut and stopped is None:
+                    stopped = "time"
                 events.update(done, counts={"solutions": total}, message=f"{total:,} solutions")
         except KeyboardInterrupt:
             stopped = "interrupted"
+            _STOPS[token].set()  # the threads stop within a chunk, so closing does not wait
+            finished.close()
+        finally:
+            _STOPS.pop(token, None)
     counts = {
         "nodes": nodes,
         "updates": updates,

@@ -66,7 +66,7 @@ COVER = [
     Case(["cover", "p.dlx", "--random", "abc"], dlx(Q)),
     Case(["cover", "p.dlx", "--first", "--jobs", "2"], dlx(Q), says="--count only"),
     Case(["cover", "p.dlx", "--jobs", "2"], dlx(BOUNDS), says="multiplicities"),
-    Case(["cover", "p.dlx", "--jobs", "2", "--time", "5"], dlx(Q), says="time or node"),
+    Case(["cover", "p.dlx", "--jobs", "2", "--nodes", "5"], dlx(Q), says="node limit"),
     Case(["cover", "p.dlx", "--scheduler", "{closed}"], dlx(Q), says="Dask scheduler"),
     Case(["cover", "p.dlx", "--scheduler", "{http}"], dlx(Q), says="Dask scheduler"),
     Case(["cover", "p.dlx", "--scheduler", "not an address"], dlx(Q), says="Dask scheduler"),
