@@ -143,7 +143,7 @@ def test_report_renders_pngs_that_open(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     design = Design(colour_sets="sample:6", curves=3, break_variants=2, seeds=1)
     run_study(db, PUZZLE, design, BUDGET, jobs=1)
-    out = study_report(db, tmp_path / "report")
+    out = study_report(db, tmp_path / "report").to_dict()
     pngs = [Path(f) for f in out["files"] if f.endswith(".png")]
     assert {p.name for p in pngs} == {"colour_sets.png", "quota_curves.png", "scores.png",
                                       "heat.png"}  # fmt: skip
