@@ -221,6 +221,8 @@ def improve_board(
     check_time_limit(time_limit)
     puzzle = _puzzle(pieces, allow_duplicates)
     start = read_board(board, puzzle)
+    if start.n_placed == 0:
+        raise InputError("the board holds no pieces: there is nothing to improve (solve it)")
     clue_board = _improve_clues(clues, puzzle, start)
     if out is not None:
         check_board_path(out)
