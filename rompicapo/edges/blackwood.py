@@ -1267,10 +1267,11 @@ def solve(
         if n_jobs > 1 and deadline.time_limit is not None and (
             deadline.time_limit < PARALLEL_MIN_SECONDS
         ):
-            note = (
+            short = (
                 f"jobs={n_jobs} run as 1 in this process: a time limit under "
                 f"{PARALLEL_MIN_SECONDS:g} s is shorter than starting worker processes"
             )
+            note = short if note is None else f"{note}; {short}"
             n_jobs = 1
     end = None if deadline.time_limit is None else time.time() + deadline.remaining()
     folder = Path(tempfile.mkdtemp(prefix="rompicapo-edges-"))
