@@ -1349,19 +1349,47 @@ def solve(
     watcher.start()
     results: list[dict] = []
     interrupted = False
+    failures: list[BaseException] = []
+
+    def collect(job_specs: list[dict], workers: int) -> None:
+        try:
+            for _, out in run_jobs(_job, job_specs, n_jobs=workers, scheduler=client):
+                results.append(out)
+                if out["solved"] or out["exhausted"]:
+                    with contextlib.suppress(OSError):
+                        (folder / "stop").touch()
+        except BaseException as exc:  # handed to the calling thread below
+            failures.append(exc)
+
     try:
-        for _, out in run_jobs(
-            _job, specs, n_jobs=n_jobs, scheduler=client if client is not None else None
-        ):
-            results.append(out)
-            if out["solved"] or out["exhausted"]:
-                (folder / "stop").touch()
+        if client is None and n_jobs > 1:
+            # Job 0 runs here, in this process (started, kernels loaded), while the workers
+            # start: the seconds a worker takes to start are not lost to the whole search.
+            background = threading.Thread(
+                target=collect, args=(specs[1:], n_jobs - 1), daemon=True
+            )
+            background.start()
+            try:
+                collect(specs[:1], 1)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    (folder / "stop").touch()
+                raise
+            finally:
+                # the workers stop by their own clock, at the stop file, or the monitor ends
+                # them past the grace period
+                while background.is_alive():
+                    background.join(0.2)
+        else:
+            collect(specs, n_jobs)
+        for exc in failures:
+            if not (isinstance(exc, BrokenProcessPool) and overran.is_set()):
+                raise exc
     except KeyboardInterrupt:
         interrupted = True
         time.sleep(0.3)  # let interrupted local jobs finish writing their progress files
     except BrokenProcessPool:
-        if not overran.is_set():
-            raise InternalError("a worker process of the search died") from None
+        raise InternalError("a worker process of the search died") from None
     finally:
         done.set()
         watcher.join(timeout=2)
