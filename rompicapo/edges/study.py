@@ -514,7 +514,29 @@ CREATE TABLE results (
     finished TEXT NOT NULL,       -- UTC time the result was written
     heat TEXT NOT NULL            -- JSON list: forward placements per cell
 );
+CREATE TABLE checks (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
 """
+# checks: a SHA-256 of each result row as written; a row edited by hand (or damaged) no longer
+# matches and the file is refused when read. Files made before the checks existed get them
+# the first time a study writes to them (their rows trusted once).
+_CHECKS = "CREATE TABLE IF NOT EXISTS checks (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL)"
+
+
+def _row_digest(values: Sequence) -> str:
+    text = json.dumps(list(values), separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _check_rows_missing(conn: sqlite3.Connection) -> None:
+    """Add the checks table and a check for every row lacking one (an older file)."""
+    with conn:
+        conn.execute(_CHECKS)
+        rows = conn.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM results WHERE id NOT IN (SELECT id FROM checks)"
+        ).fetchall()
+        conn.executemany(
+            "INSERT OR IGNORE INTO checks VALUES (?, ?)", [(r[0], _row_digest(r)) for r in rows]
+        )
 _COLUMNS = [
     "id",
     "variant",
@@ -602,6 +624,8 @@ def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool =
             )  # fmt: skip
         if puzzle is not None and meta.get("puzzle_hash") != _puzzle_hash(puzzle):
             raise _refuse(p, f"a study of another puzzle ({meta.get('puzzle')!r})")
+        if puzzle is not None and "checks" not in tables:  # files of the first runs
+            _check_rows_missing(conn)
         if puzzle is not None and "pieces" not in meta:  # files of the first runs lacked them
             with conn:
                 conn.executemany(
@@ -635,12 +659,21 @@ def _store(conn: sqlite3.Connection, job: dict, out: dict) -> None:
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "heat": json.dumps(out["heat"]),
     }
+    values = [row[c] for c in _COLUMNS]
     with conn:
-        conn.execute(
+        cur = conn.execute(
             f"INSERT OR IGNORE INTO results ({', '.join(_COLUMNS)}) VALUES "
             f"({', '.join('?' for _ in _COLUMNS)})",
-            [row[c] for c in _COLUMNS],
+            values,
         )
+        if cur.rowcount == 1:
+            # the digest of the values as SQLite stores them (read back: REAL and TEXT
+            # round trips are exact, but read back all the same)
+            stored = conn.execute(
+                f"SELECT {', '.join(_COLUMNS)} FROM results WHERE id = ?", (row["id"],)
+            ).fetchone()
+            conn.execute("INSERT OR REPLACE INTO checks VALUES (?, ?)",
+                         (row["id"], _row_digest(stored)))  # fmt: skip
 
 
 @dataclass
@@ -796,11 +829,26 @@ def load_results(db: str | Path) -> list[dict]:
     """Every finished job of a study file as a dict (``params`` parsed into a Variant)."""
     conn = open_study(db)
     try:
-        conn.row_factory = sqlite3.Row
-        rows = [dict(r) for r in conn.execute("SELECT * FROM results ORDER BY finished, id")]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        checks = (
+            dict(conn.execute("SELECT id, sha256 FROM checks").fetchall())
+            if "checks" in tables
+            else None
+        )
+        raw = conn.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY finished, id"
+        ).fetchall()
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     finally:
         conn.close()
+    if checks is not None:
+        for values in raw:
+            if checks.get(values[0]) != _row_digest(values):
+                raise StudyError(
+                    f"{db}: result {values[0]} was edited or damaged (its checksum does not "
+                    "match); refusing to trust the file"
+                )
+    rows = [dict(zip(_COLUMNS, values, strict=True)) for values in raw]
     for r in rows:
         r["variant_obj"] = Variant.from_json(r["params"])
         r["heat"] = json.loads(r["heat"])

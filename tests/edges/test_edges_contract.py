@@ -298,3 +298,50 @@ def test_number_files_raise_only_input_errors(lines) -> None:
     for parse in (lambda t: parse_pieces(t), lambda t: parse_board(t, PUZZLE)):
         with contextlib.suppress(InputError):
             parse(text)
+
+
+# ---- the study file: checked rows; --json of study and study-report ----------------------
+
+
+def _small_study(tmp_path: Path) -> Path:
+    from rompicapo.edges.study import Budget, Design, run_study
+
+    db = tmp_path / "s.sqlite"
+    design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
+    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    return db
+
+
+def test_an_edited_study_file_is_refused(tmp_path) -> None:
+    import sqlite3
+
+    from rompicapo.edges.study import StudyError, load_results
+
+    db = _small_study(tmp_path)
+    assert len(load_results(db)) == 2
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE results SET score = score + 100 WHERE rowid = 1")
+    conn.close()
+    with pytest.raises(StudyError, match="edited or damaged"):
+        load_results(db)
+
+
+def test_study_and_report_json_are_to_dict(tmp_path, capsys) -> None:
+    from rompicapo.edges.study import Design, study
+    from rompicapo.edges.study_report import study_report
+
+    argv = ["edges", "study", "eternity2", "--db", str(tmp_path / "c.sqlite"), "--jobs", "1",
+            "--nodes", "2000", "--colour-sets", "none", "--curves", "1", "--break-variants",
+            "0", "--seeds", "1", "--baseline-seeds", "1", "--json"]  # fmt: skip
+    got = _json(argv, capsys)
+    design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
+    api = study("eternity2", tmp_path / "d.sqlite", node_limit=2000, jobs=1, design=design)
+    assert set(got) == set(api.to_dict())
+    assert {"planned", "already_done", "ran", "remaining", "interrupted", "seconds",
+            "placements", "placements_per_second", "cpu_seconds", "workers", "db"} <= set(got)
+    assert (got["planned"], got["ran"]) == (api.planned, api.ran) == (2, 2)
+    db = tmp_path / "c.sqlite"
+    report = _json(["edges", "study-report", str(db), "--out", str(tmp_path / "r"), "--json"],
+                   capsys)  # fmt: skip
+    assert report == json.loads(json.dumps(study_report(db, tmp_path / "r").to_dict()))
