@@ -394,7 +394,7 @@ def parse_pieces(
                 raise InputError(
                     f"{what}: pieces {seen[key] + 1} and {k + 1} are the same piece up to "
                     "rotation (if the set repeats pieces on purpose, add a "
-                    "'# duplicates: allowed' line or pass --allow-duplicates)"
+                    "'# duplicates: allowed' line or pass allow_duplicates)"
                 )
             seen[key] = k
     return Puzzle(rows, cols, pieces, name)

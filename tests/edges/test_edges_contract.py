@@ -345,3 +345,22 @@ def test_study_and_report_json_are_to_dict(tmp_path, capsys) -> None:
     report = _json(["edges", "study-report", str(db), "--out", str(tmp_path / "r"), "--json"],
                    capsys)  # fmt: skip
     assert report == json.loads(json.dumps(study_report(db, tmp_path / "r").to_dict()))
+
+
+def test_a_failed_final_write_prints_the_board(tmp_path, capsys, monkeypatch) -> None:
+    import rompicapo.edges.api as api
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    pieces, _ = _files(tmp_path)
+    monkeypatch.setattr(api, "save_board", full_disk)
+    out = tmp_path / "b.txt"
+    code = main(["edges", "solve", str(pieces), "--nodes", "3000", "--jobs", "1", "--quiet",
+                 "--out", str(out)])  # fmt: skip
+    printed, err = capsys.readouterr()
+    assert code == 2 and not out.exists()
+    assert "No space left on device" in err and len(err.strip().splitlines()) == 1
+    # the board is on stdout: 25 placement lines after the report
+    board_lines = [line for line in printed.splitlines() if line[:1].isdigit()]
+    assert len(board_lines) == 25
