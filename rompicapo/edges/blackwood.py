@@ -1365,8 +1365,10 @@ def solve(
         if client is None and n_jobs > 1:
             # Job 0 runs here, in this process (started, kernels loaded), while the workers
             # start: the seconds a worker takes to start are not lost to the whole search.
+            # run_jobs runs a lone job in this process; two slots make it a process pool,
+            # which (spawn start method) starts workers on demand: one per job, never idle.
             background = threading.Thread(
-                target=collect, args=(specs[1:], n_jobs - 1), daemon=True
+                target=collect, args=(specs[1:], max(2, n_jobs - 1)), daemon=True
             )
             background.start()
             try:
