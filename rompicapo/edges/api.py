@@ -128,9 +128,10 @@ def solve(
     clue_board = load_clues(clues, puzzle)
     if out is not None:
         check_board_path(out)
-    for path in (svg, png):
-        if path is not None:
-            check_picture_path(path, suffixes=(".svg",) if path is svg else (".png",))
+    if svg is not None:
+        check_picture_path(svg, suffixes=(".svg",))
+    if png is not None:
+        check_picture_path(png, suffixes=(".png",))
     if heat is not None:
         check_picture_path(heat, "heat map")
     if interrupted_out is not None and out is None:
