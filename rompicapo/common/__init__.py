@@ -26,6 +26,7 @@ from rompicapo.common.errors import (
     RompicapoError,
 )
 from rompicapo.common.files import (
+    atomic_path,
     check_input_path,
     check_output_path,
     decode_text,
@@ -77,6 +78,7 @@ __all__ = [
     "RompicapoError",
     "SearchResult",
     "Stopwatch",
+    "atomic_path",
     "available_memory",
     "check_input_path",
     "check_int",

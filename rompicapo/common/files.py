@@ -27,6 +27,7 @@ from rompicapo.common.errors import InputError
 
 __all__ = [
     "MAX_TEXT_BYTES",
+    "atomic_path",
     "check_input_path",
     "check_output_path",
     "read_checked_json",
@@ -149,6 +150,24 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path | str):
+    """``with atomic_path(p) as tmp:`` write ``tmp`` (a new name in ``p``'s folder) any way you
+    like (a writer that needs a file name, ``np.save`` to an open handle, ``pwrite``...);
+    on success it is renamed onto ``p``, on any failure it is removed: a reader never sees a
+    half-written ``p`` and a failed write leaves nothing behind."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    os.close(fd)
+    try:
+        yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
