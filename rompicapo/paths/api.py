@@ -487,11 +487,16 @@ class BlockLookup(SearchResult):
 
 
 def _block_path(rows, cols):
-    from rompicapo.paths.blocks import BlockPath, warm_up
+    from rompicapo.paths.blocks import BlockPath
 
     rows, cols = parse_size((rows, rows if cols is None else cols))
-    compile_seconds = jit_warmup("paths.blocks", warm_up)
-    return BlockPath(rows, cols), compile_seconds
+    return BlockPath(rows, cols)
+
+
+def _warm_blocks() -> float:
+    from rompicapo.paths.blocks import warm_up
+
+    return jit_warmup("paths.blocks", warm_up)
 
 
 def cells_at(rows: int | str, cols: int | None, steps) -> BlockLookup:
@@ -499,10 +504,11 @@ def cells_at(rows: int | str, cols: int | None, steps) -> BlockLookup:
     end): exact integers, each checked against 1..R*C before any arithmetic. O(1) each."""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
-    bp, compile_seconds = _block_path(rows, cols)
+    bp = _block_path(rows, cols)
     steps = [
         check_int(s, "step", minimum=1, maximum=bp.cells) for s in _as_list(steps, pair=False)
     ]
+    compile_seconds = _warm_blocks()  # after the checks: a bad step costs no compilation
     with Stopwatch() as sw:
         cells = [bp.cell_at(s) for s in steps]
     return BlockLookup(
@@ -516,8 +522,9 @@ def steps_of(rows: int | str, cols: int | None, cells) -> BlockLookup:
     ``"r,c"``, 0-based, on the board). O(1) each."""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
-    bp, compile_seconds = _block_path(rows, cols)
-    cells = [parse_cell(c, bp.rows, bp.cols) for c in _as_list(cells, pair=True)]
+    bp = _block_path(rows, cols)
+    cells = [parse_cell(c, bp.rows, bp.cols, "cell") for c in _as_list(cells, pair=True)]
+    compile_seconds = _warm_blocks()
     with Stopwatch() as sw:
         steps = [bp.step_of(c) for c in cells]
     return BlockLookup(

@@ -140,11 +140,15 @@ def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
 
 
 def parse_cell(
-    text: str | tuple[int, int] | int, rows: int | None = None, cols: int | None = None
+    text: str | tuple[int, int] | int,
+    rows: int | None = None,
+    cols: int | None = None,
+    what: str = "start",
 ) -> tuple[int, int]:
     """``"R,C"`` (0-based; ``R:C`` too), a pair, or a flat index -> (r, c).
 
-    With ``rows`` and ``cols`` the cell must be on that board (:class:`InputError` otherwise).
+    With ``rows`` and ``cols`` the cell must be on that board (:class:`InputError` otherwise,
+    naming the cell ``what``).
     """
     if isinstance(text, str):
         m = _CELL.fullmatch(text)
@@ -162,7 +166,7 @@ def parse_cell(
             raise InputError(f"bad cell {text!r}: give (row, col)") from None
     if rows is not None and cols is not None and not (0 <= r < rows and 0 <= c < cols):
         raise InputError(
-            f"start ({r}, {c}) is outside the {rows}x{cols} board "
+            f"{what} ({r}, {c}) is outside the {rows}x{cols} board "
             f"(rows 0..{rows - 1}, columns 0..{cols - 1})"
         )
     return r, c
