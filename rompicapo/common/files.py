@@ -145,6 +145,7 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    _usual_mode(tmp)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -157,6 +158,14 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
         raise
 
 
+def _usual_mode(name: str) -> None:
+    """mkstemp makes files only their owner can read (0600); a result file gets the mode any
+    new file would get (0666 less the umask), as ``open(path, "w")`` gives."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(name, 0o666 & ~umask)
+
+
 @contextlib.contextmanager
 def atomic_path(path: Path | str):
     """``with atomic_path(p) as tmp:`` write ``tmp`` (a new name in ``p``'s folder) any way you
@@ -166,6 +175,7 @@ def atomic_path(path: Path | str):
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     os.close(fd)
+    _usual_mode(tmp)
     try:
         yield Path(tmp)
         os.replace(tmp, path)
