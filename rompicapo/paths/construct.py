@@ -328,9 +328,10 @@ class PathResult(SearchResult):
             done = self.counts.get("path_cells", 0)
             lines.append(f"{board}: interrupted after {done:,} of {rows * cols:,} cells ({timing})")
         else:
+            within = " within the time limit" if self.counts.get("time_limit_reached") else ""
             lines.append(
-                f"{board}: not found ({self.rotations} rotations, {self.restarts} restarts, "
-                f"{timing}); no proof that none exists"
+                f"{board}: not found{within} ({self.rotations} rotations, {self.restarts} "
+                f"restarts, {timing}); no proof that none exists"
             )
         lines += [f"wrote {name}" for name in self.written]
         return "\n".join(lines)
@@ -625,6 +626,10 @@ def construct(
         del path
         return result
     result.status = "not found"
+    if run.timed_out:  # keep the cells done, as an interrupted run does; no proof now
+        result.counts["time_limit_reached"] = 1
+        result.path = path[:done_cells].copy()
+        return result
     if n > STRUCTURE_CELLS and min(rows, cols) >= NARROW_SIDE:
         _prove_by_structure(result, start_flat, dr0, dc0, path, state)
     del path, pos, state
@@ -736,6 +741,7 @@ class _Run:
     exact_nodes: int = 0
     merges: int = 0
     stop: bool = False
+    timed_out: bool = False  # the time limit stopped the walk (not a failure of the search)
 
 
 # Boards from STRIP_CELLS cells up are cut into bands of whole rows, about BAND_CELLS each,
@@ -908,7 +914,9 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
                     statuses.append("interrupted")
         # A band that could not hand over is merged with the next band and solved again: the
         # failed hand-over disappears, and a merge that reaches the last band has none at all.
-        while "interrupted" not in statuses and "gave up" in statuses[:-1]:
+        while (
+            "interrupted" not in statuses and "gave up" in statuses[:-1] and not run.timed_out
+        ):
             i = statuses.index("gave up")
             pieces[i : i + 2] = [_merge_pieces(pieces[i], pieces[i + 1])]
             seeds[i : i + 2] = [seeds[i].spawn(1)[0]]
@@ -971,9 +979,16 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             while status == _kernel.PAUSED:
                 if run.stop:
                     return "interrupted"
+                # the wall clock is looked at between chunks (a fraction of a second each), so
+                # a run that would succeed without restarts still honours the time limit
+                if run.deadline is not None and time.perf_counter() > run.deadline:
+                    run.timed_out = True
+                    return "gave up"
                 # the window opens a little before the rest of the band is done: the cells the
                 # walk deferred around it are often reachable only through it
-                target = min(n - reserved - WINDOW_SLACK * (reserved > 0), plen + CHUNK_CELLS)
+                # with a time limit, shorter chunks: the clock is read between them
+                chunk = CHUNK_CELLS if run.deadline is None else CHUNK_CELLS // 4
+                target = min(n - reserved - WINDOW_SLACK * (reserved > 0), plen + chunk)
                 # while the window is shut, a stuck walk should open it rather than search long
                 budget = min(work_budget, PHASE1_WORK) if reserved else work_budget
                 plen, rot, _work, rng, status = _kernel.extend_path(

@@ -459,13 +459,41 @@ def _warm_up() -> float:
     )
 
 
-def _count_job(job: tuple) -> tuple[int, int, list[int] | None]:
+# With a time limit, a job runs in slices of this many nodes (a few tenths of a second) and
+# looks at the clock between them, so a worker stops soon after the deadline instead of
+# finishing a job that may take minutes. The kernel resumes exactly where a slice stopped, so
+# the counts are those of one uninterrupted call.
+SLICE_NODES = 2_000_000
+
+
+def _count_job(job: tuple) -> tuple[int | None, int, list[int] | None]:
     """Worker: count the completions of one prefix. ``job`` = (rows, cols, moves, closed,
-    prefix); returns (paths, nodes, one path or None). Top level, so processes can import it."""
-    rows, cols, moves, closed, prefix = job
-    run = _kernel_run(rows, cols, parse_moves(moves), closed, list(prefix))
-    sample = run.out[0].tolist() if len(run.out) else None
-    return run.leaves, run.nodes, sample
+    prefix[, deadline]); returns (paths, nodes, one path or None), paths None when the
+    deadline (seconds since the epoch, for workers in other processes or machines) came
+    first. Top level, so processes can import it."""
+    rows, cols, moves, closed, prefix = job[:5]
+    deadline = job[5] if len(job) > 5 else None
+    ms = parse_moves(moves)
+    if deadline is None:
+        run = _kernel_run(rows, cols, ms, closed, list(prefix))
+        sample = run.out[0].tolist() if len(run.out) else None
+        return run.leaves, run.nodes, sample
+    leaves = nodes = 0
+    sample = None
+    state = None
+    while True:
+        if time.time() > deadline:
+            return None, nodes, None
+        run = _kernel_run(
+            rows, cols, ms, closed, list(prefix), node_limit=SLICE_NODES, state=state
+        )
+        leaves += run.leaves
+        nodes += run.nodes
+        if sample is None and len(run.out):
+            sample = run.out[0].tolist()
+        if run.status == K.DONE:
+            return leaves, nodes, sample
+        state = (run.path, run.masks, run.depth)
 
 
 # --------------------------------------------------------------------------------------------
@@ -725,7 +753,11 @@ def _count_in_jobs(
     keyed = {".".join(map(str, p)): p for p in prefixes}
     if not set(done) <= set(keyed):
         raise InputError(f"checkpoint {str(ckpt)!r} lists jobs this problem does not have: corrupt")
-    pending = [(rows, cols, ms.spec, bool(closed), p) for k, p in keyed.items() if k not in done]
+    # the deadline travels with each job as seconds since the epoch (workers' clocks)
+    until = () if deadline.time_limit is None else (time.time() + deadline.remaining(),)
+    pending = [
+        (rows, cols, ms.spec, bool(closed), p, *until) for k, p in keyed.items() if k not in done
+    ]
     resumed_nodes = sum(job_nodes for _, job_nodes in done.values())
 
     last_save = time.monotonic()
@@ -738,9 +770,15 @@ def _count_in_jobs(
     tracker.update(len(done))
     try:
         for job, (leaves, job_nodes, sample) in run_jobs(
-            _count_job, pending, n_jobs=jobs, scheduler=scheduler
+            _count_job,
+            pending,
+            n_jobs=jobs,
+            scheduler=scheduler,
+            deadline=None if deadline.time_limit is None else deadline,
         ):
             prefix = job[4]
+            if leaves is None:  # stopped by the deadline: not done, not saved
+                break
             done[".".join(map(str, prefix))] = [leaves, job_nodes]
             if sample is not None and prefix[0] not in samples:
                 samples[prefix[0]] = sample
