@@ -161,9 +161,21 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
 def _usual_mode(name: str) -> None:
     """mkstemp makes files only their owner can read (0600); a result file gets the mode any
     new file would get (0666 less the umask), as ``open(path, "w")`` gives."""
-    umask = os.umask(0)
+    os.chmod(name, 0o666 & ~_umask())
+
+
+def _umask() -> int:
+    # Linux reports it without changing it (os.umask would, for a moment, in every thread)
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)
     os.umask(umask)
-    os.chmod(name, 0o666 & ~umask)
+    return umask
 
 
 @contextlib.contextmanager
