@@ -114,10 +114,16 @@ def run_jobs(
 def _stop(pool, pending) -> None:
     """Cancel what has not started and stop local worker processes now (Ctrl-C, a deadline):
     otherwise leaving the pool would wait for every running job to finish."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    if processes:
+        # the pool sees its workers die and fails every pending future itself; cancelling
+        # them first would make its manager thread raise InvalidStateError (Python 3.11)
+        for proc in processes:
+            proc.terminate()
+        pool.shutdown(wait=False)
+        return
     for fut in pending:
         fut.cancel()
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        proc.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
 
 
