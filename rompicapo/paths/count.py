@@ -47,6 +47,7 @@ from rompicapo.common import (
     check_time_limit,
     connect_scheduler,
     jit_warmup,
+    peak_rss_bytes,
     read_checked_json,
     resolve_jobs,
     run_jobs,
@@ -136,6 +137,7 @@ class CountResult(SearchResult):
     # False when the time limit stopped the count first: ``count`` is then a lower bound
     complete: bool = True
     notes: list[str] = field(default_factory=list)
+    checkpoint: str | None = None
 
     _dict_exclude = ("samples", "table")
 
@@ -167,6 +169,11 @@ class CountResult(SearchResult):
             lines.append(
                 f"{board} {kind}: stopped by the time limit after {done:,} of {self.jobs:,} "
                 f"jobs; at least {self.count:,} (not a complete count)"
+                + (
+                    f"; the jobs done are saved in {self.checkpoint}: the same call resumes"
+                    if self.checkpoint
+                    else ""
+                )
             )
         elif self.start is not None:
             lines.append(f"{board} {kind} from {self.start}: {self.count:,}")
@@ -733,6 +740,8 @@ def count_paths(
         samples=found if samples else {},
         complete=complete,
         notes=notes,
+        checkpoint=None if ckpt is None else str(ckpt),
+        peak_bytes=peak_rss_bytes(),
     )
 
 
