@@ -201,5 +201,6 @@ def run_verify_path(args: argparse.Namespace) -> int:
             scheduler=args.scheduler,
             progress=progress,
         )
+    _notes(res, args)
     print(dumps_json(res.to_dict()) if args.json else res.report())
     return 0 if res.valid else 1

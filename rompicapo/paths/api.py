@@ -350,6 +350,7 @@ class FileCheck(SearchResult):
     reason: str = ""
     verify_seconds: float = 0.0
     streamed: bool = False
+    notes: list[str] = field(default_factory=list)
     _name: str = ""
 
     _dict_exclude = ("streamed",)
@@ -402,7 +403,8 @@ def check_path_file(
         if closed:
             raise InputError(".rpath files hold open paths; closed applies to .npy files")
         first = parse_cell(start, rows, cols) if start is not None else None
-        jobs, _ = resolve_jobs(jobs)
+        jobs, note = resolve_jobs(jobs)
+        result.notes += [note] if note else []
         client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
         tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
         try:
