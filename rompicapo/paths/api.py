@@ -215,7 +215,8 @@ def find_path(
                 f"view; SVG is for boards up to {SVG_MAX_CELLS:,} cells (200x200): use a PNG"
             )
     why_not = blocks_refusal(rows, cols, start, mset, closed)
-    stream = rpath and not pictures and method != "greedy" and not why_not
+    # only the open caselle block construction is streamed; any other method is built whole
+    stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
     if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
         raise InputError(f"the block construction does not apply: {why_not}")
     if scheduler is not None and not stream:

@@ -18,9 +18,9 @@ Steps are numbered from 1, as on the paper board: step 1 is the start, step R*C 
 
 >>> bp = BlockPath(10, 10)
 >>> bp.cell_at(1), bp.cell_at(100)
-((0, 0), (9, 0))
+((0, 0), (6, 2))
 >>> bp.step_of((9, 0))
-100
+84
 """
 
 from __future__ import annotations
