@@ -15,8 +15,9 @@ are placements per CPU second of the searching process/thread (a shared machine 
 time, not CPU time), the figure is the median over rounds and the ratio is ours / peer (1.0 or
 more: at least the peer's speed). The load (os.getloadavg) and the CPU model are printed with
 them: only a ratio measured side by side in one run means anything on a shared machine.
-libblackwood compiles its generated C on its first run in a folder (about a minute): a short
-warm-up run does that outside the timings. ``--json FILE`` writes the rows for the docs.
+libblackwood compiles its generated C, time limit included, on its first run in a folder
+(about a minute): the benchmark keeps a copy per run length in the temp directory and a warm-up
+run compiles it outside the timings. ``--json FILE`` writes the rows for the docs.
 
 Quoted figures (other programs measured elsewhere, not in this run) are printed in their own,
 labelled table.
@@ -29,9 +30,11 @@ import datetime
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from rompicapo.edges.blackwood import search, solve
@@ -75,6 +78,16 @@ def commit() -> str:
         return "unknown"
 
 
+def peer_folder(source: Path, seconds: float) -> Path:
+    """A copy of libblackwood for runs of ``seconds``: it compiles the time limit into its
+    generated C and does not recompile when only the limit changes, so each length gets its own
+    folder (in the temp directory, kept for later runs; the first run compiles)."""
+    folder = Path(tempfile.gettempdir()) / f"rompicapo-libblackwood-{seconds:g}s"
+    if not (folder / "bw_run.py").is_file():
+        shutil.copytree(source, folder, ignore=shutil.ignore_patterns("generated"))
+    return folder
+
+
 def run_peer(folder: Path, seconds: float, seed: int = 1) -> dict:
     """One libblackwood search of about ``seconds`` (its time limit is in minutes; it stops on
     its 1 s heartbeat): placements, CPU and wall seconds from its RESULT line."""
@@ -113,13 +126,14 @@ def run_ours(seconds: float, seed: int) -> dict:
 
 
 def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
-    folder = peers / "libblackwood"
-    if not (folder / "bw_run.py").is_file():
-        raise SystemExit(f"{folder}/bw_run.py not found: build with bash ../shared/peers/build.sh")
+    source = peers / "libblackwood"
+    if not (source / "bw_run.py").is_file():
+        raise SystemExit(f"{source}/bw_run.py not found: build with bash ../shared/peers/build.sh")
+    folder = peer_folder(source, seconds)
     print(f"## {JOB}: libblackwood and rompicapo alternately, {seconds:g} s each\n")
     cpu = cpu_model()
     print(f"CPU: {cpu}; warming up (libblackwood compiles on its first run, rompicapo jits)")
-    run_peer(folder, 2.0)
+    run_peer(folder, seconds)
     search(eternity2(), eternity2_clues("centre"), seconds=None, max_nodes=1000)
     load_before = load()
     print(f"load before: {load_before}\n")

@@ -271,7 +271,7 @@ def walk(
             j += 1
         else:
             p = (i * P_STRIDE) & NONNEG
-            key = right[pinfo[p + P_LEFT]] * n_colours + top[pinfo[p + P_BELOW]]
+            key = right[pinfo[p + P_LEFT]] + top[pinfo[p + P_BELOW]]
             j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
         while True:
             p = (i * P_STRIDE) & NONNEG
@@ -294,12 +294,10 @@ def walk(
                 placed[i & NONNEG] = j
                 cell = pinfo[p + P_CELL] & NONNEG
                 top[cell] = (e >> TOP_SHIFT) & COLOUR_MASK
-                right[cell] = (e >> RIGHT_SHIFT) & COLOUR_MASK
+                right[cell] = ((e >> RIGHT_SHIFT) & COLOUR_MASK) * n_colours
                 brk += e >> BREAK_SHIFT
                 heu += h
                 i += 1
-                cum_breaks[i & NONNEG] = brk
-                cum_heur[i & NONNEG] = heu
                 heat[cell] += 1
                 placements += 1
                 if i > best_depth:
@@ -316,14 +314,8 @@ def walk(
                     break
                 nodes += 1
                 p = (i * P_STRIDE) & NONNEG
-                j = wstart[
-                    (
-                        pinfo[p + P_TBASE]
-                        + right[pinfo[p + P_LEFT] & NONNEG] * n_colours
-                        + top[pinfo[p + P_BELOW] & NONNEG]
-                    )
-                    & NONNEG
-                ]
+                key = right[pinfo[p + P_LEFT] & NONNEG] + top[pinfo[p + P_BELOW] & NONNEG]
+                j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
             else:
                 placed[i & NONNEG] = -1
                 i -= 1
@@ -340,6 +332,15 @@ def walk(
                 brk -= e >> BREAK_SHIFT
                 heu -= (e >> HEUR_SHIFT) & 7
                 j += 1
+        if status == RUNNING:
+            # the totals of the positions below i, for the next call (a piece still on i after
+            # a retreat is freed by that call, so it does not count)
+            j = placed[i]
+            if j >= 0:
+                brk -= went[j] >> BREAK_SHIFT
+                heu -= (went[j] >> HEUR_SHIFT) & 7
+            cum_breaks[i] = brk
+            cum_heur[i] = heu
     counters[C_DEPTH] = i
     counters[C_NODES] = nodes
     counters[C_PLACEMENTS] = placements
