@@ -311,13 +311,15 @@ def walk(
                     status = SOLVED
                     break
                 if nodes >= limit:
+                    placed[i] = -1  # the next call starts on a fresh position
                     break
                 nodes += 1
                 p = (i * P_STRIDE) & NONNEG
                 key = right[pinfo[p + P_LEFT] & NONNEG] + top[pinfo[p + P_BELOW] & NONNEG]
                 j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
             else:
-                placed[i & NONNEG] = -1
+                # (placed[i] keeps its stale entry: the walk reads placed[k] only for k < i,
+                # and the call that stops here marks the fresh position itself)
                 i -= 1
                 if i < 0:
                     status = EXHAUSTED
