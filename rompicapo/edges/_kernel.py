@@ -255,7 +255,8 @@ def walk(
     n = placed.shape[0]
     i = counters[C_DEPTH]
     nodes = counters[C_NODES]
-    placements = counters[C_PLACEMENTS]
+    nodes0 = nodes
+    depth0 = i
     best_depth = counters[C_BEST_DEPTH]
     best_score = counters[C_BEST_SCORE]
     limit = nodes + max_nodes
@@ -299,7 +300,6 @@ def walk(
                 heu += h
                 i += 1
                 heat[cell] += 1
-                placements += 1
                 if i > best_depth:
                     best_depth = i
                 sc = pinfo[p + P_JOINTS] - brk
@@ -323,7 +323,6 @@ def walk(
                 i -= 1
                 if i < 0:
                     status = EXHAUSTED
-                    i = 0
                     break
                 if nodes >= limit:
                     break
@@ -343,9 +342,11 @@ def walk(
                 heu -= (went[j] >> HEUR_SHIFT) & 7
             cum_breaks[i] = brk
             cum_heur[i] = heu
-    counters[C_DEPTH] = i
+    # every node placed (one deeper) or retreated (one shallower): the placements follow from
+    # the nodes and the depths, one register less in the loop
+    counters[C_PLACEMENTS] += (nodes - nodes0 + i - depth0) // 2
+    counters[C_DEPTH] = max(i, 0)
     counters[C_NODES] = nodes
-    counters[C_PLACEMENTS] = placements
     counters[C_BEST_DEPTH] = best_depth
     counters[C_BEST_SCORE] = best_score
     counters[C_STATUS] = status
