@@ -28,6 +28,13 @@ Memory picture (built by :mod:`rompicapo.edges.blackwood`; ``n`` cells, ``K = NC
 
 Work is counted as Bucas counts it: ``placements`` = forward placements, ``nodes`` = loop
 iterations (one per placement or retreat; Blackwood's node count).
+
+Three kernels: :func:`walk`, Blackwood's search for orders in which every cell's checked
+neighbours are its keys (his order, the row scan: the hot path, laid out for speed, see its
+docstring); :func:`search`, the same search for any order (upper and right neighbours checked);
+:func:`exact_search`, perfect boards with forward checking. ``walk`` and ``search`` see the same
+nodes on the same tables (tests/edges/test_edges_kernel_speedpath.py). They share no helpers:
+inlined helpers cost the kernels dearly (see the note above ``exact_search``).
 """
 
 from __future__ import annotations
