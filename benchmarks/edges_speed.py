@@ -21,6 +21,19 @@ run compiles it outside the timings. ``--json FILE`` writes the rows for the doc
 
 Quoted figures (other programs measured elsewhere, not in this run) are printed in their own,
 labelled table.
+
+Measured here on 2026-12-01 (AMD EPYC, 2 cores, load 12-17, 15 s runs; the rows of the last
+run are in runs/edges_speed_vs_libblackwood.json). libblackwood's rate swings from run to run
+(43-74 M for the same seed), so the ratio does too:
+
+| rompicapo | libblackwood | rompicapo | ours / peer |
+| --- | ---: | ---: | ---: |
+| before the walking kernel (cdb6a3d), median of 3 | 42.40 M | 18.17 M | 0.43 |
+| walking kernel (a5a135f+), median of 3 | 57.72 M | 40.01 M | 0.69 |
+| with the per-kind scans (55880cc), median of 3 | 44.14 M | 43.58 M | 0.99 |
+| the same, median of 5 | 54.64 M | 38.13 M | 0.70 |
+
+The target (at least libblackwood's rate) is not met reliably: about 0.7-1.0x.
 """
 
 from __future__ import annotations
