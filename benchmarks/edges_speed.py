@@ -29,7 +29,7 @@ run are in runs/edges_speed_vs_libblackwood.json). libblackwood's rate swings fr
 | rompicapo | libblackwood | rompicapo | ours / peer |
 | --- | ---: | ---: | ---: |
 | before the walking kernel (cdb6a3d), median of 3 | 42.40 M | 18.17 M | 0.43 |
-| walking kernel (a5a135f+), median of 3 | 57.72 M | 40.01 M | 0.69 |
+| walking kernel (8f47ce3), median of 3 | 57.72 M | 40.01 M | 0.69 |
 | with the per-kind scans (55880cc), median of 3 | 44.14 M | 43.58 M | 0.99 |
 | the same, median of 5 | 54.64 M | 38.13 M | 0.70 |
 
