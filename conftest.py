@@ -23,6 +23,14 @@ from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipP
 ROOT = Path(__file__).parent
 
 
+class PyconBlockParser(PythonCodeBlockParser):
+    """```` ```pycon ```` blocks: an interactive session, run as a doctest."""
+
+    def __init__(self) -> None:
+        super().__init__(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE)
+        self.codeblock_parser = CodeBlockParser("pycon", self.codeblock_parser._evaluator)
+
+
 class ConsoleBlockParser(CodeBlockParser):
     """```` ```console ```` blocks: ``$ rompicapo ...`` lines and what they print."""
 
@@ -46,6 +54,7 @@ def _back(namespace: dict) -> None:
 pytest_collect_file = Sybil(
     parsers=[
         PythonCodeBlockParser(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE),
+        PyconBlockParser(),
         ConsoleBlockParser(),
         SkipParser(),
     ],
