@@ -148,7 +148,7 @@ def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
     cpu = cpu_model()
     print(f"CPU: {cpu}; warming up (libblackwood compiles on its first run, rompicapo jits)")
     run_peer(folder, seconds)
-    search(eternity2(), eternity2_clues("centre"), seconds=None, max_nodes=1000)
+    search(eternity2(), eternity2_clues("centre"), time_limit=None, node_limit=1000)
     load_before = load()
     print(f"load before: {load_before}\n")
     print("| round | program | placements | CPU s | wall s | M placements/CPU-s |")
@@ -193,7 +193,7 @@ def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
 
 def ours_only(seconds: float, seeds: int) -> None:
     print(f"## {JOB}, rompicapo only, {seconds:g} s per seed\n")
-    search(eternity2(), eternity2_clues("centre"), seconds=None, max_nodes=1000)
+    search(eternity2(), eternity2_clues("centre"), time_limit=None, node_limit=1000)
     print(f"CPU: {cpu_model()}; load before: {load()}\n")
     print("| seed | placements | seconds | CPU seconds | M/s wall | M/s CPU | best |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
