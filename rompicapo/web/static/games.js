@@ -80,6 +80,8 @@ async function c4Refresh() {
   c4.analysis = a;
   c4ShowScores(a.over ? null : a);
   c4Status(a);
+  // for tests and the curious: every analysis the page showed, in order
+  (window.c4Log ||= []).push({ moves: a.moves, to_move: a.to_move, score: a.score ?? null, over: a.over, winner: a.winner });
   document.body.dataset.c4Moves = c4.moves; // for tests: the position the page shows
   document.body.dataset.c4Over = a.over ? "1" : "0";
   return a;

@@ -219,8 +219,8 @@ function drawWindow() {
   const s = scale();
   const at = new Map();
   d.steps.forEach((row, i) => row.forEach((st, j) => at.set(st, [d.r0 + i, d.c0 + j])));
-  ctx.strokeStyle = "rgba(20,20,30,0.55)";
-  ctx.lineWidth = Math.max(1, s / 16);
+  ctx.strokeStyle = "rgba(20,20,30,0.4)";
+  ctx.lineWidth = Math.max(1, s / 32);
   ctx.beginPath();
   for (const [st, [r, c]] of at) {
     const nxt = at.get(st + 1);
@@ -232,12 +232,16 @@ function drawWindow() {
   ctx.stroke();
   if (s >= 32) {
     ctx.fillStyle = "#111";
-    ctx.font = `${Math.min(14, s / 4)}px system-ui, sans-serif`;
+    ctx.font = `${Math.min(13, s / 4.5)}px system-ui, sans-serif`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     for (const [st, [r, c]] of at) {
       const [x, y] = toPixel(r + 0.5, c + 0.5);
-      ctx.fillText(st.toLocaleString("en-US"), x, y);
+      // a long step number that does not fit its cell shows its last digits (the pointer
+      // readout gives it whole)
+      let label = st.toLocaleString("en-US");
+      if (ctx.measureText(label).width > s * 0.9) label = "…" + String(st).slice(-4);
+      ctx.fillText(label, x, y);
     }
   }
 }
@@ -299,7 +303,7 @@ function zoomAt(dz, px = canvas.width / 2, py = canvas.height / 2) {
   requestDraw();
 }
 
-function centreOn(r, c, z = 5) {
+function centreOn(r, c, z = 6) {
   map.z = z;
   map.cx = c + 0.5;
   map.cy = r + 0.5;
