@@ -5,7 +5,8 @@ Connect Four positions early in the game can take the solver seconds to minutes,
 analysis works under a time cap: every column is tried with a node budget that grows while time
 remains; a column not solved in time is "unknown" (never a guessed score). The computer's move
 is a proven best column when the known scores prove one, else the solver's safe heuristic
-move. "Who wins from here" without a cap runs as a job (stoppable between node budgets).
+move. "Who wins from here" runs as a job with a longer cap (stoppable between solver calls of at
+most ~1.2 s each).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ C4_FIRST_BUDGET = 20_000
 # A "who wins" job: at most this long, budgets up to this many nodes per column and try.
 C4_JOB_SECONDS = 60.0
 C4_JOB_MAX_BUDGET = 64_000_000
+# ... and one solver call of a job at most about this long: Stop (or a closed tab) is honoured
+# between calls, within 2 s.
+C4_JOB_TRY_SECONDS = 1.2
 # Solved child positions kept (moves -> exact score of the player to move there).
 C4_CACHE = 20_000
 
@@ -94,11 +98,16 @@ def connect4_columns(
     solver: Any = None,
     lock: Any = None,
     max_budget: int | None = None,
+    max_try_seconds: float | None = None,
     progress: Any = None,
 ) -> list[dict[str, Any]]:
     """The score of playing each column after ``moves`` (Pons' convention, the mover's view):
     ``{"column", "state": "full" | "solved" | "unknown", "score"}``; columns not solved within
-    ``time_cap`` seconds are unknown. Solved children are cached."""
+    ``time_cap`` seconds are unknown. Solved children are cached.
+
+    ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
+    stop within 2 s): a column that fails a try of that length stays unknown. ``progress``
+    receives a :class:`ProgressEvent` after every try (and may raise StopRequested)."""
     from rompicapo.games.connect4 import CELLS, parse_position
 
     p = parse_position(moves)
@@ -133,31 +142,36 @@ def connect4_columns(
                 left.append((col, child))
                 continue
             limit = budget if rate is None else max(1000, min(budget, int(rate * remaining)))
+            last_try = False
+            if max_try_seconds is not None and rate is not None:
+                last_try = limit >= int(rate * max_try_seconds)
+                limit = min(limit, int(rate * max_try_seconds))
             start = time.perf_counter()
             with lock:
                 res = solver.try_solve(child, node_limit=limit)
             spent = time.perf_counter() - start
             if res is None:
                 rate = limit / max(spent, 1e-6)
-                left.append((col, child))
+                if not last_try:
+                    left.append((col, child))
             else:
                 with _cache_lock:
                     _c4_cache[child.moves] = res.score
                     if len(_c4_cache) > C4_CACHE:
                         _c4_cache.popitem(last=False)
                 out[col - 1] = {"column": col, "state": "solved", "score": -res.score}
-        todo = left
-        if progress is not None:
-            progress(
-                ProgressEvent(
-                    kind="progress",
-                    done=7 - len(todo),
-                    total=7,
-                    unit="columns",
-                    elapsed=time.perf_counter() - t0,
-                    message=f"node budget {budget:,} per column",
+            if progress is not None:
+                progress(
+                    ProgressEvent(
+                        kind="progress",
+                        done=sum(c["state"] != "unknown" for c in out),
+                        total=7,
+                        unit="columns",
+                        elapsed=time.perf_counter() - t0,
+                        message=f"node budget {limit:,}",
+                    )
                 )
-            )
+        todo = left
         if time.perf_counter() - t0 >= time_cap or (max_budget and budget >= max_budget):
             break
         budget *= 4
@@ -258,6 +272,7 @@ async def c4_solve(request: Request) -> JSONResponse:
             solver=solver,
             lock=threading.Lock(),
             max_budget=C4_JOB_MAX_BUDGET,
+            max_try_seconds=C4_JOB_TRY_SECONDS,
             progress=progress,
         )
         return {**_position_info(moves), **_summary(moves, columns)}

@@ -116,3 +116,28 @@ def test_nim_advice(client):
     for bad in ([], [-1], [10**7], ["3"], [1.5], "3,5"):
         r = client.post("/api/games/nim", json={"heaps": bad})
         assert r.status_code == 400, bad
+
+
+def test_connect4_who_wins_job_and_its_stop(client):
+    import time
+
+    moves = _late_position(5, played=30)
+    job = client.post(
+        "/api/games/connect4/solve", json={"moves": moves, "tab": "c4", "time_limit": 20}
+    ).json()
+    deadline = time.monotonic() + 60
+    while (s := client.get(f"/api/jobs/{job['id']}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert s["state"] == "done" and s["result"]["score"] is not None
+    scores = [c["score"] for c in s["result"]["columns"]]
+    assert Connect4Analysis(moves=moves, scores=scores).verify(max_empty=12)
+    # the empty board: far beyond the job; stop is honoured between solver calls of ~1.2 s
+    # (the bound below is loose on purpose: it catches a job that ignores stop, not a slow CPU)
+    job = client.post("/api/games/connect4/solve", json={"moves": "", "tab": "c4"}).json()
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    client.post(f"/api/jobs/{job['id']}/stop")
+    while client.get(f"/api/jobs/{job['id']}").json()["state"] == "running":
+        assert time.monotonic() - t0 < 10, "the job ignores stop"
+        time.sleep(0.05)
