@@ -241,7 +241,7 @@ async function tttTree(a) {
   const c = t.counts;
   $("ttt-tree-note").textContent =
     `${fmt(c.nodes)} nodes visited, ${fmt(c.leaves)} leaves, ${fmt(c.cut_moves)} branches cut (red, dashed). ` +
-    "Blue: X (max) to move, orange: O (min); the number is the node's value.";
+    "Blue: X (max) to move, orange: O (min), grey: game over; in a node its value, on an edge the cell played.";
   box.append(drawTree(t.tree));
   box.scrollLeft = Math.max(0, t.tree._x - box.clientWidth / 2); // the root in view
 }
