@@ -5,18 +5,23 @@ and what they solve.
   colours) and options; :func:`read_dlx` / :func:`parse_dlx` / :func:`format_dlx` for Knuth's
   DLX1-DLX3 text format.
 - :func:`solve` (first, at most k, all, random with a seed, time and node limits),
-  :func:`count` (exact, in parallel with ``jobs`` threads or processes, or a Dask
+  :func:`count` (exact, in parallel on all cores by default, threads or processes, or a Dask
   ``scheduler``),
-  :func:`iter_solutions` (lazy). Results carry Knuth's counts and ``verify()``.
-- Applications: :mod:`~rompicapo.cover.sudoku`, :func:`queens`, :func:`langford`,
-  :func:`pack` (polyominoes).
+  :func:`iter_solutions` (lazy). Each takes a :class:`Problem` or a ``.dlx`` file name and
+  the run contract's keywords (``time_limit``, ``node_limit``, ``limit``, ``seed``, ``jobs``,
+  ``scheduler``, ``progress``), checked before any work, the memory of the search arrays
+  included (:func:`plan_engine`). Results carry Knuth's counts, ``to_dict()``, ``report()``
+  and ``verify()``.
+- Applications: :mod:`~rompicapo.cover.sudoku` (``solve_file``, ``rate_file``, ``generate``),
+  :func:`queens`, :func:`langford`, :func:`pack` (polyominoes; :func:`load_pieces`,
+  :func:`load_region` read what a person gives).
 
 >>> from rompicapo.cover import queens
 >>> queens(8).count
 92
 """
 
-from rompicapo.cover.polyomino import Packing, PackingResult, pack
+from rompicapo.cover.polyomino import Packing, PackingResult, load_pieces, load_region, pack
 from rompicapo.cover.problem import Problem, ProblemArrays, format_dlx, parse_dlx, read_dlx
 from rompicapo.cover.queens import (
     LangfordResult,
@@ -27,7 +32,7 @@ from rompicapo.cover.queens import (
     queens,
     queens_problem,
 )
-from rompicapo.cover.solve import CoverResult, count, iter_solutions, solve, split
+from rompicapo.cover.solve import CoverResult, count, iter_solutions, plan_engine, solve, split
 
 __all__ = [
     "CoverResult",
@@ -43,8 +48,11 @@ __all__ = [
     "iter_solutions",
     "langford",
     "langford_problem",
+    "load_pieces",
+    "load_region",
     "pack",
     "parse_dlx",
+    "plan_engine",
     "queens",
     "queens_problem",
     "read_dlx",

@@ -24,11 +24,43 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from rompicapo.common import InputError, SearchResult
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    NotVerifiable,
+    ProgressCallback,
+    SearchResult,
+    check_int,
+    check_limit,
+    check_memory,
+    check_node_limit,
+    check_time_limit,
+    parse_scheduler_address,
+    read_text,
+)
 from rompicapo.cover.problem import Problem
 
-__all__ = ["PIECE_SETS", "Packing", "PackingResult", "pack", "parse_pieces", "parse_region"]
+__all__ = [
+    "PIECE_SETS",
+    "Packing",
+    "PackingResult",
+    "load_pieces",
+    "load_region",
+    "pack",
+    "parse_pieces",
+    "parse_region",
+]
+
+#: A region larger than this is refused before its cells are listed: with at most 62 pieces
+#: (one letter or digit each) a larger region is mostly holes, and listing its cells and
+#: placements alone would take seconds.
+MAX_REGION_CELLS = 100_000
+#: Placements (options) a packing may have; each costs about a hundred bytes per cell in
+#: Python and is checked cell by cell while building, so more would take minutes to list.
+MAX_PLACEMENTS = 2_000_000
 
 Cell = tuple[int, int]
 
@@ -80,9 +112,14 @@ def _normalise(cells) -> tuple[Cell, ...]:
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
-def parse_pieces(spec: str) -> dict[str, tuple[Cell, ...]]:
-    """Pieces from a set name or a drawing (one letter per piece); shapes normalised."""
+def parse_pieces(spec: str, *, source: str | None = None) -> dict[str, tuple[Cell, ...]]:
+    """Pieces from a set name or a drawing (one letter per piece); shapes normalised.
+
+    ``source`` (a file name) is named in errors, with the line of a bad character."""
+    if not isinstance(spec, str):
+        raise InputError(f"pieces must be text, got {type(spec).__name__}")
     text = PIECE_SETS.get(spec.strip().lower(), spec)
+    where = source or "pieces"
     cells: dict[str, list[Cell]] = {}
     for r, line in enumerate(text.splitlines()):
         for c, ch in enumerate(line):
@@ -90,17 +127,88 @@ def parse_pieces(spec: str) -> dict[str, tuple[Cell, ...]]:
                 continue
             if not (ch.isalnum()):
                 raise InputError(
-                    f"pieces: bad character {ch!r} (letters mark pieces, '.' is empty)"
+                    f"bad character {ch!r} in the pieces (letters mark pieces, '.' is empty)",
+                    path=where,
+                    line=r + 1 if source else None,
                 )
             cells.setdefault(ch, []).append((r, c))
     if not cells:
-        raise InputError("pieces: no piece drawn (and not one of " + ", ".join(PIECE_SETS) + ")")
+        raise InputError(
+            "no piece drawn (and not one of " + ", ".join(PIECE_SETS) + ")", path=where
+        )
     pieces = {}
     for name, cs in cells.items():
         if not _connected(cs):
-            raise InputError(f"pieces: piece {name!r} is not connected")
+            raise InputError(f"piece {name!r} is not connected", path=where)
         pieces[name] = _normalise(cs)
     return pieces
+
+
+#: Names that are surely meant as files (a drawing never ends like this).
+_FILE_SUFFIXES = (".txt", ".pieces", ".region", ".poly", ".dat")
+
+
+def _exists(name: str, *, file: bool) -> bool:
+    """Path(name).is_file() / is_dir(), False for names the OS refuses (too long, ...)."""
+    try:
+        return Path(name).is_file() if file else Path(name).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def _file_or_text(spec: str, what: str) -> tuple[str | None, str]:
+    """``(file name, text)`` when ``spec`` names a file, else ``(None, spec)``. A value that
+    looks like a file name (a folder in it, a known suffix) but is none is refused."""
+    one_line = "\n" not in spec and "\0" not in spec and 0 < len(spec) < 4096
+    if one_line and _exists(spec, file=True):
+        return spec, read_text(spec, f"{what} file")
+    parent = str(Path(spec.strip()).parent) if one_line else "."
+    if one_line and (
+        (parent not in (".", "") and _exists(parent, file=False))  # dir/missing-file
+        or spec.strip().lower().endswith(_FILE_SUFFIXES)
+        or _exists(spec, file=False)
+    ):
+        read_text(spec, f"{what} file")  # raises: does not exist, a folder, unreadable
+    return None, spec
+
+
+def load_pieces(spec: str | dict) -> dict[str, tuple[Cell, ...]]:
+    """Pieces from what a person gives: a set name (:data:`PIECE_SETS`), a file holding a
+    drawing, or a drawing itself (rows separated by newlines or ``/``). A single word that is
+    none of these (``"foo"``) is refused rather than read as a drawing of pieces f and o.
+    A dict of shapes (name -> cells) is checked and normalised."""
+    if isinstance(spec, dict):
+        return _check_shapes(spec)
+    if not isinstance(spec, str):
+        raise InputError(f"pieces must be a set name, a file or a drawing, got {spec!r:.40}")
+    if spec.strip().lower() in PIECE_SETS:
+        return parse_pieces(spec)
+    name, text = _file_or_text(spec, "pieces")
+    if name is not None:
+        return parse_pieces(text, source=name)
+    if "\n" not in text and "/" not in text and not re.search(r"[.\s]", text.strip()):
+        raise InputError(
+            f"unknown piece set {text[:40]!r}: give one of {', '.join(PIECE_SETS)}, a file, "
+            "or a drawing with '/' between rows (e.g. 'FF./.FF')"
+        )
+    return parse_pieces(text.replace("/", "\n"))
+
+
+def _check_shapes(shapes: dict) -> dict[str, tuple[Cell, ...]]:
+    out = {}
+    if not shapes:
+        raise InputError("no pieces given")
+    for name, cells in shapes.items():
+        try:
+            cs = [(int(r), int(c)) for r, c in cells]
+        except (TypeError, ValueError):
+            raise InputError(f"piece {name!r}: cells must be (row, column) pairs") from None
+        if not cs or len(set(cs)) != len(cs) or not _connected(cs):
+            raise InputError(f"piece {name!r} must be a connected set of distinct cells")
+        if any(abs(v) > MAX_REGION_CELLS for cell in cs for v in cell):
+            raise InputError(f"piece {name!r} has a cell beyond {MAX_REGION_CELLS}")
+        out[str(name)] = _normalise(cs)
+    return out
 
 
 def _connected(cells) -> bool:
@@ -116,13 +224,23 @@ def _connected(cells) -> bool:
     return len(seen) == len(cellset)
 
 
-def parse_region(spec: str) -> frozenset[Cell]:
-    """``"RxC"`` for a rectangle, or a drawing whose non-``.``, non-blank characters are cells."""
+def parse_region(spec: str, *, source: str | None = None) -> frozenset[Cell]:
+    """``"RxC"`` for a rectangle, or a drawing whose non-``.``, non-blank characters are cells.
+    Regions of more than :data:`MAX_REGION_CELLS` cells are refused before they are listed."""
+    if not isinstance(spec, str):
+        raise InputError(f"region must be text, got {type(spec).__name__}")
+    where = source or "region"
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
     if m:
+        if len(m.group(1)) > 12 or len(m.group(2)) > 12:
+            raise InputError(f"region {spec.strip()[:40]!r} is too large")
         rows, cols = int(m.group(1)), int(m.group(2))
         if rows < 1 or cols < 1:
-            raise InputError(f"region {spec!r} has no cells")
+            raise InputError(f"region {spec.strip()!r} has no cells")
+        if rows * cols > MAX_REGION_CELLS:
+            raise InputError(
+                f"region {spec.strip()!r} has {rows * cols} cells; at most {MAX_REGION_CELLS}"
+            )
         return frozenset((r, c) for r in range(rows) for c in range(cols))
     cells = frozenset(
         (r, c)
@@ -131,8 +249,33 @@ def parse_region(spec: str) -> frozenset[Cell]:
         if ch not in ". \t"
     )
     if not cells:
-        raise InputError(f"region {spec!r} is neither RxC nor a drawing with cells")
+        raise InputError(
+            f"{spec.strip()[:40]!r} is neither RxC nor a drawing with cells", path=where
+        )
+    if len(cells) > MAX_REGION_CELLS:
+        raise InputError(f"the region has {len(cells)} cells; at most {MAX_REGION_CELLS}")
     return cells
+
+
+def load_region(spec: str | frozenset) -> frozenset[Cell]:
+    """A region from what a person gives: ``"RxC"``, a file holding a drawing, or a drawing
+    (rows separated by newlines or ``/``). A set of (row, column) cells is checked."""
+    if isinstance(spec, (set, frozenset)):
+        try:
+            cells = frozenset((int(r), int(c)) for r, c in spec)
+        except (TypeError, ValueError):
+            raise InputError("region cells must be (row, column) pairs") from None
+        if not cells or len(cells) > MAX_REGION_CELLS:
+            raise InputError(f"a region needs 1 to {MAX_REGION_CELLS} cells, got {len(cells)}")
+        return cells
+    if not isinstance(spec, str):
+        raise InputError(f"region must be RxC, a file or a drawing, got {spec!r:.40}")
+    if re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec):
+        return parse_region(spec)
+    name, text = _file_or_text(spec, "region")
+    if name is not None:
+        return parse_region(text, source=name)
+    return parse_region(text.replace("/", "\n"))
 
 
 # the 8 symmetries of the square grid, as maps of (r, c)
@@ -157,6 +300,31 @@ def _orientations(shape: tuple[Cell, ...], which: str) -> list[tuple[Cell, ...]]
         if s not in out:
             out.append(s)
     return out
+
+
+def _check_placements(
+    shapes: dict[str, tuple[Cell, ...]], cells: frozenset[Cell], orientations: str
+) -> None:
+    """Refuse, before listing them, more placements than :data:`MAX_PLACEMENTS` or than
+    memory holds: the count of positions of each orientation in the region's bounding box
+    is an upper bound known from the sizes alone."""
+    height = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+    width = max(c for _, c in cells) - min(c for _, c in cells) + 1
+    bound = 0
+    entries = 0
+    for shape in shapes.values():
+        for o in _orientations(shape, orientations):
+            h = max(r for r, _ in o) + 1
+            w = max(c for _, c in o) + 1
+            spots = max(0, height - h + 1) * max(0, width - w + 1)
+            bound += spots
+            entries += spots * (len(o) + 1)
+    if bound > MAX_PLACEMENTS:
+        raise InputError(
+            f"{len(shapes)} pieces in a {height}x{width} region have up to {bound:,} "
+            f"placements; at most {MAX_PLACEMENTS:,} are listed"
+        )
+    check_memory(150 * entries, f"the placements of {len(shapes)} pieces")
 
 
 def _region_symmetries(region: frozenset[Cell]) -> list:
@@ -197,11 +365,12 @@ class Packing:
     ) -> Packing:
         if orientations not in _ORIENTATIONS:
             raise InputError(f"orientations must be one of {', '.join(_ORIENTATIONS)}")
-        shapes = parse_pieces(pieces) if isinstance(pieces, str) else dict(pieces)
-        cells = parse_region(region) if isinstance(region, str) else frozenset(region)
+        shapes = load_pieces(pieces)
+        cells = load_region(region)
         area = sum(len(s) for s in shapes.values())
         if area > len(cells):
             raise InputError(f"the pieces cover {area} cells but the region has only {len(cells)}")
+        _check_placements(shapes, cells, orientations)
         all_placements: dict[str, list[tuple[Cell, ...]]] = {}
         for name, shape in shapes.items():
             spots = []
@@ -272,12 +441,25 @@ def _piece_to_restrict(placements: dict[str, list], group: list) -> str | None:
 class PackingResult(SearchResult):
     """``count`` solutions found (tilings counted once per symmetry class when
     ``symmetry_factor > 1``; ``total`` is then ``count * symmetry_factor``), ``drawings``
-    the kept ones drawn with letters."""
+    the kept ones drawn with letters; ``listing`` when the call listed packings (a limit or
+    ``keep``) rather than counting them all.
+
+    ``to_dict()`` (``rompicapo polyomino --json``): ``pieces`` (how many), ``cells``,
+    ``options``, ``solutions`` (the number found), ``symmetry_factor``, ``total`` (None when
+    listing), ``drawings``, ``nodes``, ``solve_seconds``, plus ``count``, ``complete``,
+    ``stopped``, ``jobs``, ``notes``, ``counts``, ``compile_seconds``, ``peak_bytes``.
+    """
 
     packing: Packing | None = None
     count: int = 0
     solutions: list[list[int]] = field(default_factory=list)
     complete: bool = True
+    stopped: str | None = None
+    listing: bool = False
+    jobs: int = 1
+    notes: list[str] = field(default_factory=list)
+
+    _dict_exclude = ("packing", "solutions", "listing")
 
     @property
     def total(self) -> int:
@@ -288,10 +470,47 @@ class PackingResult(SearchResult):
         return [self.packing.draw(s) for s in self.solutions] if self.packing else []
 
     def verify(self) -> bool:
+        """True when every kept packing is a tiling of the region by the pieces (checked
+        independently from the drawings); NotVerifiable when none was kept (a count)."""
         from rompicapo.cover.verify import tiling_ok
 
-        assert self.packing is not None
+        if self.packing is None or not self.solutions:
+            raise NotVerifiable("no packing was kept, so there is nothing to check")
         return all(tiling_ok(self.packing.pieces, self.packing.region, d) for d in self.drawings)
+
+    def _dict_extra(self) -> dict[str, Any]:
+        p = self.packing
+        return {
+            "pieces": len(p.pieces) if p else 0,
+            "cells": len(p.region) if p else 0,
+            "options": len(p.problem.options) if p else 0,
+            "solutions": self.count,
+            "symmetry_factor": p.symmetry_factor if p else 1,
+            "total": None if self.listing else self.total,
+            "drawings": self.drawings,
+            "nodes": self.counts.get("nodes", 0),
+        }
+
+    def report(self) -> str:
+        """The kept packings drawn, then how many there are."""
+        out = []
+        for k, drawing in enumerate(self.drawings, start=1):
+            out += [f"packing {k}:", drawing, ""]
+        factor = self.packing.symmetry_factor if self.packing else 1
+        bound = (
+            "" if self.complete or self.listing else f" (stopped: {self.stopped}; a lower bound)"
+        )
+        if self.listing:
+            out.append(f"{self.count} packing{'s' * (self.count != 1)} shown")
+        elif factor > 1:
+            out.append(
+                f"{self.total} packings ({self.count} up to the region's {factor} symmetries, "
+                f"piece {self.packing.restricted_piece} restricted){bound}; "
+                f"{self.solve_seconds:.3f} s"
+            )
+        else:
+            out.append(f"{self.count} packings{bound}; {self.solve_seconds:.3f} s")
+        return "\n".join(out)
 
 
 def pack(
@@ -302,22 +521,52 @@ def pack(
     symmetry: bool = True,
     limit: int | None = None,
     keep: int = 0,
-    jobs: int = 1,
-    scheduler: str | None = None,
+    jobs: int | None = None,
+    scheduler: Any = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: ProgressCallback | None = None,
 ) -> PackingResult:
-    """Count (``limit=None``) or list packings; keep the first ``keep`` solutions."""
+    """Count (``limit=None`` and ``keep=0``) or list packings; keep the first ``keep``.
+
+    ``pieces``: a set name, a file, a drawing or a dict of shapes (:func:`load_pieces`);
+    ``region``: ``"RxC"``, a file, a drawing or a set of cells (:func:`load_region`). Counting
+    runs on ``jobs`` workers (None = all cores) or a Dask ``scheduler``, as
+    :func:`rompicapo.cover.count` does; ``time_limit``, ``node_limit`` and ``progress`` are
+    the run contract's. Everything is checked before the placements are listed.
+    """
     from rompicapo.cover.solve import count, solve
 
+    deadline = Deadline(check_time_limit(time_limit))
+    limit = check_limit(limit)
+    keep = check_int(keep, "keep", minimum=0, maximum=10**18)
+    check_node_limit(node_limit)
+    if jobs is not None:
+        check_int(jobs, "jobs", minimum=1, maximum=4096)
+    if isinstance(scheduler, str):
+        parse_scheduler_address(scheduler)
+    if not isinstance(symmetry, bool):
+        raise InputError(f"symmetry must be True or False, got {symmetry!r}")
+    listing = keep > 0 or limit is not None
+    if listing and scheduler is not None:
+        raise InputError("a scheduler counts packings; it does not list them (limit, keep)")
     packing = Packing.build(pieces, region, orientations=orientations, symmetry=symmetry)
-    if keep == 0 and limit is None:
-        r = count(packing.problem, jobs=jobs, scheduler=scheduler)
+    # the time limit covers listing the placements too
+    left = None if time_limit is None else max(deadline.remaining(), 1e-6)
+    common = {"time_limit": left, "node_limit": node_limit, "progress": progress}
+    if not listing:
+        r = count(packing.problem, jobs=jobs, scheduler=scheduler, **common)
     else:
-        r = solve(packing.problem, limit=limit, keep=keep)
+        r = solve(packing.problem, limit=limit, keep=keep, **common)
     return PackingResult(
         packing=packing,
         count=r.count,
         solutions=r.solutions,
         complete=r.complete,
+        stopped=r.stopped,
+        listing=listing,
+        jobs=r.jobs,
+        notes=r.notes,
         solve_seconds=r.solve_seconds,
         compile_seconds=r.compile_seconds,
         peak_bytes=r.peak_bytes,

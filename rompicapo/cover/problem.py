@@ -37,12 +37,18 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError
+from rompicapo.common import InputError, check_memory, read_text, renamed_keywords
 
 __all__ = ["Problem", "ProblemArrays", "format_dlx", "parse_dlx", "read_dlx"]
 
 #: An option as stored: a tuple of ``(item, colour)`` pairs, colour ``None`` when absent.
 Option = tuple[tuple[Hashable, Hashable | None], ...]
+
+
+def _show(name: object) -> str:
+    """An item name for a one-line message (a 100,000-character token is cut)."""
+    text = repr(name)
+    return text if len(text) <= 42 else text[:40] + "..."
 
 
 @dataclass
@@ -51,7 +57,7 @@ class ProblemArrays:
 
     Items are numbered ``0 .. n_primary-1`` (primary) then ``n_primary .. n_items-1``
     (secondary). Option ``k`` has the items ``option_items[option_start[k]:option_start[k+1]]``
-    with colours ``option_colors[...]`` (0 = no colour, ``c >= 1`` = colour number ``c``).
+    with colours ``option_colours[...]`` (0 = no colour, ``c >= 1`` = colour number ``c``).
     ``lower[i] <= upper[i]`` bound how often primary item ``i`` is covered.
     """
 
@@ -59,7 +65,7 @@ class ProblemArrays:
     n_secondary: int
     option_start: np.ndarray
     option_items: np.ndarray
-    option_colors: np.ndarray
+    option_colours: np.ndarray
     lower: np.ndarray
     upper: np.ndarray
 
@@ -74,8 +80,17 @@ class ProblemArrays:
     # cached: the arrays are never changed once built (a changed Problem builds new ones),
     # and recomputing these came to half the time of counting a 5-option problem
     @cached_property
+    def has_colours(self) -> bool:
+        return bool(np.any(self.option_colours))
+
+    # the American spellings of earlier releases (benchmarks and scripts use them)
+    @property
     def has_colors(self) -> bool:
-        return bool(np.any(self.option_colors))
+        return self.has_colours
+
+    @property
+    def option_colors(self) -> np.ndarray:
+        return self.option_colours
 
     @cached_property
     def has_multiplicities(self) -> bool:
@@ -90,7 +105,7 @@ class Problem:
 
         p = Problem(primary=["a", "b"], secondary=["x"])
         p.add_option(["a", "x"])
-        p.add_option(["b", "x"], colors={"x": "red"})
+        p.add_option(["b", "x"], colours={"x": "red"})
 
     Item names and colours are any hashable values. ``options`` given to the constructor are
     iterables of item names (use :meth:`add_option` for colours); they are stored as tuples of
@@ -120,6 +135,8 @@ class Problem:
         self._arrays: ProblemArrays | None = None
         #: line numbers of options without a primary item that :func:`parse_dlx` dropped
         self.dropped_lines: list[int] = []
+        #: where the problem was read from (a file name, ``<stdin>``), or None
+        self.source: str | None = None
 
     # ---------------------------------------------------------------- building
 
@@ -141,21 +158,22 @@ class Problem:
         self._declare(name, primary=False)
         self.secondary.append(name)
 
+    @renamed_keywords(colors="colours")
     def add_option(
-        self, items: Iterable[Hashable], colors: Mapping[Hashable, Hashable] | None = None
+        self, items: Iterable[Hashable], colours: Mapping[Hashable, Hashable] | None = None
     ) -> int:
         """Add an option (a set of item names) and return its index.
 
-        ``colors`` gives some secondary items of the option a colour. Raises
+        ``colours`` (formerly ``colors``) gives some secondary items of the option a colour. Raises
         :class:`~rompicapo.common.InputError` for an unknown item, an item twice, an option
         without a primary item, or a colour on a primary item.
         """
-        return self._add_option(items, colors, f"option {len(self.options) + 1}")
+        return self._add_option(items, colours, f"option {len(self.options) + 1}")
 
     def _add_option(
-        self, items: Iterable[Hashable], colors: Mapping[Hashable, Hashable] | None, label: str
+        self, items: Iterable[Hashable], colours: Mapping[Hashable, Hashable] | None, label: str
     ) -> int:
-        colors = dict(colors or {})
+        colours = dict(colours or {})
         seen: set[Hashable] = set()
         option = []
         has_primary = False
@@ -163,18 +181,19 @@ class Problem:
         for name in items:
             idx = self._index.get(name)
             if idx is None:
-                raise InputError(f"{label} uses unknown item {name!r}")
+                raise InputError(f"{label} uses unknown item {_show(name)}")
             if name in seen:
-                raise InputError(f"{label} has item {name!r} twice")
+                raise InputError(f"{label} has item {_show(name)} twice")
             seen.add(name)
-            colour = colors.pop(name, None)
+            colour = colours.pop(name, None)
             if idx < n_primary:
                 has_primary = True
                 if colour is not None:
-                    raise InputError(f"{label} gives primary item {name!r} a colour")
+                    raise InputError(f"{label} gives primary item {_show(name)} a colour")
             option.append((name, colour))
-        if colors:
-            raise InputError(f"{label} colours {next(iter(colors))!r}, which it does not contain")
+        if colours:
+            extra = _show(next(iter(colours)))
+            raise InputError(f"{label} colours {extra}, which it does not contain")
         if not has_primary:
             raise InputError(f"{label} has no primary item")
         self.options.append(tuple(option))
@@ -233,7 +252,7 @@ class Problem:
                 n_secondary=len(self.secondary),
                 option_start=start,
                 option_items=np.asarray(items, dtype=np.int32),
-                option_colors=np.asarray(colours, dtype=np.int32),
+                option_colours=np.asarray(colours, dtype=np.int32),
                 lower=lower,
                 upper=upper,
             )
@@ -255,34 +274,49 @@ class Problem:
 # ------------------------------------------------------------------------------------------
 
 
+#: Bounds larger than this cannot be stored in the kernels' int32 arrays (and no problem has
+#: that many options to cover an item with).
+_MAX_BOUND = 2**31 - 1
+#: Python objects per token of a parsed problem (a str, a tuple slot, a pair, list and dict
+#: slots): measured about 150 bytes on CPython 3.12; the estimate errs high.
+_BYTES_PER_TOKEN = 200
+
+
 def read_dlx(path: str | Path, *, strict: bool = False) -> Problem:
-    """Read a problem in Knuth's DLX1/DLX2/DLX3 text format from a file."""
-    try:
-        text = Path(path).read_text(encoding="ascii")
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not an ASCII text file (byte {exc.start})") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a directory, not a .dlx file") from None
-    return parse_dlx(text, source=str(path), strict=strict)
+    """Read a problem in Knuth's DLX1/DLX2/DLX3 text format from a file (``"-"`` = stdin).
+
+    The file is read with :func:`rompicapo.common.read_text`: a missing file, a folder, a
+    binary or non-UTF-8 file is an :class:`~rompicapo.common.InputError` in one line.
+    """
+    text = read_text(path, ".dlx file")
+    return parse_dlx(text, source="<stdin>" if path == "-" else str(path), strict=strict)
 
 
-def _parse_item_token(token: str, where: str) -> tuple[str, int, int]:
+def _parse_item_token(token: str, source: str, line: int) -> tuple[str, int, int]:
     """``name`` or ``hi|name`` or ``lo:hi|name`` -> (name, lo, hi)."""
     if "|" not in token:
         return token, 1, 1
     spec, _, name = token.partition("|")
     if not name or "|" in name:
-        raise InputError(f"{where}: bad item {token!r} (bounds are written lo:hi|name)")
+        raise InputError(
+            f"bad item {token[:40]!r} (bounds are written lo:hi|name)", path=source, line=line
+        )
     lo_text, colon, hi_text = spec.partition(":")
     if not colon:
         lo_text = hi_text = spec
-    if not (lo_text.isdigit() and hi_text.isdigit()):
-        raise InputError(f"{where}: bad bounds {spec!r} in {token!r} (digits expected)")
+    if not (lo_text.isascii() and lo_text.isdigit() and hi_text.isascii() and hi_text.isdigit()):
+        raise InputError(
+            f"bad bounds {spec[:40]!r} in {token[:40]!r} (digits expected)", path=source, line=line
+        )
+    if len(lo_text) > 10 or len(hi_text) > 10 or int(hi_text) > _MAX_BOUND:
+        raise InputError(
+            f"bounds {spec[:40]!r} of {name[:40]!r}: at most {_MAX_BOUND}", path=source, line=line
+        )
     lo, hi = int(lo_text), int(hi_text)
     if hi == 0 or lo > hi:
-        raise InputError(f"{where}: bounds {spec!r} of {name!r} need 0 <= lo <= hi, hi >= 1")
+        raise InputError(
+            f"bounds {spec!r} of {name[:40]!r} need 0 <= lo <= hi, hi >= 1", path=source, line=line
+        )
     return name, lo, hi
 
 
@@ -292,64 +326,78 @@ def parse_dlx(text: str, *, source: str = "<text>", strict: bool = False) -> Pro
     Raises :class:`~rompicapo.common.InputError` naming the line for: an empty input, an
     item declared twice, a ``|`` twice on the item line, bounds on a secondary item, an unknown
     item, an item twice in one option, a colour on a primary item, an empty colour or name,
-    and (with ``strict``) an option without a primary item.
+    and (with ``strict``) an option without a primary item. The memory the parsed problem will
+    take is estimated from the text's size first and refused with
+    :class:`~rompicapo.common.InsufficientMemoryError` when it would not fit.
     """
+    if not isinstance(text, str):
+        raise InputError(f"parse_dlx takes text, got {type(text).__name__}")
+    # Before building anything: Python objects for every token (the dense arrays are
+    # estimated again, from the parsed sizes, when a search is built).
+    tokens_estimate = len(text.split()) if len(text) < 1 << 20 else text.count(" ") + len(text) // 8
+    check_memory(_BYTES_PER_TOKEN * tokens_estimate, f"parsing the problem {source}")
     lines = [
         (n, line.split())
         for n, line in enumerate(text.splitlines(), start=1)
         if line.strip() and not line.lstrip().startswith("|")
     ]
     if not lines:
-        raise InputError(f"{source}: empty input, no item line")
+        raise InputError("empty input, no item line", path=source)
     item_line_no, tokens = lines[0]
-    where = f"{source}:{item_line_no}"
     primary: list[str] = []
     secondary: list[str] = []
     bounds: dict[str, tuple[int, int]] = {}
     in_secondary = False
     declared: set[str] = set()
+
+    def fail(message: str, line: int) -> InputError:
+        return InputError(message, path=source, line=line)
+
     for token in tokens:
         if token == "|":
             if in_secondary:
-                raise InputError(f"{where}: the item line has '|' twice")
+                raise fail("the item line has '|' twice", item_line_no)
             in_secondary = True
             continue
-        name, lo, hi = _parse_item_token(token, where)
+        name, lo, hi = _parse_item_token(token, source, item_line_no)
         if ":" in name:
-            raise InputError(f"{where}: item name {name!r} contains ':'")
+            raise fail(f"item name {name[:40]!r} contains ':'", item_line_no)
         if name in declared:
-            raise InputError(f"{where}: item {name!r} is declared twice")
+            raise fail(f"item {name[:40]!r} is declared twice", item_line_no)
         declared.add(name)
         if in_secondary:
             if "|" in token:
-                raise InputError(f"{where}: secondary item {name!r} cannot have bounds")
+                raise fail(f"secondary item {name[:40]!r} cannot have bounds", item_line_no)
             secondary.append(name)
         else:
             primary.append(name)
             if (lo, hi) != (1, 1):
                 bounds[name] = (lo, hi)
     if not primary:
-        raise InputError(f"{where}: no primary items")
+        raise fail("no primary items", item_line_no)
     problem = Problem(primary=primary, secondary=secondary, bounds=bounds)
+    problem.source = source
     for line_no, tokens in lines[1:]:
         items: list[str] = []
         colours: dict[str, str] = {}
-        where = f"{source}:{line_no}"
         for token in tokens:
             name, colon, colour = token.partition(":")
             if not name:
-                raise InputError(f"{where}: empty item name in {token!r}")
+                raise fail(f"empty item name in {token[:40]!r}", line_no)
             if colon:
                 if not colour:
-                    raise InputError(f"{where}: empty colour in {token!r}")
+                    raise fail(f"empty colour in {token[:40]!r}", line_no)
                 if name in colours:
-                    raise InputError(f"{where}: item {name!r} appears twice in this option")
+                    raise fail(f"item {name[:40]!r} appears twice in this option", line_no)
                 colours[name] = colour
             items.append(name)
         if not strict and all(problem._index.get(i, -1) >= len(primary) for i in items):
             problem.dropped_lines.append(line_no)
             continue
-        problem._add_option(items, colours, f"{where}: option")
+        try:
+            problem._add_option(items, colours, "option")
+        except InputError as exc:
+            raise fail(str(exc), line_no) from None
     return problem
 
 

@@ -11,9 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from rompicapo.common import InputError, SearchResult
+from rompicapo.common import (
+    NotVerifiable,
+    ProgressCallback,
+    SearchResult,
+    check_int,
+    check_limit,
+    check_memory,
+)
 from rompicapo.cover.problem import Problem
+
+#: The largest board: its exact-cover form has n*n options (a million here), built in Python.
+MAX_QUEENS = 1000
+#: Bytes per option of a built problem in Python (four item names, tuples, list slots).
+_BYTES_PER_OPTION = 700
 
 __all__ = [
     "LangfordResult",
@@ -26,9 +39,10 @@ __all__ = [
 
 
 def queens_problem(n: int) -> Problem:
-    """The n-queens problem: 2n primary items, 4n-2 secondary items, n*n options."""
-    if n < 1:
-        raise InputError(f"the board needs at least one row, got n={n}")
+    """The n-queens problem: 2n primary items, 4n-2 secondary items, n*n options
+    (``1 <= n <= MAX_QUEENS``; the memory of the options is checked before they are built)."""
+    n = check_int(n, "n", minimum=1, maximum=MAX_QUEENS)
+    check_memory(_BYTES_PER_OPTION * n * n, f"the {n}-queens problem")
     p = Problem(
         primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
         secondary=[f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)],
@@ -41,16 +55,53 @@ def queens_problem(n: int) -> Problem:
 
 @dataclass
 class QueensResult(SearchResult):
-    """``placements``: the solutions kept, each the column of the queen in rows 0..n-1."""
+    """``placements``: the solutions kept, each the column of the queen in rows 0..n-1;
+    ``count`` the number found (all of them when ``complete``).
+
+    ``to_dict()`` (``rompicapo queens --json``): ``n``, ``solutions`` (the number found),
+    ``placements``, ``nodes``, ``solve_seconds``, plus ``count``, ``complete``, ``stopped``,
+    ``jobs``, ``notes``, ``counts``, ``compile_seconds``, ``peak_bytes``.
+    """
 
     n: int = 0
     count: int = 0
     placements: list[list[int]] = field(default_factory=list)
+    complete: bool = True
+    stopped: str | None = None
+    listing: bool = False
+    jobs: int = 1
+    notes: list[str] = field(default_factory=list)
+
+    _dict_exclude = ("listing",)
 
     def verify(self) -> bool:
+        """True when no two kept queens attack each other (checked independently);
+        NotVerifiable when no placement was kept (a count)."""
         from rompicapo.cover.verify import queens_ok
 
+        if not self.placements:
+            raise NotVerifiable("no placement was kept, so there is nothing to check")
         return all(queens_ok(self.n, cols) for cols in self.placements)
+
+    def _dict_extra(self) -> dict[str, Any]:
+        return {"solutions": self.count, "nodes": self.counts.get("nodes", 0)}
+
+    def report(self) -> str:
+        """The kept placements drawn, then how many solutions there are."""
+        out = []
+        for k, cols in enumerate(self.placements, start=1):
+            out += [
+                f"solution {k}: columns {' '.join(str(c + 1) for c in cols)}",
+                draw_queens(self.n, cols),
+                "",
+            ]
+        noun = "solutions" if self.count != 1 else "solution"
+        what = "first " if self.listing else ""
+        bound = "" if self.complete or self.listing else f" (stopped: {self.stopped})"
+        out.append(
+            f"{what}{self.count} {noun} of {self.n} queens{bound}; {self.solve_seconds:.3f} s"
+        )
+        return "\n".join(out)
 
 
 def _columns(n: int, solution: list[int]) -> list[int]:
@@ -60,19 +111,43 @@ def _columns(n: int, solution: list[int]) -> list[int]:
     return cols
 
 
-def queens(n: int, *, limit: int | None = None, keep: int = 0, jobs: int = 1) -> QueensResult:
-    """Count the n-queens solutions (``limit=None``: all), keeping the first ``keep``."""
+def queens(
+    n: int,
+    *,
+    limit: int | None = None,
+    keep: int = 0,
+    jobs: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> QueensResult:
+    """Count the n-queens solutions (``limit=None``: all), keeping the first ``keep``.
+
+    Counting runs on ``jobs`` workers (None = all cores, 1 = this process); the other
+    keywords are the run contract's (see :func:`rompicapo.cover.solve`)."""
     from rompicapo.cover.solve import count, solve
 
+    limit = check_limit(limit)
+    keep = check_int(keep, "keep", minimum=0, maximum=10**18)
+    if jobs is not None:
+        check_int(jobs, "jobs", minimum=1, maximum=4096)
     problem = queens_problem(n)
-    if keep == 0 and limit is None:
-        r = count(problem, jobs=jobs)
+    n = int(n)
+    listing = keep > 0 or limit is not None
+    common = {"time_limit": time_limit, "node_limit": node_limit, "progress": progress}
+    if not listing:
+        r = count(problem, jobs=jobs, **common)
     else:
-        r = solve(problem, limit=limit, keep=keep)
+        r = solve(problem, limit=limit, keep=keep, **common)
     return QueensResult(
         n=n,
         count=r.count,
         placements=[_columns(n, s) for s in r.solutions],
+        complete=r.complete,
+        stopped=r.stopped,
+        listing=listing,
+        jobs=r.jobs,
+        notes=r.notes,
         solve_seconds=r.solve_seconds,
         compile_seconds=r.compile_seconds,
         peak_bytes=r.peak_bytes,
@@ -87,8 +162,7 @@ def draw_queens(n: int, cols: list[int]) -> str:
 
 def langford_problem(n: int, *, half: bool = False) -> Problem:
     """Langford pairs for digits 1..n in 2n slots (digit i's two copies i+1 slots apart)."""
-    if n < 1:
-        raise InputError(f"Langford pairs need n >= 1, got {n}")
+    n = check_int(n, "n", minimum=1, maximum=10_000)
     p = Problem(primary=[f"d{i}" for i in range(1, n + 1)] + [f"s{j}" for j in range(1, 2 * n + 1)])
     for i in range(1, n + 1):
         for j in range(1, 2 * n - i):
@@ -107,8 +181,12 @@ class LangfordResult(SearchResult):
     sequences: list[list[int]] = field(default_factory=list)
 
     def verify(self) -> bool:
+        """True when every kept sequence is a Langford pairing; NotVerifiable when none was
+        kept."""
         from rompicapo.cover.verify import langford_ok
 
+        if not self.sequences:
+            raise NotVerifiable("no sequence was kept, so there is nothing to check")
         return all(langford_ok(self.n, s) for s in self.sequences)
 
 
@@ -122,12 +200,20 @@ def _sequence(problem: Problem, n: int, solution: list[int]) -> list[int]:
     return seq
 
 
-def langford(n: int, *, half: bool = False, keep: int = 0) -> LangfordResult:
+def langford(
+    n: int,
+    *,
+    half: bool = False,
+    keep: int = 0,
+    time_limit: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> LangfordResult:
     """Count Langford pairings of 1..n (``half``: one of each mirror pair)."""
     from rompicapo.cover.solve import solve
 
+    keep = check_int(keep, "keep", minimum=0, maximum=10**18)
     problem = langford_problem(n, half=half)
-    r = solve(problem, limit=None, keep=keep)
+    r = solve(problem, limit=None, keep=keep, time_limit=time_limit, progress=progress)
     return LangfordResult(
         n=n,
         count=r.count,
@@ -143,5 +229,6 @@ def iter_queens(n: int) -> Iterator[list[int]]:
     """Every n-queens solution, lazily, as the column of the queen in each row."""
     from rompicapo.cover.solve import iter_solutions
 
+    n = check_int(n, "n", minimum=1, maximum=MAX_QUEENS)
     for s in iter_solutions(queens_problem(n)):
         yield _columns(n, s)

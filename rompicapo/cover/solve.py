@@ -11,23 +11,55 @@ links, Algorithm M (multiplicities) on dancing links (:mod:`rompicapo.cover._ker
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup, peak_rss_bytes
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    Stopwatch,
+    check_int,
+    check_limit,
+    check_memory,
+    check_node_limit,
+    check_seed,
+    check_time_limit,
+    connect_scheduler,
+    jit_warmup,
+    peak_rss_bytes,
+    resolve_jobs,
+    seed_sequence,
+)
 from rompicapo.cover import _cells_kernel as CK
 from rompicapo.cover import _kernel as K
-from rompicapo.cover.problem import Problem, ProblemArrays
+from rompicapo.cover.problem import Problem, ProblemArrays, read_dlx
 
 __all__ = ["CoverResult", "count", "iter_solutions", "solve"]
 
 #: Nodes per kernel call when something (a clock, a progress bar) must be looked at between
 #: calls: DLX visits roughly 5-20 M nodes per second, so this is tens of milliseconds.
 _NODE_CHUNK = 200_000
+#: Nodes per kernel call when nothing is watched: Ctrl-C is only seen between kernel calls,
+#: and this keeps a call well under a second while its Python overhead stays far below 1%.
+_QUIET_CHUNK = 2_000_000
+#: The solution store of one kernel call is at most this many int32 entries (64 MB): a
+#: problem with 200,000 items has as many levels, and 4096 rows of them would be 3.3 GB.
+_STORE_ENTRIES = 1 << 24
+#: "auto" never picks dancing cells when their per-level copies (levels x items, twice)
+#: would take more than this: they would be slow to copy and may not fit at all.
+_CELLS_MAX_BYTES = 512 * 1024 * 1024
 #: The search engines: dancing cells, dancing links (X/C), dancing links with multiplicities.
 ENGINES = ("auto", "cells", "links", "m")
 #: Solutions stored per kernel call (the store is this many rows of one level each).
@@ -53,9 +85,17 @@ class CoverResult(SearchResult):
 
     ``solutions`` holds the solutions kept (lists of option numbers, givens included);
     ``count`` is the number found, the exact total when ``complete`` (the whole search tree was
-    explored); ``stopped`` says why a search ended early (``"limit"``, ``"time"``, ``"nodes"``)
-    or is ``None``. ``counts`` holds Knuth's measures: ``nodes``, ``updates``, ``cleansings``,
-    ``max_level``. ``verify()`` checks every kept solution with :mod:`rompicapo.cover.verify`.
+    explored); ``stopped`` says why a search ended early (``"limit"``, ``"time"``, ``"nodes"``,
+    ``"interrupted"``) or is ``None``. ``counts`` holds Knuth's measures: ``nodes``,
+    ``updates``, ``cleansings``, ``max_level`` (and for parallel counts ``parts``, ``workers``
+    and the workers' CPU time). ``notes`` are remarks for the user (jobs capped, options
+    dropped). ``verify()`` checks every kept solution with :mod:`rompicapo.cover.verify`.
+
+    ``to_dict()`` is what ``rompicapo cover --json`` prints: ``algorithm``, ``items``,
+    ``options``, ``solutions`` (the number found), ``complete``, ``stopped``, ``nodes``,
+    ``updates``, ``cleansings``, ``jobs``, ``solve_seconds``, ``compile_seconds``,
+    ``peak_bytes``, ``kept`` (the kept solutions' options as Knuth writes them), ``file``,
+    plus ``count``, ``counts`` and ``notes``.
     """
 
     problem: Problem | None = None
@@ -65,6 +105,9 @@ class CoverResult(SearchResult):
     stopped: str | None = None
     algorithm: str = "X"
     jobs: int = 1
+    notes: list[str] = field(default_factory=list)
+
+    _dict_exclude = ("problem", "solutions")
 
     @property
     def solution(self) -> list[int] | None:
@@ -72,30 +115,51 @@ class CoverResult(SearchResult):
         return self.solutions[0] if self.solutions else None
 
     def verify(self) -> bool:
+        """True when every kept solution is an exact cover (checked independently), False
+        when one is not; NotVerifiable when no solution was kept (a count, or no solution:
+        neither can be checked without searching again)."""
         from rompicapo.cover.verify import cover_violations
 
-        assert self.problem is not None
+        if self.problem is None or not self.solutions:
+            raise NotVerifiable("no solution was kept, so there is nothing to check")
         return all(not cover_violations(self.problem, s) for s in self.solutions)
 
-    def as_dict(self) -> dict:
-        """A JSON-ready summary (what ``rompicapo cover --json`` prints)."""
+    def _dict_extra(self) -> dict[str, Any]:
         p = self.problem
         return {
-            "algorithm": self.algorithm,
             "items": {"primary": len(p.primary), "secondary": len(p.secondary)} if p else None,
             "options": len(p.options) if p else None,
             "solutions": self.count,
-            "complete": self.complete,
-            "stopped": self.stopped,
             "nodes": self.counts.get("nodes", 0),
             "updates": self.counts.get("updates", 0),
             "cleansings": self.counts.get("cleansings", 0),
-            "jobs": self.jobs,
-            "solve_seconds": round(self.solve_seconds, 6),
-            "compile_seconds": round(self.compile_seconds, 6),
-            "peak_bytes": self.peak_bytes,
-            "kept": [sorted(s) for s in self.solutions],
+            "kept": [[p.describe(k) for k in s] for s in self.solutions] if p else [],
+            "file": p.source if p else None,
         }
+
+    def report(self) -> str:
+        """The kept solutions (one option a line, as Knuth writes them) and a summary line."""
+        out = []
+        p = self.problem
+        for n, sol in enumerate(self.solutions, start=1):
+            out.append(f"solution {n}:")
+            out += [f"  {p.describe(k) if p else k}" for k in sorted(sol)]
+        c = self.counts
+        if self.complete:
+            exact = ""
+        elif self.stopped == "limit":
+            exact = " (stopped at the limit)"
+        elif self.stopped == "interrupted":
+            exact = " (interrupted: a lower bound)"
+        else:
+            exact = f" (stopped by the {self.stopped} limit: a lower bound)"
+        out.append(
+            f"{self.count} solution{'s' * (self.count != 1)}{exact}; "
+            f"{c.get('nodes', 0):,} nodes, {c.get('updates', 0):,} updates; "
+            f"{self.solve_seconds:.3f} s"
+            + (f" with {self.jobs} workers" if self.jobs > 1 else "")
+        )
+        return "\n".join(out)
 
 
 def _warm() -> float:
@@ -103,8 +167,8 @@ def _warm() -> float:
 
     def tiny() -> None:
         a = Problem(primary=["a", "b"], secondary=["x"])
-        a.add_option(["a", "x"], colors={"x": 1})
-        a.add_option(["b", "x"], colors={"x": 1})
+        a.add_option(["a", "x"], colours={"x": 1})
+        a.add_option(["b", "x"], colours={"x": 1})
         b = Problem(primary=["a", "b"], secondary=["x"])
         b.add_option(["a", "x"])
         b.add_option(["b"])
@@ -117,6 +181,59 @@ def _warm() -> float:
                 )
 
     return jit_warmup("cover.dlx", tiny)
+
+
+def _levels(a: ProblemArrays, engine: str) -> int:
+    """Search-tree levels: one per primary item, and for Algorithm M one per unit of bound."""
+    if engine == "m":
+        return int(a.upper.astype(np.int64).sum()) + a.n_primary + 1
+    return a.n_primary + 1
+
+
+def search_bytes(a: ProblemArrays, engine: str) -> int:
+    """Bytes of the arrays a search of ``a`` with ``engine`` allocates (the kernels' state,
+    the per-level arrays, one solution store), from the sizes alone, in Python integers."""
+    entries = len(a.option_items)
+    items, options, primary = a.n_items, a.n_options, a.n_primary
+    levels = _levels(a, engine) if engine in ("cells", "links", "m") else primary + 1
+    rows = max(1, min(_STORE_BATCH, _STORE_ENTRIES // max(levels, 1)))
+    common = levels * (4 + 8 + 8) + rows * (levels + 1) * 4 + 8 * options  # + orders
+    if engine == "cells":
+        sets = 4 * (7 * entries + 3 * items + 3 * primary + 8)
+        saved = levels * (2 * items + 2 + 1) * 4  # saved sizes before and after, active, best
+        return common + sets + saved
+    nodes = items + 1 + entries + options + 1
+    links = 4 * (5 * nodes + options + 3 * (items + 2)) + 8 * (items + 2)
+    return common + links + levels * 4
+
+
+def plan_engine(a: ProblemArrays, engine: str = "auto") -> str:
+    """The engine a search of ``a`` will use (``"auto"`` resolved), after checking that it
+    applies and that its arrays fit in memory (estimated from the sizes: nothing is
+    allocated, no kernel is compiled)."""
+    if engine == "auto":
+        if a.has_multiplicities:
+            engine = "m"
+        elif (
+            a.has_colours
+            or _copy_to_work_ratio(a) > _CELLS_MAX_COPY_RATIO
+            or search_bytes(a, "cells") > _CELLS_MAX_BYTES
+        ):
+            engine = "links"
+        else:
+            engine = "cells"
+    if engine not in ENGINES:
+        raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {str(engine)[:20]!r}")
+    if engine == "cells" and (a.has_colours or a.has_multiplicities):
+        raise InputError("dancing cells here handle neither colours nor multiplicities")
+    if engine == "links" and a.has_multiplicities:
+        raise InputError("multiplicities need Algorithm M (engine 'm')")
+    check_memory(
+        search_bytes(a, engine),
+        f"a search of {a.n_items} items and {a.n_options} option"
+        f"{'s' * (a.n_options != 1)} ({engine} engine)",
+    )
+    return engine
 
 
 def _copy_to_work_ratio(a: ProblemArrays) -> float:
@@ -156,19 +273,7 @@ class _Search:
     ) -> None:
         a = arrays
         self.arrays = a
-        if engine == "auto":
-            if a.has_multiplicities:
-                engine = "m"
-            elif a.has_colors or _copy_to_work_ratio(a) > _CELLS_MAX_COPY_RATIO:
-                engine = "links"
-            else:
-                engine = "cells"
-        if engine not in ENGINES:
-            raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-        if engine == "cells" and (a.has_colors or a.has_multiplicities):
-            raise InputError("dancing cells here handle neither colours nor multiplicities")
-        if engine == "links" and a.has_multiplicities:
-            raise InputError("multiplicities need Algorithm M (engine 'm')")
+        engine = plan_engine(a, engine)
         self.engine = engine
         self.use_m = engine == "m"
         n_options = a.n_options
@@ -178,11 +283,12 @@ class _Search:
         else:
             # a random solution: shuffle the order of the options in every item's list and the
             # order of the items (which breaks MRV ties), as Knuth's DLX does with seed s
-            rng = np.random.default_rng(seed)
+            rng = np.random.default_rng(seed_sequence(seed))
             option_order = rng.permutation(n_options).astype(np.int32)
             item_order = rng.permutation(a.n_primary).astype(np.int32)
-        levels = int(a.upper.sum()) + a.n_primary + 1 if self.use_m else a.n_primary + 1
+        levels = _levels(a, engine)
         self.levels = levels
+        self.store_rows = max(1, min(_STORE_BATCH, _STORE_ENTRIES // levels))
         self.choice = np.zeros(levels, np.int32)
         self.choice_k = np.zeros(levels, np.int64)
         self.choice_d = np.zeros(levels, np.int64)
@@ -205,7 +311,7 @@ class _Search:
                 a.n_items,
                 a.option_start,
                 a.option_items,
-                a.option_colors,
+                a.option_colours,
                 option_order,
                 item_order,
             )
@@ -249,6 +355,11 @@ class _Search:
         self, *, stop_after: int, max_store: int, node_budget: int, split_depth: int = -1
     ) -> tuple[int, list[list[int]]]:
         """One kernel call; returns (status, solutions stored in this call)."""
+        if max_store > self.store_rows:
+            # a smaller store than asked: pause when it is full so no solution is lost (every
+            # caller calls again until the search is done)
+            max_store = self.store_rows
+            stop_after = min(stop_after, max_store)
         store = np.zeros((max(max_store, 1), self.levels), np.int32)
         store_len = np.zeros(max(max_store, 1), np.int32)
         tail = (
@@ -312,10 +423,29 @@ class _Search:
         """Knuth's letter for the algorithm, with the data structure: X/cells, C/links, ..."""
         if self.use_m:
             return "M/links"
-        return ("C" if self.arrays.has_colors else "X") + "/" + self.engine
+        return ("C" if self.arrays.has_colours else "X") + "/" + self.engine
 
 
-ProgressCallback = Callable[[float, int], None]
+def _as_problem(problem: object) -> Problem:
+    """A Problem, or one read from a ``.dlx`` file name (``"-"`` = standard input)."""
+    if isinstance(problem, Problem):
+        return problem
+    if isinstance(problem, (str, os.PathLike)):
+        return read_dlx(problem)
+    raise InputError(
+        f"problem must be a Problem or a .dlx file name, got {type(problem).__name__}"
+    )
+
+
+def _check_givens(givens: object) -> list[int]:
+    if isinstance(givens, (str, bytes)) or not hasattr(givens, "__iter__"):
+        raise InputError("givens must be a list of option numbers")
+    return [check_int(g, "a given option", minimum=0, maximum=2**31 - 1) for g in givens]
+
+
+def _dropped_notes(problem: Problem) -> list[str]:
+    where = problem.source or "<text>"
+    return [f"{where}:{line}: option ignored (no primary items)" for line in problem.dropped_lines]
 
 
 def _drive(
@@ -323,46 +453,52 @@ def _drive(
     *,
     limit: int | None,
     keep: int,
-    time_limit: float | None,
+    deadline: Deadline,
     node_limit: int | None,
-    progress: ProgressCallback | None,
+    progress: Progress,
 ) -> tuple[list[list[int]], int, bool, str | None]:
-    """Call the kernel until the tree ends or a limit stops it."""
-    watched = time_limit is not None or progress is not None
-    t_end = None if time_limit is None else time.perf_counter() + time_limit
+    """Call the kernel until the tree ends, a limit stops it, or Ctrl-C (the solutions found
+    so far are kept: ``stopped`` is then ``"interrupted"``)."""
+    watched = deadline.time_limit is not None or progress.callback is not None
     kept: list[list[int]] = []
     found = 0
     stopped = None
     nodes0 = int(search.counters[K.C_NODES])
-    while not search.done:
-        budget = _NODE_CHUNK if watched else _UNLIMITED
-        if node_limit is not None:
-            left = node_limit - (int(search.counters[K.C_NODES]) - nodes0)
-            if left <= 0:
-                stopped = "nodes"
+    try:
+        while not search.done:
+            budget = _NODE_CHUNK if watched else _QUIET_CHUNK
+            if node_limit is not None:
+                left = node_limit - (int(search.counters[K.C_NODES]) - nodes0)
+                if left <= 0:
+                    stopped = "nodes"
+                    break
+                budget = min(budget, left)
+            want = int(_UNLIMITED) if limit is None else limit - found
+            store = max(0, min(keep - len(kept), _STORE_BATCH))
+            if store > 0:  # pause when the store is full, so no kept solution is lost
+                want = min(want, store)
+            before = int(search.counters[K.C_SOLUTIONS])
+            _, sols = search.run(stop_after=want, max_store=store, node_budget=int(budget))
+            found += int(search.counters[K.C_SOLUTIONS]) - before
+            kept.extend(sols)
+            progress.update(
+                100 * search.progress(),
+                counts={"solutions": found, "nodes": int(search.counters[K.C_NODES])},
+                message=f"{found:,} solutions",
+            )
+            if limit is not None and found >= limit:
+                stopped = "limit" if not search.done else None
                 break
-            budget = min(budget, left)
-        want = int(_UNLIMITED) if limit is None else limit - found
-        store = max(0, min(keep - len(kept), _STORE_BATCH))
-        if store > 0:  # pause when the store is full, so no kept solution is lost
-            want = min(want, store)
-        before = int(search.counters[K.C_SOLUTIONS])
-        _, sols = search.run(stop_after=want, max_store=store, node_budget=int(budget))
-        found += int(search.counters[K.C_SOLUTIONS]) - before
-        kept.extend(sols)
-        if progress is not None:
-            progress(search.progress(), found)
-        if limit is not None and found >= limit:
-            stopped = "limit" if not search.done else None
-            break
-        if t_end is not None and time.perf_counter() >= t_end and not search.done:
-            stopped = "time"
-            break
+            if deadline.expired() and not search.done:
+                stopped = "time"
+                break
+    except KeyboardInterrupt:
+        stopped = "interrupted"
     return kept, found, search.done and stopped is None, stopped
 
 
 def solve(
-    problem: Problem,
+    problem: Problem | str | os.PathLike,
     *,
     limit: int | None = 1,
     keep: int | None = None,
@@ -375,13 +511,27 @@ def solve(
 ) -> CoverResult:
     """Find solutions: the first (``limit=1``), at most ``limit``, or all (``limit=None``).
 
+    ``problem`` is a :class:`Problem` or the name of a ``.dlx`` file (``"-"`` = stdin).
     ``keep`` bounds how many are stored (default: all found, up to ``limit``); ``givens`` are
     option numbers forced into every solution (contradicting givens give no solution);
-    ``seed`` shuffles the option and item order, so ``limit=1`` gives a random solution
-    (reproducible, though not uniformly distributed); ``time_limit`` (seconds) and
-    ``node_limit`` stop early; ``progress(fraction, found)`` is called now and then;
-    ``engine`` picks the kernel (see :data:`ENGINES`; ``"auto"`` is right almost always).
+    ``seed`` (any integer) shuffles the option and item order, so ``limit=1`` gives a random
+    solution (reproducible, though not uniformly distributed); ``time_limit`` (seconds of wall
+    clock for the whole call) and ``node_limit`` stop early; ``progress`` receives
+    :class:`~rompicapo.common.ProgressEvent` objects (``done`` = percent of the tree, by
+    Knuth's estimate); ``engine`` picks the kernel (see :data:`ENGINES`; ``"auto"`` is right
+    almost always). Ctrl-C stops the search and returns what was found
+    (``stopped="interrupted"``). Every argument is checked before the search starts, the
+    memory of its arrays included.
     """
+    deadline = Deadline(check_time_limit(time_limit))
+    limit = check_limit(limit)
+    keep = None if keep is None else check_int(keep, "keep", minimum=0, maximum=10**18)
+    givens = _check_givens(givens)
+    seed = check_seed(seed)
+    node_limit = check_node_limit(node_limit)
+    events = Progress(progress, unit="%", total=100)
+    problem = _as_problem(problem)
+    engine = plan_engine(problem.arrays(), engine)  # refused here, before compiling anything
     compile_seconds = _warm()
     with Stopwatch() as sw:
         search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
@@ -390,10 +540,13 @@ def solve(
             search,
             limit=limit,
             keep=keep_n,
-            time_limit=time_limit,
+            deadline=deadline,
             node_limit=node_limit,
-            progress=progress,
+            progress=events,
         )
+    counts = search.counts()
+    counts["solutions"] = found
+    events.finish(counts=counts)
     return CoverResult(
         problem=problem,
         solutions=kept,
@@ -404,12 +557,13 @@ def solve(
         solve_seconds=sw.seconds,
         compile_seconds=compile_seconds,
         peak_bytes=peak_rss_bytes(),
-        counts=search.counts(),
+        counts=counts,
+        notes=_dropped_notes(problem),
     )
 
 
 def iter_solutions(
-    problem: Problem,
+    problem: Problem | str | os.PathLike,
     *,
     givens: Sequence[int] = (),
     seed: int | None = None,
@@ -418,6 +572,11 @@ def iter_solutions(
 ) -> Iterator[list[int]]:
     """Yield the solutions one by one, lazily: the search pauses between batches of ``batch``
     solutions (the first batch is a single one, so the first answer comes at once)."""
+    givens = _check_givens(givens)
+    seed = check_seed(seed)
+    batch = check_int(batch, "batch", minimum=1, maximum=_STORE_BATCH)
+    problem = _as_problem(problem)
+    engine = plan_engine(problem.arrays(), engine)
     _warm()
     search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
     size = 1
@@ -432,27 +591,47 @@ def iter_solutions(
 # --------------------------------------------------------------------------------------------
 
 
-def _count_job(
-    job: tuple[ProblemArrays, list[list[int]], str],
-) -> tuple[int, int, int, int, float, tuple[int, int]]:
-    """Count the solutions under each prefix (a worker's share): (count, nodes, updates,
-    cleansings, CPU seconds of this thread, (process id, thread id))."""
-    import os
-    import threading
+#: Stop flags of parallel counts running in threads of this process, by the count's token:
+#: Ctrl-C sets its flag so the threads stop within one chunk of nodes (a thread cannot be
+#: interrupted inside a kernel). Worker processes do not see it (they get Ctrl-C themselves).
+_STOPS: dict[int, threading.Event] = {}
+_TOKENS = itertools.count(1)
 
+
+def _count_job(
+    job: tuple[ProblemArrays, list[list[int]], str, float | None, int],
+) -> tuple[int, int, int, int, float, tuple[int, int], bool]:
+    """Count the solutions under each prefix (a worker's share): (count, nodes, updates,
+    cleansings, CPU seconds of this thread, (process id, thread id), stopped early). ``end``
+    is the wall-clock time (``time.time()``) to stop at, or None; the kernel runs in chunks
+    of nodes so the clock and the stop flag are looked at now and then."""
     cpu0 = time.thread_time()
-    arrays, prefixes, engine = job
+    arrays, prefixes, engine, end, token = job
+    stop = _STOPS.get(token)
     total = nodes = updates = cleansings = 0
+    stopped = False
+    budget = _NODE_CHUNK if end is not None else _QUIET_CHUNK
     for prefix in prefixes:
+        if (end is not None and time.time() >= end) or (stop is not None and stop.is_set()):
+            stopped = True
+            break
         search = _Search(arrays, givens=prefix, engine=engine)
-        search.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=int(_UNLIMITED))
+        while not search.done:
+            search.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=budget)
+            if search.done:
+                break
+            if (end is not None and time.time() >= end) or (stop is not None and stop.is_set()):
+                stopped = True
+                break
         c = search.counters
         total += int(c[K.C_SOLUTIONS])
         nodes += int(c[K.C_NODES])
         updates += int(c[K.C_UPDATES])
         cleansings += int(c[K.C_CLEANSINGS])
+        if stopped:
+            break
     worker = (os.getpid(), threading.get_ident())
-    return total, nodes, updates, cleansings, time.thread_time() - cpu0, worker
+    return total, nodes, updates, cleansings, time.thread_time() - cpu0, worker, stopped
 
 
 def split(
@@ -479,11 +658,11 @@ def split(
 
 
 def count(
-    problem: Problem,
+    problem: Problem | str | os.PathLike,
     *,
     givens: Sequence[int] = (),
-    jobs: int = 1,
-    scheduler: str | None = None,
+    jobs: int | None = None,
+    scheduler: Any = None,
     processes: bool = False,
     time_limit: float | None = None,
     node_limit: int | None = None,
@@ -494,81 +673,161 @@ def count(
     """Count every solution without keeping any (exact, 64-bit per kernel call, summed in
     Python integers across subproblems, so the total has no upper limit).
 
-    With ``jobs > 1`` or a Dask ``scheduler`` address, the tree is cut into about
+    ``jobs``: workers; None (the default) = all cores of this machine, 1 = in this process;
+    more than the cores is capped (``notes`` says so). With several jobs or a Dask
+    ``scheduler`` (an address, or a ``distributed.Client``), the tree is cut into about
     ``parts_per_job * jobs`` subproblems (:func:`split`) counted in parallel by
-    :func:`rompicapo.common.run_jobs`: on this machine by ``jobs`` threads (the kernels
-    release the GIL, so threads need no start-up; a spawned process first spends 0.5-1 s
-    loading numba and the kernels), or by processes with ``processes=True``; ``counts`` then
-    sums the workers' measures (plus the splitting) and their CPU time
-    (``worker_cpu_ms_max``: the busiest worker, ``worker_cpu_ms_total``: all of them).
-    Time and node limits apply to single-process counts only.
-    """
-    if (jobs > 1 or scheduler is not None) and not givens:
-        arrays = problem.arrays()
-        if arrays.has_multiplicities:
-            raise InputError("parallel counting needs a problem without multiplicities")
-        if time_limit is not None or node_limit is not None:
-            raise InputError("time and node limits apply to single-process counts only")
-        from rompicapo.common import run_jobs
+    :func:`rompicapo.common.run_jobs`: on this machine by threads (the kernels release the
+    GIL, so threads need no start-up; a spawned process first spends 0.5-1 s loading numba and
+    the kernels), or by processes with ``processes=True``; ``counts`` then sums the workers'
+    measures (plus the splitting) and their CPU time (``worker_cpu_ms_max``: the busiest
+    worker, ``worker_cpu_ms_total``: all of them).
 
-        compile_seconds = _warm()
-        with Stopwatch() as sw:
-            n_parts = parts_per_job * max(jobs, 1)
-            prefixes = split(problem, n_parts, engine=engine)
-            # deal the prefixes round-robin so every job gets early and late parts of the
-            # tree; many small jobs, handed out as workers free up, keep the ending balanced
-            n_groups = min(len(prefixes), n_parts)
-            groups = [prefixes[g::n_groups] for g in range(n_groups)] if prefixes else []
-            total = nodes = updates = cleansings = 0
-            pool = {} if scheduler is not None or processes else {"threads": True}
-            finished = run_jobs(
-                _count_job,
-                [(arrays, g, engine) for g in groups],
-                n_jobs=jobs,
-                scheduler=scheduler,
-                **pool,
-            )
-            cpu_by_worker: dict[tuple[int, int], float] = {}
-            for done, (_, (n, nd, up, cl, cpu, worker)) in enumerate(finished, start=1):
+    ``time_limit`` covers the whole call (splitting and workers' start-up included): the
+    workers stop when it runs out and ``count`` is then a lower bound (``stopped="time"``). A
+    problem with multiplicities, ``givens`` or a ``node_limit`` is counted in one process: with
+    ``jobs=None`` silently (a note says so), with ``jobs > 1`` or a scheduler it is an
+    :class:`~rompicapo.common.InputError`. The scheduler is reached
+    (:func:`rompicapo.common.connect_scheduler`) before any work: a wrong address is one line
+    within seconds. Ctrl-C stops the count and returns the lower bound so far
+    (``stopped="interrupted"``).
+    """
+    deadline = Deadline(check_time_limit(time_limit))
+    givens = _check_givens(givens)
+    node_limit = check_node_limit(node_limit)
+    parts_per_job = check_int(parts_per_job, "parts_per_job", minimum=1, maximum=10**6)
+    explicit = jobs is not None and check_int(jobs, "jobs", minimum=1, maximum=4096) > 1
+    problem = _as_problem(problem)
+    arrays = problem.arrays()
+    plan_engine(arrays, engine)  # the engine applies and fits, before a scheduler or a split
+    why_single = (
+        "a problem with multiplicities"
+        if arrays.has_multiplicities
+        else "givens"
+        if givens
+        else "a node limit"
+        if node_limit is not None
+        else None
+    )
+    if (explicit or scheduler is not None) and why_single is not None:
+        raise InputError(f"parallel counting (jobs > 1 or a scheduler) cannot take {why_single}")
+    n_jobs, note = resolve_jobs(jobs)
+    notes = [note] if note else []
+    if scheduler is None and (n_jobs == 1 or why_single is not None):
+        if n_jobs > 1:
+            notes.append(f"counted in one process ({why_single} cannot be split)")
+        result = solve(
+            problem,
+            limit=None,
+            keep=0,
+            givens=givens,
+            time_limit=deadline.remaining() if deadline.time_limit is not None else None,
+            node_limit=node_limit,
+            progress=progress,
+            engine=engine,
+        )
+        result.notes = notes + result.notes
+        return result
+    events = Progress(progress, unit="parts")
+    # the scheduler first: a wrong address costs seconds, not a split of the tree
+    client = None
+    if scheduler is not None and not hasattr(scheduler, "submit"):
+        client = connect_scheduler(scheduler)
+        scheduler_arg: Any = client
+    else:
+        scheduler_arg = scheduler
+    try:
+        return _count_parallel(
+            problem, n_jobs, scheduler_arg, processes, parts_per_job, engine, events, notes,
+            deadline,
+        )  # fmt: skip
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _count_parallel(
+    problem: Problem,
+    n_jobs: int,
+    scheduler: Any,
+    processes: bool,
+    parts_per_job: int,
+    engine: str,
+    events: Progress,
+    notes: list[str],
+    deadline: Deadline,
+) -> CoverResult:
+    from rompicapo.common import run_jobs
+
+    arrays = problem.arrays()
+    search0 = _Search(arrays, engine=engine)  # checks the engine and the memory up front
+    compile_seconds = _warm()
+    total = nodes = updates = cleansings = 0
+    cpu_by_worker: dict[tuple[int, int], float] = {}
+    stopped = None
+    with Stopwatch() as sw:
+        n_parts = parts_per_job * n_jobs
+        prefixes = split(problem, n_parts, engine=engine)
+        # deal the prefixes round-robin so every job gets early and late parts of the
+        # tree; many small jobs, handed out as workers free up, keep the ending balanced
+        n_groups = min(len(prefixes), n_parts)
+        groups = [prefixes[g::n_groups] for g in range(n_groups)] if prefixes else []
+        events.total = len(groups)
+        pool = {} if scheduler is not None or processes else {"threads": True}
+        # wall-clock end for the workers (time.time(): the same clock in every process of
+        # this machine; monotonic clocks are not comparable across processes)
+        end = None if deadline.time_limit is None else time.time() + deadline.remaining()
+        token = next(_TOKENS)
+        _STOPS[token] = threading.Event()
+        finished = run_jobs(
+            _count_job,
+            [(arrays, g, engine, end, token) for g in groups],
+            n_jobs=n_jobs,
+            scheduler=scheduler,
+            **pool,
+        )
+        try:
+            for done, (_, (n, nd, up, cl, cpu, worker, cut)) in enumerate(finished, start=1):
                 cpu_by_worker[worker] = cpu_by_worker.get(worker, 0.0) + cpu
                 total += n
                 nodes += nd
                 updates += up
                 cleansings += cl
-                if progress is not None:
-                    progress(done / max(len(groups), 1), total)
-        return CoverResult(
-            problem=problem,
-            count=total,
-            complete=True,
-            algorithm=_Search(arrays, engine=engine).algorithm,
-            jobs=jobs,
-            solve_seconds=sw.seconds,
-            compile_seconds=compile_seconds,
-            peak_bytes=peak_rss_bytes(),
-            counts={
-                "nodes": nodes,
-                "updates": updates,
-                "cleansings": cleansings,
-                "parts": len(prefixes),
-                "workers": len(cpu_by_worker),
-                # CPU milliseconds of the busiest worker and of all: on idle cores the wall
-                # time approaches the first; its ratio to a one-process run is the speed-up
-                "worker_cpu_ms_max": round(1000 * max(cpu_by_worker.values(), default=0.0)),
-                "worker_cpu_ms_total": round(1000 * sum(cpu_by_worker.values())),
-            },
-        )
-    result = solve(
-        problem,
-        limit=None,
-        keep=0,
-        givens=givens,
-        time_limit=time_limit,
-        node_limit=node_limit,
-        progress=progress,
-        engine=engine,
+                if cut and stopped is None:
+                    stopped = "time"
+                events.update(done, counts={"solutions": total}, message=f"{total:,} solutions")
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+            _STOPS[token].set()  # the threads stop within a chunk, so closing does not wait
+            finished.close()
+        finally:
+            _STOPS.pop(token, None)
+    counts = {
+        "nodes": nodes,
+        "updates": updates,
+        "cleansings": cleansings,
+        "solutions": total,
+        "parts": len(prefixes),
+        "workers": len(cpu_by_worker),
+        # CPU milliseconds of the busiest worker and of all: on idle cores the wall
+        # time approaches the first; its ratio to a one-process run is the speed-up
+        "worker_cpu_ms_max": round(1000 * max(cpu_by_worker.values(), default=0.0)),
+        "worker_cpu_ms_total": round(1000 * sum(cpu_by_worker.values())),
+    }
+    events.finish(counts=counts)
+    return CoverResult(
+        problem=problem,
+        count=total,
+        complete=stopped is None,
+        stopped=stopped,
+        algorithm=search0.algorithm,
+        jobs=n_jobs,
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_seconds,
+        peak_bytes=peak_rss_bytes(),
+        counts=counts,
+        notes=notes + _dropped_notes(problem),
     )
-    return result
 
 
 def estimate_remaining(fraction: float, seconds: float) -> float:

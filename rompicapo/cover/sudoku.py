@@ -19,14 +19,31 @@ are 1-9, A-G), with ``.``, ``0`` or ``_`` for an empty cell; blanks, ``|``, ``+`
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup, peak_rss_bytes
+from rompicapo.common import (
+    InputError,
+    NotVerifiable,
+    SearchResult,
+    Stopwatch,
+    check_int,
+    check_limit,
+    check_memory,
+    check_seed,
+    decode_text,
+    jit_warmup,
+    peak_rss_bytes,
+    read_text,
+    renamed_keywords,
+    seed_sequence,
+)
 from rompicapo.cover.problem import Problem
 
 __all__ = [
@@ -35,23 +52,33 @@ __all__ = [
     "Rating",
     "Sudoku",
     "SudokuResult",
+    "SudokuResults",
     "generate",
+    "load_puzzles",
     "parse_box",
     "rate",
+    "rate_file",
     "read_puzzles",
     "solve",
     "solve_batch",
+    "solve_file",
 ]
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _EMPTY = "._0"
 
 
-def parse_box(text: str) -> tuple[int, int]:
-    """``"3x3"`` -> (3, 3): box rows by box columns."""
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+def parse_box(text: str | tuple[int, int]) -> tuple[int, int]:
+    """``"3x3"`` (or ``(3, 3)``) -> (3, 3): box rows by box columns, checked."""
+    if isinstance(text, (tuple, list)) and len(text) == 2:
+        bh = check_int(text[0], "box rows", minimum=1, maximum=len(SYMBOLS))
+        bw = check_int(text[1], "box columns", minimum=1, maximum=len(SYMBOLS))
+        text = f"{bh}x{bw}"
+    if not isinstance(text, str):
+        raise InputError(f"box must look like 3x3 or (3, 3), got {str(text)[:40]!r}")
+    m = re.fullmatch(r"\s*(\d{1,6})\s*[xX]\s*(\d{1,6})\s*", text)
     if not m:
-        raise InputError(f"box size must look like 3x3, got {text!r}")
+        raise InputError(f"box size must look like 3x3, got {text[:40]!r}")
     bh, bw = int(m.group(1)), int(m.group(2))
     if bh < 1 or bw < 1 or bh * bw > len(SYMBOLS):
         raise InputError(f"box {text!r}: the grid side R*C must be between 1 and {len(SYMBOLS)}")
@@ -98,6 +125,10 @@ class Sudoku:
         regions: str | None = None,
     ) -> Sudoku:
         """Read a puzzle (see the module docstring); the side N comes from the length."""
+        if not isinstance(text, str):
+            raise InputError(f"a puzzle is text, got {type(text).__name__}")
+        if not isinstance(diagonals, bool):
+            raise InputError(f"diagonals must be True or False, got {diagonals!r}")
         lines = [ln for ln in text.splitlines() if not re.fullmatch(r"[\s\-+|=]*", ln) or not ln]
         cleaned = re.sub(r"[\s|+]", "", "".join(lines))
         if isinstance(box, str):
@@ -169,6 +200,8 @@ def format_grid(grid, box: tuple[int, int]) -> str:
 
 
 def _parse_regions(layout: str, n: int) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(layout, str):
+        raise InputError(f"regions is a layout text, got {type(layout).__name__}")
     cleaned = re.sub(r"[\s|+]", "", layout)
     if len(cleaned) != n * n:
         raise InputError(f"a jigsaw layout for {n}x{n} needs {n * n} letters, got {len(cleaned)}")
@@ -261,14 +294,25 @@ def _warm() -> float:
 
 @dataclass
 class SudokuResult(SearchResult):
-    """``solutions`` (grids) found, at most ``max_solutions``; ``count`` = how many;
-    ``unique`` when exactly one exists (needs ``max_solutions >= 2``)."""
+    """``solutions`` (grids) found, at most ``max_solutions`` (the call's ``limit``);
+    ``count`` = how many; ``unique`` when exactly one exists (needs a limit of 2 or more).
+
+    ``to_dict()`` (``rompicapo sudoku solve --json``): ``puzzle``, ``solutions`` (the number
+    found), ``unique``, ``solution``, ``engine``, ``counts``, ``solve_seconds``, plus
+    ``count``, ``limit``, ``compile_seconds``, ``peak_bytes``.
+    """
 
     puzzle: Sudoku | None = None
     solutions: list[list[list[int]]] = field(default_factory=list)
     count: int = 0
     max_solutions: int = 2
     engine: str = "bitboard"
+
+    _dict_exclude = ("puzzle", "solutions", "max_solutions")
+
+    @property
+    def limit(self) -> int:
+        return self.max_solutions
 
     @property
     def unique(self) -> bool:
@@ -279,46 +323,60 @@ class SudokuResult(SearchResult):
         return self.puzzle.with_grid(self.solutions[0]) if self.solutions and self.puzzle else None
 
     def verify(self) -> bool:
+        """True when every solution found fills the puzzle by the rules (checked
+        independently); NotVerifiable when none was found (no solution cannot be checked
+        without solving again)."""
         from rompicapo.cover.verify import sudoku_ok
 
         p = self.puzzle
-        assert p is not None
+        if p is None or not self.solutions:
+            raise NotVerifiable("no solution was found, so there is nothing to check")
         return all(
             sudoku_ok(p.grid, s, p.box, diagonals=p.diagonals, regions=p.regions)
             for s in self.solutions
         )
 
-    def report(self, max_solutions: int) -> str:
-        if self.count == 0:
-            return f"{self.puzzle.line()}\nno solution"
-        text = self.solution.pretty()
-        if self.count == 1 and max_solutions >= 2:
-            return text + "\nunique solution"
-        more = "+" if self.count >= max_solutions else ""
-        return text + f"\n{self.count}{more} solutions (the first shown)"
-
-    def as_dict(self) -> dict:
+    def _dict_extra(self) -> dict[str, Any]:
         return {
-            "puzzle": self.puzzle.line(),
+            "puzzle": self.puzzle.line() if self.puzzle else None,
             "solutions": self.count,
             "unique": self.unique,
             "solution": self.solution.line() if self.solution else None,
-            "engine": self.engine,
-            "counts": self.counts,
-            "solve_seconds": round(self.solve_seconds, 6),
+            "limit": self.max_solutions,
         }
 
+    def report(self) -> str:
+        """The first solution drawn as a grid, and whether it is unique."""
+        if self.count == 0:
+            return f"{self.puzzle.line()}\nno solution"
+        text = self.solution.pretty()
+        if self.count == 1 and self.max_solutions >= 2:
+            return text + "\nunique solution"
+        more = "+" if self.count >= self.max_solutions else ""
+        return text + f"\n{self.count}{more} solutions (the first shown)"
 
-def solve(puzzle: Sudoku | str, *, max_solutions: int = 2, engine: str = "auto") -> SudokuResult:
-    """Solve one puzzle, counting solutions up to ``max_solutions`` (2 decides uniqueness).
+
+_ENGINES = ("auto", "bitboard", "dlx")
+
+
+@renamed_keywords(max_solutions="limit")
+def solve(puzzle: Sudoku | str, *, limit: int = 2, engine: str = "auto") -> SudokuResult:
+    """Solve one puzzle, counting solutions up to ``limit`` (2 decides uniqueness; formerly
+    ``max_solutions``).
 
     ``engine``: ``"bitboard"`` (classic 9x9 only), ``"dlx"``, or ``"auto"`` (bitboard when
     it applies).
     """
     if isinstance(puzzle, str):
         puzzle = Sudoku.parse(puzzle)
-    if max_solutions < 1:
-        raise InputError("max_solutions must be at least 1")
+    if not isinstance(puzzle, Sudoku):
+        raise InputError(f"puzzle must be a Sudoku or its text, got {type(puzzle).__name__}")
+    max_solutions = check_limit(limit)
+    if max_solutions is None:
+        raise InputError("limit must be a positive number of solutions")
+    max_solutions = min(max_solutions, 2**31 - 1)  # the kernels count in int32
+    if engine not in _ENGINES:
+        raise InputError(f"engine must be one of {', '.join(_ENGINES)}, got {str(engine)!r}")
     use_bitboard = engine == "bitboard" or (engine == "auto" and puzzle.is_classic9)
     if use_bitboard and not puzzle.is_classic9:
         raise InputError("the bitboard engine solves classic 9x9 Sudoku only")
@@ -353,35 +411,65 @@ def solve(puzzle: Sudoku | str, *, max_solutions: int = 2, engine: str = "auto")
     )
 
 
-def read_puzzles(path: str | Path) -> np.ndarray:
+def read_puzzles(path: str | Path | bytes) -> np.ndarray:
     """Every 81-character puzzle line of a file (``#`` comments and blank lines skipped) as a
     ``uint8[P, 81]`` array, 0 for empty; a line of another length or with a bad character is
-    an error naming the line."""
-    raw = Path(path).read_bytes() if not isinstance(path, bytes) else path
-    lines = raw.split(b"\n")
-    keep = [ln.strip() for ln in lines]
-    numbered = [(i + 1, ln) for i, ln in enumerate(keep) if ln and not ln.startswith(b"#")]
+    an error naming the file and the line. ``path`` may also be the file's bytes. The file is
+    read with :func:`rompicapo.common.read_text` (binary, non-UTF-8 files refused)."""
+    if isinstance(path, bytes):
+        source, text = "<bytes>", decode_text(path, "<bytes>")
+    else:
+        source, text = str(path), read_text(path, "puzzle file")
+    return _puzzle_array(text, source)
+
+
+def _puzzle_array(text: str, source: str) -> np.ndarray:
+    numbered = [
+        (i + 1, ln.strip())
+        for i, ln in enumerate(text.split("\n"))
+        if ln.strip() and not ln.strip().startswith("#")
+    ]
     for line_no, ln in numbered:
         if len(ln) != 81:
-            raise InputError(f"{path}:{line_no}: a puzzle line has 81 characters, got {len(ln)}")
+            raise InputError(
+                f"a puzzle line has 81 characters, got {len(ln)}", path=source, line=line_no
+            )
+        if not ln.isascii():
+            bad = next(ch for ch in ln if not ch.isascii())
+            raise InputError(
+                f"bad character {bad!r} at position {ln.index(bad) + 1} "
+                "(use 1-9 and . for empty)",
+                path=source,
+                line=line_no,
+            )
     if not numbered:
-        raise InputError(f"{path}: no puzzles")
-    data = np.frombuffer(b"".join(ln for _, ln in numbered), dtype=np.uint8).reshape(-1, 81)
+        raise InputError("no puzzles", path=source)
+    check_memory(4 * 81 * len(numbered), f"{len(numbered)} puzzles of {source}")
+    raw = "".join(ln for _, ln in numbered).encode("ascii")
+    data = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 81)
     digits = data - ord("0")
     empty = (data == ord(".")) | (data == ord("0")) | (data == ord("_"))
     bad = ~empty & ((digits < 1) | (digits > 9))
     if bad.any():
         row, col = map(int, np.argwhere(bad)[0])
         raise InputError(
-            f"{path}:{numbered[row][0]}: bad character {chr(data[row, col])!r} at position "
-            f"{col + 1} (use 1-9 and . for empty)"
+            f"bad character {chr(data[row, col])!r} at position {col + 1} "
+            "(use 1-9 and . for empty)",
+            path=source,
+            line=numbered[row][0],
         )
     return np.where(empty, 0, digits).astype(np.uint8)
 
 
 @dataclass
 class BatchResult(SearchResult):
-    """A batch of classic 9x9 puzzles solved in one kernel call."""
+    """A batch of classic 9x9 puzzles solved in one kernel call.
+
+    ``to_dict()`` (``rompicapo sudoku solve FILE --json``): ``puzzles`` (how many),
+    ``solutions`` (the count per puzzle, up to the limit), ``unique``, ``no_solution``,
+    ``solved`` (the solution lines), ``puzzles_per_second``, ``solve_seconds``, plus
+    ``limit``, ``counts``, ``compile_seconds``, ``peak_bytes``.
+    """
 
     puzzles: np.ndarray | None = None
     solutions: np.ndarray | None = None
@@ -389,18 +477,29 @@ class BatchResult(SearchResult):
     guesses: np.ndarray | None = None
     max_solutions: int = 2
 
+    _dict_exclude = ("puzzles", "solutions", "counts_per_puzzle", "guesses", "max_solutions")
+
+    @property
+    def limit(self) -> int:
+        return self.max_solutions
+
     @property
     def puzzles_per_second(self) -> float:
         n = 0 if self.puzzles is None else len(self.puzzles)
         return n / self.solve_seconds if self.solve_seconds > 0 else math.inf
 
-    def summary(self) -> str:
+    def footer(self) -> str:
+        """One line about the whole batch (the CLI prints it on stderr)."""
         c = self.counts_per_puzzle
-        return (
+        what = (
             f"{int((c == 0).sum())} without solution, {int((c == 1).sum())} unique, "
             f"{int((c >= 2).sum())} with {self.max_solutions}+ solutions"
             if self.max_solutions >= 2
             else f"{int((c == 0).sum())} without solution, {int((c >= 1).sum())} solved"
+        )
+        return (
+            f"{len(c)} puzzles: {what}; {self.solve_seconds:.3f} s "
+            f"({self.puzzles_per_second:,.0f} puzzles/s)"
         )
 
     def solution_strings(self) -> list[str]:
@@ -409,9 +508,21 @@ class BatchResult(SearchResult):
             out.append("".join(str(int(d)) for d in sol) if n else "no-solution".ljust(81, "."))
         return out
 
+    def report(self) -> str:
+        """One line per puzzle: its first solution (or ``no-solution...``) and the count,
+        ``+`` when the count reached the limit."""
+        return "\n".join(
+            f"{grid} {n}{'+' if n >= self.max_solutions else ''}"
+            for grid, n in zip(self.solution_strings(), self.counts_per_puzzle, strict=True)
+        )
+
     def verify(self) -> bool:
+        """True when every solution found is right (checked independently); NotVerifiable
+        when no puzzle of the batch has a solution."""
         from rompicapo.cover.verify import sudoku_ok
 
+        if self.counts_per_puzzle is None or not (self.counts_per_puzzle > 0).any():
+            raise NotVerifiable("no puzzle of the batch has a solution to check")
         for puzzle, sol, n in zip(
             self.puzzles, self.solutions, self.counts_per_puzzle, strict=True
         ):
@@ -421,25 +532,38 @@ class BatchResult(SearchResult):
                 return False
         return True
 
-    def as_dict(self) -> dict:
+    def _dict_extra(self) -> dict[str, Any]:
+        c = self.counts_per_puzzle
         return {
-            "puzzles": len(self.puzzles),
-            "solutions": self.counts_per_puzzle.tolist(),
-            "unique": int((self.counts_per_puzzle == 1).sum()),
-            "no_solution": int((self.counts_per_puzzle == 0).sum()),
+            "puzzles": 0 if self.puzzles is None else len(self.puzzles),
+            "solutions": c,
+            "unique": int((c == 1).sum()),
+            "no_solution": int((c == 0).sum()),
             "solved": self.solution_strings(),
             "puzzles_per_second": round(self.puzzles_per_second, 1),
-            "solve_seconds": round(self.solve_seconds, 6),
+            "limit": self.max_solutions,
         }
 
 
-def solve_batch(puzzles, *, max_solutions: int = 2) -> BatchResult:
+@renamed_keywords(max_solutions="limit")
+def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
     """Solve many classic 9x9 puzzles in one kernel call (``uint8[P, 81]`` from
-    :func:`read_puzzles`, or a list of :class:`Sudoku`)."""
+    :func:`read_puzzles`, or a list of :class:`Sudoku`), counting each up to ``limit``
+    (formerly ``max_solutions``)."""
+    max_solutions = check_limit(limit)
+    if max_solutions is None:
+        raise InputError("limit must be a positive number of solutions")
+    max_solutions = min(max_solutions, 2**31 - 1)  # the kernels count in int32
+    if isinstance(puzzles, np.ndarray):
+        if puzzles.size == 0 or puzzles.size % 81 or puzzles.ndim > 2:
+            raise InputError(f"puzzles must be an array of rows of 81 cells, got {puzzles.shape}")
+        if not np.issubdtype(puzzles.dtype, np.integer) or puzzles.min() < 0 or puzzles.max() > 9:
+            raise InputError("puzzle cells must be integers 0 (empty) to 9")
     from rompicapo.cover import _sudoku_kernel as SK
 
     if not isinstance(puzzles, np.ndarray):
-        if not all(p.is_classic9 for p in puzzles):
+        puzzles = list(puzzles)
+        if not puzzles or not all(isinstance(p, Sudoku) and p.is_classic9 for p in puzzles):
             raise InputError("batch solving takes classic 9x9 puzzles only")
         puzzles = np.array([p.array().reshape(81) for p in puzzles], dtype=np.uint8)
     puzzles = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
@@ -490,7 +614,12 @@ def _random_full_grid(puzzle: Sudoku, seed: int) -> np.ndarray:
 @dataclass
 class GenerateResult(SearchResult):
     """A generated puzzle with a unique solution; ``minimal`` when every clue is needed
-    (removing any one gives a second solution)."""
+    (removing any one gives a second solution).
+
+    ``to_dict()`` (``rompicapo sudoku generate --json``): ``puzzle``, ``solution``, ``clues``,
+    ``unique``, ``minimal``, ``symmetric``, ``seed``, ``rating``, ``solve_seconds``, plus
+    ``counts``, ``compile_seconds``, ``peak_bytes``.
+    """
 
     puzzle: Sudoku | None = None
     solution: Sudoku | None = None
@@ -499,26 +628,37 @@ class GenerateResult(SearchResult):
     seed: int | None = None
     rating: str = ""
 
+    _dict_exclude = ("puzzle", "solution")
+
     def verify(self) -> bool:
+        """The solution fills the puzzle by the rules (independent check), and the puzzle has
+        exactly one solution (counted again by the solver, up to two)."""
         from rompicapo.cover.verify import sudoku_ok
 
         p, s = self.puzzle, self.solution
+        if p is None or s is None:
+            raise NotVerifiable("no puzzle was generated")
         return sudoku_ok(p.grid, s.grid, p.box, diagonals=p.diagonals, regions=p.regions) and (
             _count_upto(p, p.array(), 2) == 1
         )
 
-    def as_dict(self) -> dict:
+    def _dict_extra(self) -> dict[str, Any]:
         return {
-            "puzzle": self.puzzle.line(),
-            "solution": self.solution.line(),
-            "clues": self.puzzle.clue_count,
+            "puzzle": self.puzzle.line() if self.puzzle else None,
+            "solution": self.solution.line() if self.solution else None,
+            "clues": self.puzzle.clue_count if self.puzzle else 0,
             "unique": True,
-            "minimal": self.minimal,
-            "symmetric": self.symmetric,
-            "seed": self.seed,
-            "rating": self.rating,
-            "solve_seconds": round(self.solve_seconds, 6),
         }
+
+    def report(self) -> str:
+        """The puzzle drawn, its line, and a summary."""
+        return (
+            f"{self.puzzle.pretty()}\n\n{self.puzzle.line()}\n"
+            f"{self.puzzle.clue_count} clues, unique solution, "
+            f"{'minimal' if self.minimal else 'not minimal'}"
+            f"{', symmetric' if self.symmetric else ''}; rating {self.rating}; "
+            f"{self.solve_seconds * 1000:.1f} ms"
+        )
 
 
 def is_minimal(puzzle: Sudoku) -> bool:
@@ -534,7 +674,7 @@ def is_minimal(puzzle: Sudoku) -> bool:
 
 def generate(
     *,
-    box: tuple[int, int] = (3, 3),
+    box: tuple[int, int] | str = (3, 3),
     clues: int | None = None,
     symmetric: bool = False,
     seed: int | None = None,
@@ -546,15 +686,21 @@ def generate(
     the solution stays unique. One pass over the cells makes the puzzle minimal: a clue that
     was needed with more clues present is still needed with fewer. With ``clues``, removal
     stops at that many (the result may then not be minimal), and if a pass ends above it,
-    new grids are tried (a few times) and the one with fewest clues is returned.
+    new grids are tried (a few times) and the one with fewest clues is returned. ``seed`` is
+    any integer (negative ones too) or None for a fresh one; ``box`` is ``(rows, cols)`` or
+    ``"RxC"``.
     """
+    box = parse_box(box)
+    seed = check_seed(seed)
+    if not isinstance(symmetric, bool) or not isinstance(diagonals, bool):
+        raise InputError("symmetric and diagonals must be True or False")
     n = box[0] * box[1]
     layout = _parse_regions(regions, n) if regions is not None else None
     empty = Sudoku(tuple((0,) * n for _ in range(n)), tuple(box), diagonals, layout)
-    if clues is not None and clues > n * n:
-        raise InputError(f"a {n}x{n} grid has only {n * n} cells, asked for {clues} clues")
+    if clues is not None:
+        clues = check_int(clues, "clues", minimum=0, maximum=n * n)
     _warm()
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed_sequence(seed))
     # tries at a target below what one pass reaches: each is one more full pass
     attempts = 1 if clues is None else 20
     best: np.ndarray | None = None
@@ -598,7 +744,7 @@ def generate(
 
 
 @dataclass
-class Rating:
+class Rating(SearchResult):
     """Difficulty by search effort.
 
     ``label``: ``"easy"`` (naked and hidden singles solve it), ``"medium"`` (also needs locked
@@ -606,16 +752,28 @@ class Rating:
     bitboard solver), ``"fiendish"`` (more), ``"invalid"`` (no solution or several).
     ``guesses`` counts the bitboard solver's guesses (9x9) and ``nodes`` the DLX search-tree
     nodes, both while proving uniqueness (counting up to 2).
+
+    ``to_dict()`` (``rompicapo sudoku rate --json``): ``label``, ``guesses``, ``nodes``,
+    ``solutions``, plus ``puzzle`` and the common counters.
     """
 
-    label: str
-    guesses: int
-    nodes: int
-    solutions: int
+    label: str = ""
+    guesses: int = 0
+    nodes: int = 0
+    solutions: int = 0
+    puzzle: Sudoku | None = None
 
-    def as_dict(self) -> dict:
-        return {"label": self.label, "guesses": self.guesses, "nodes": self.nodes,
-                "solutions": self.solutions}  # fmt: skip
+    _dict_exclude = ("puzzle",)
+
+    def _dict_extra(self) -> dict[str, Any]:
+        return {"puzzle": self.puzzle.line() if self.puzzle else None}
+
+    def verify(self) -> bool:
+        raise NotVerifiable("a rating is a measure of search effort, not an answer to check")
+
+    def report(self) -> str:
+        line = self.puzzle.line() if self.puzzle else "?"
+        return f"{line} {self.label} (guesses {self.guesses}, dlx nodes {self.nodes})"
 
 
 #: Guess counts above this rate "fiendish": the forum's hardest puzzles need hundreds, the
@@ -627,18 +785,26 @@ def rate(puzzle: Sudoku | str) -> Rating:
     """Rate a puzzle's difficulty (see :class:`Rating`)."""
     if isinstance(puzzle, str):
         puzzle = Sudoku.parse(puzzle)
+    if not isinstance(puzzle, Sudoku):
+        raise InputError(f"puzzle must be a Sudoku or its text, got {type(puzzle).__name__}")
     from rompicapo.cover.solve import solve as cover_solve
 
     problem, givens = _problem_and_givens(puzzle)
     dlx = cover_solve(problem, limit=2, keep=0, givens=givens)
     nodes = dlx.counts["nodes"]
     if dlx.count != 1:
-        return Rating("invalid", 0, nodes, dlx.count)
+        return Rating(
+            label="invalid", guesses=0, nodes=nodes, solutions=dlx.count,
+            puzzle=puzzle, counts={"nodes": nodes},
+        )
     if not puzzle.is_classic9:
         empty = sum(1 for row in puzzle.grid for v in row if not v)
         # DLX with MRV meets a forced choice at every level when singles suffice
         label = "easy" if nodes <= 2 * empty + 2 else "hard"
-        return Rating(label, 0, nodes, 1)
+        return Rating(
+            label=label, guesses=0, nodes=nodes, solutions=1,
+            puzzle=puzzle, counts={"nodes": nodes},
+        )
     from rompicapo.cover import _sudoku_kernel as SK
 
     _warm()
@@ -646,7 +812,10 @@ def rate(puzzle: Sudoku | str) -> Rating:
     cells = puzzle.array().reshape(81)
     SK.solve_one(cells, 2, np.zeros(81, np.uint8), *_tables(), stats, False)
     if stats[0] == 0:
-        return Rating("easy", 0, nodes, 1)
+        return Rating(
+            label="easy", guesses=0, nodes=nodes, solutions=1,
+            puzzle=puzzle, counts={"nodes": nodes, "guesses": 0},
+        )
     SK.solve_one(cells, 2, np.zeros(81, np.uint8), *_tables(), stats, True)
     guesses = int(stats[0])
     if guesses == 0:
@@ -655,4 +824,180 @@ def rate(puzzle: Sudoku | str) -> Rating:
         label = "hard"
     else:
         label = "fiendish"
-    return Rating(label, guesses, nodes, 1)
+    return Rating(
+        label=label, guesses=guesses, nodes=nodes, solutions=1,
+        puzzle=puzzle, counts={"nodes": nodes, "guesses": guesses},
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Files: what a person gives on the command line
+# ------------------------------------------------------------------------------------------
+
+#: Names that are surely meant as files (a puzzle's text never ends like this).
+_FILE_SUFFIXES = (".txt", ".sdk", ".sdm", ".sudoku", ".dat", ".csv", ".puzzles")
+
+
+def _source_text(source: str | os.PathLike) -> tuple[str | None, str]:
+    """``(file name, text)`` when ``source`` names a file, else ``(None, source)``: the
+    puzzle's own text. A name that looks like a file (a folder in it, a known suffix) but
+    is not one is an InputError, not a puzzle with bad characters."""
+    if isinstance(source, os.PathLike):
+        return str(source), read_text(source, "puzzle file")
+    if not isinstance(source, str):
+        raise InputError(f"expected a puzzle or a file name, got {type(source).__name__}")
+    if source == "-":
+        return "<stdin>", read_text("-", "puzzle file")
+    one_line = "\n" not in source and 0 < len(source) < 4096
+    if one_line and Path(source).is_file():
+        return source, read_text(source, "puzzle file")
+    looks_like_a_file = one_line and (
+        os.sep in source.strip() or source.strip().lower().endswith(_FILE_SUFFIXES)
+    )
+    if looks_like_a_file or (one_line and Path(source).is_dir()):
+        read_text(source, "puzzle file")  # raises: does not exist, a folder, unreadable
+    return None, source
+
+
+def load_puzzles(
+    source: str | os.PathLike,
+    *,
+    box: str | tuple[int, int] | None = None,
+    diagonals: bool = False,
+    regions: str | None = None,
+) -> list[Sudoku] | np.ndarray:
+    """The puzzles of ``source``: a file name (``"-"`` = stdin) or a puzzle's own text.
+
+    A file of several lines of equal length (``#`` comments and blank lines skipped) holds
+    one puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+``
+    ignored) and the lines are not as many as their cells (then they are the rows of one
+    grid, printed or not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for
+    :func:`solve_batch`; anything else as a list of :class:`Sudoku`. Errors name the file
+    and line.
+    """
+    name, text = _source_text(source)
+    if name is None:
+        return [Sudoku.parse(text, box=box, diagonals=diagonals, regions=regions)]
+    numbered = [
+        (i + 1, ln.strip())
+        for i, ln in enumerate(text.split("\n"))
+        if ln.strip() and not ln.strip().startswith("#")
+    ]
+    if not numbered:
+        raise InputError("no puzzle in this file", path=name)
+    lines = [ln for _, ln in numbered]
+    # one puzzle per line, or the rows of one grid? Rows of a grid (printed or not) are as
+    # many as their cells; whole puzzles have a square number of cells each
+    rows = [re.sub(r"[\s|+]", "", ln) for ln in lines if not re.fullmatch(r"[\s\-+|=]*", ln)]
+    width = len(rows[0]) if rows else 0
+    many = (
+        len(rows) > 1
+        and all(len(r) == width for r in rows)
+        and width != len(rows)
+        and width >= 4
+        and math.isqrt(width) ** 2 == width
+    )
+    if many:
+        classic = box in (None, "3x3", (3, 3)) and not diagonals and regions is None
+        if classic and all(len(ln) == 81 for ln in lines):
+            return _puzzle_array(text, name)
+        out = []
+        for line_no, ln in numbered:
+            try:
+                out.append(Sudoku.parse(ln, box=box, diagonals=diagonals, regions=regions))
+            except InputError as exc:
+                raise InputError(str(exc), path=name, line=line_no) from None
+        return out
+    try:
+        return [Sudoku.parse("\n".join(lines), box=box, diagonals=diagonals, regions=regions)]
+    except InputError as exc:
+        raise InputError(str(exc), path=name) from None
+
+
+@dataclass
+class SudokuResults(SearchResult):
+    """The results of several puzzles solved or rated one by one (variants, other sizes).
+
+    ``to_dict()``: ``puzzles`` (how many) and ``results`` (each result's ``to_dict()``).
+    """
+
+    results: list[SearchResult] = field(default_factory=list)
+
+    def verify(self) -> bool:
+        """True when every checkable result is right; NotVerifiable when none is checkable."""
+        checked = []
+        for r in self.results:
+            try:
+                checked.append(r.verify())
+            except NotVerifiable:
+                continue
+        if not checked:
+            raise NotVerifiable("no result here has an answer to check")
+        return all(checked)
+
+    def _dict_extra(self) -> dict[str, Any]:
+        return {"puzzles": len(self.results)}
+
+    def report(self) -> str:
+        return "\n".join(r.report() for r in self.results)
+
+
+def _totals(results: list[SearchResult]) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for r in results:
+        for k, v in r.counts.items():
+            counts[k] = counts.get(k, 0) + int(v)
+    return {
+        "solve_seconds": sum(r.solve_seconds for r in results),
+        "compile_seconds": sum(r.compile_seconds for r in results),
+        "peak_bytes": max((r.peak_bytes for r in results), default=0),
+        "counts": counts,
+    }
+
+
+@renamed_keywords(max_solutions="limit")
+def solve_file(
+    source: str | os.PathLike,
+    *,
+    limit: int = 2,
+    box: str | tuple[int, int] | None = None,
+    diagonals: bool = False,
+    regions: str | None = None,
+    engine: str = "auto",
+) -> SudokuResult | BatchResult | SudokuResults:
+    """Solve what ``source`` holds (see :func:`load_puzzles`): one puzzle gives a
+    :class:`SudokuResult`, a file of classic 9x9 lines a :class:`BatchResult` (one kernel
+    call), several other puzzles a :class:`SudokuResults`. Each is counted up to ``limit``
+    solutions (2 decides uniqueness)."""
+    check_limit(limit)
+    puzzles = load_puzzles(source, box=box, diagonals=diagonals, regions=regions)
+    if isinstance(puzzles, np.ndarray):
+        if engine not in ("auto", "bitboard"):
+            return _solve_each([Sudoku.from_grid(p.reshape(9, 9)) for p in puzzles], limit, engine)
+        return solve_batch(puzzles, limit=limit)
+    if len(puzzles) == 1:
+        return solve(puzzles[0], limit=limit, engine=engine)
+    return _solve_each(puzzles, limit, engine)
+
+
+def _solve_each(puzzles: list[Sudoku], limit: int, engine: str) -> SudokuResults:
+    results: list[SearchResult] = [solve(p, limit=limit, engine=engine) for p in puzzles]
+    return SudokuResults(results=results, **_totals(results))
+
+
+def rate_file(
+    source: str | os.PathLike,
+    *,
+    box: str | tuple[int, int] | None = None,
+    diagonals: bool = False,
+    regions: str | None = None,
+) -> Rating | SudokuResults:
+    """Rate what ``source`` holds (see :func:`load_puzzles`): one :class:`Rating`, or a
+    :class:`SudokuResults` of ratings for a file of several puzzles."""
+    puzzles = load_puzzles(source, box=box, diagonals=diagonals, regions=regions)
+    if isinstance(puzzles, np.ndarray):
+        puzzles = [Sudoku.from_grid(p.reshape(9, 9)) for p in puzzles]
+    if len(puzzles) == 1:
+        return rate(puzzles[0])
+    results: list[SearchResult] = [rate(p) for p in puzzles]
+    return SudokuResults(results=results, **_totals(results))

@@ -92,10 +92,13 @@ def test_bad_puzzle_text_gives_a_one_line_error(text, message):
 def test_read_puzzles_names_the_bad_line(tmp_path):
     f = tmp_path / "p.txt"
     f.write_text("# comment\n" + "." * 81 + "\n" + "." * 80 + "\n")
-    with pytest.raises(InputError, match=r":3: a puzzle line has 81"):
+    with pytest.raises(InputError, match=r"p.txt:3: a puzzle line has 81"):
         sudoku.read_puzzles(f)
     f.write_text("." * 80 + "z\n")
-    with pytest.raises(InputError, match=r"bad character 'z' at position 81"):
+    with pytest.raises(InputError, match=r"p.txt:1: bad character 'z' at position 81"):
+        sudoku.read_puzzles(f)
+    f.write_bytes(b"\x89PNG\x00\x01" * 20)
+    with pytest.raises(InputError, match="not a text file"):
         sudoku.read_puzzles(f)
 
 
@@ -110,10 +113,10 @@ def test_other_sizes_and_variants():
     g16 = sudoku.generate(box=(2, 2), seed=5)
     assert g16.puzzle.size == 4 and g16.verify()
     six = Sudoku.parse("." * 36, box="2x3")
-    r = sudoku.solve(six, max_solutions=3)
+    r = sudoku.solve(six, limit=3)
     assert r.count == 3 and r.verify()
     diag = Sudoku.parse("." * 81, diagonals=True)
-    r = sudoku.solve(diag, max_solutions=1)
+    r = sudoku.solve(diag, limit=1)
     assert r.count == 1 and r.verify()
     sol = r.solutions[0]
     assert sorted(sol[i][i] for i in range(9)) == list(range(1, 10))
@@ -125,7 +128,7 @@ def test_other_sizes_and_variants():
 
 
 def test_sixteen_by_sixteen_solves():
-    grid = sudoku.solve(Sudoku.parse("." * 256), max_solutions=1)
+    grid = sudoku.solve(Sudoku.parse("." * 256), limit=1)
     assert grid.count == 1 and grid.verify()
     assert set(grid.solution.line()) == set("123456789ABCDEFG")
 
