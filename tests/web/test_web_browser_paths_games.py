@@ -57,7 +57,7 @@ def test_connect_four_full_game_the_solver_never_loses_a_won_position(page, arti
     assert final.over, moves
     log = page.evaluate("window.c4Log")
     computer_had_a_win = any(
-        e["to_move"] == 2 and e["score"] is not None and e["score"] > 0 for e in log
+        e["to_move"] == 2 and e["sign"] is not None and e["sign"] > 0 for e in log
     )
     assert computer_had_a_win  # the weak human gives it away; the solver proves it
     # ... and from then on it never let go: yellow (the second player) won
