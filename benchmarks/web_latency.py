@@ -15,6 +15,7 @@ process's). The machine is shared: the load and the CPU model are printed; CPU t
 steadier figures.
 
     /work/venv/bin/python benchmarks/web_latency.py                     # 200 positions
+    /work/venv/bin/python benchmarks/web_latency.py --full 0 --requests 0   # latency only
     /work/venv/bin/python benchmarks/web_latency.py --positions 1000 --requests 1000
 """
 
@@ -58,7 +59,7 @@ def ms(x: float) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=200, help="Begin-Medium positions timed")
-    ap.add_argument("--full", type=int, default=30, help="of them, solved uncapped too")
+    ap.add_argument("--full", type=int, default=10, help="of them, solved uncapped too")
     ap.add_argument("--requests", type=int, default=1000, help="requests of each kind (memory)")
     ap.add_argument("--tiles", type=int, default=30, help="tiles per zoom")
     args = ap.parse_args()
@@ -89,7 +90,7 @@ def main() -> int:
         print(f"warm-up (compile or load the kernels): {time.perf_counter() - t0:.1f} s")
 
         # 1. Connect Four
-        walls, cpus, solved_all, solved_cols = [], [], 0, 0
+        walls, cpus, solved_all, solved_cols, outcome_all, outcome_cols = [], [], 0, 0, 0, 0
         for moves in positions:
             # process CPU: the server's threads and the client's (idle but for the request)
             t, c = time.perf_counter(), time.process_time()
@@ -98,7 +99,9 @@ def main() -> int:
             cpus.append(time.process_time() - c)
             states = [c["state"] for c in d["columns"]]
             solved_cols += sum(s == "solved" for s in states)
-            solved_all += "unknown" not in states
+            solved_all += "unknown" not in states and "weak" not in states
+            outcome_cols += sum(s in ("solved", "weak") for s in states)
+            outcome_all += "unknown" not in states
         playable = sum(
             len([c for c in range(1, 8) if m.count(str(c)) < 6]) for m in positions
         )
@@ -109,21 +112,24 @@ def main() -> int:
         print(
             f"  median {ms(statistics.median(walls))} wall / {ms(statistics.median(cpus))} CPU, "
             f"p99 {ms(pct(walls, 99))} wall / {ms(pct(cpus, 99))} CPU; "
-            f"{solved_all}/{len(positions)} positions with every column solved, "
-            f"{solved_cols}/{playable} columns solved"
+            f"{solved_all}/{len(positions)} positions with every column's exact score, "
+            f"{solved_cols}/{playable} columns exact; outcome (win/draw/loss) known for "
+            f"every column in {outcome_all}/{len(positions)} positions, "
+            f"{outcome_cols}/{playable} columns"
         )
-        solver = Connect4Solver(table_log2=21)
         fw, fc = [], []
+        solver = Connect4Solver(table_log2=21) if args.full else None
         for moves in positions[: args.full]:
             t, c = time.perf_counter(), time.thread_time()
             solver.analyze(moves)
             fw.append(time.perf_counter() - t)
             fc.append(time.thread_time() - c)
-        print(
-            f"  uncapped analysis (all 7 columns exact), {len(fw)} positions: median "
-            f"{ms(statistics.median(fw))} wall / {ms(statistics.median(fc))} CPU, p99 "
-            f"{ms(pct(fw, 99))} wall / {ms(pct(fc, 99))} CPU"
-        )
+        if fw:
+            print(
+                f"  uncapped analysis (all 7 columns exact), {len(fw)} positions: median "
+                f"{ms(statistics.median(fw))} wall / {ms(statistics.median(fc))} CPU, p99 "
+                f"{ms(pct(fw, 99))} wall / {ms(pct(fc, 99))} CPU"
+            )
         del solver
 
         # 2. tiles
@@ -183,6 +189,9 @@ def main() -> int:
                     assert resp.status_code == 200, (url, resp.text[:200])
             return time.perf_counter() - t
 
+        if args.requests <= 0:
+            print(f"load at the end {load()}")
+            return 0
         burst(min(200, args.requests))
         before = proc.memory_info().rss
         seconds = burst(args.requests)
