@@ -7,8 +7,7 @@
   (:class:`rompicapo.paths.blocks.BlockPath`), so a 10^6 x 10^6 map is drawn tile by tile on
   demand; other starts use the greedy constructor's path (boards up to
   :data:`GREEDY_MAX_CELLS`), kept for the few boards last asked;
-- ``count``: the per-start counts of a small board as a job with progress (one class of
-  symmetric starts at a time).
+- ``count``: the per-start counts of a small board as a job with progress.
 
 A tile is a 256 x 256 PNG of zoom ``z`` (a cell is 2^z pixels; z < 0: a pixel is 2^-z cells),
 coloured by the step number (start blue to end red), with the cell grid when cells are big.
@@ -18,7 +17,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 from collections import OrderedDict
 from typing import Any
 
@@ -28,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from rompicapo.common import InputError, ProgressEvent, check_int
+from rompicapo.common import InputError, check_int
 from rompicapo.web.params import field, json_body
 
 __all__ = ["ROUTES", "Board", "get_board", "render_tile"]
@@ -314,7 +312,7 @@ async def prefix(request: Request) -> JSONResponse:
 
 
 async def count(request: Request) -> JSONResponse:
-    """The per-start counts of a small board, as a job: one class of starts at a time."""
+    """The per-start counts of a small board, as a job with progress."""
     body = await json_body(request)
     rows = field(body, "rows", int, minimum=1, maximum=COUNT_MAX_CELLS)
     cols = field(body, "cols", int, minimum=1, maximum=COUNT_MAX_CELLS)
@@ -326,31 +324,14 @@ async def count(request: Request) -> JSONResponse:
         )
 
     def run(progress):
-        from rompicapo.paths import count_paths, start_classes
+        from rompicapo.paths import count_paths
 
-        classes = start_classes(rows, cols)
-        table = [[0] * cols for _ in range(rows)]
-        t0 = time.perf_counter()
-        nodes = 0
-        progress(ProgressEvent(kind="start", done=0, total=len(classes), unit="classes"))
-        for i, (rep, members) in enumerate(classes.items(), 1):
-            res = count_paths(rows, cols, start=rep, jobs=1)
-            nodes += int(res.nodes)
-            for r, c in members:
-                table[r][c] = int(res.count)
-            progress(
-                ProgressEvent(
-                    kind="progress",
-                    done=i,
-                    total=len(classes),
-                    unit="classes",
-                    elapsed=time.perf_counter() - t0,
-                    counts={"nodes": nodes},
-                )
-            )
-        total = sum(map(sum, table))
-        return {"rows": rows, "cols": cols, "table": table, "total": total, "nodes": nodes,
-                "source": "computed now"}  # fmt: skip
+        # one call: the count's own prefix jobs report progress (and a Stop raised from the
+        # callback ends it between jobs, as Ctrl-C does)
+        res = count_paths(rows, cols, jobs=1, progress=progress)
+        table = res.table.tolist()
+        return {"rows": rows, "cols": cols, "table": table, "total": int(res.count),
+                "nodes": int(res.nodes), "source": "computed now"}  # fmt: skip
 
     job = request.app.state.jobs.start(tab, "paths-count", run)
     return JSONResponse(job.summary())

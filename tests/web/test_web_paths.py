@@ -105,3 +105,19 @@ def test_count_job_matches_the_shipped_counts(client):
     assert s["result"]["total"] == 12_400
     r = client.post("/api/paths/count", json={"rows": 7, "cols": 7, "tab": "count-test"})
     assert r.status_code == 400
+
+
+def test_count_job_reports_progress_and_stops(client):
+    """A 6x6 count (8,250,272 paths, seconds of work) streams progress and stops on request."""
+    r = client.post("/api/paths/count", json={"rows": 6, "cols": 6, "tab": "count-stop"})
+    job = r.json()["id"]
+    deadline = time.monotonic() + 120
+    while (s := client.get(f"/api/jobs/{job}").json())["event"] is None:
+        assert s["state"] == "running" and time.monotonic() < deadline, s
+        time.sleep(0.05)
+    assert s["event"]["unit"] == "jobs"
+    client.post(f"/api/jobs/{job}/stop")
+    while (s := client.get(f"/api/jobs/{job}").json())["state"] == "running":
+        assert time.monotonic() < deadline, "the count ignores stop"
+        time.sleep(0.05)
+    assert s["state"] == "stopped", s

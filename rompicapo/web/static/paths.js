@@ -424,7 +424,9 @@ $("c-count").onclick = async () => {
     countJob = await startJob("/api/paths/count", { rows: Number($("c-rows").value), cols: Number($("c-cols").value) }, {
       onProgress: (e) => {
         setProgress(bar, e);
-        $("c-info").textContent = `Counting: ${e.done} of ${e.total} classes of starts, ${fmt(e.counts.nodes || 0)} nodes.`;
+        $("c-info").textContent = e.total
+          ? `Counting: ${fmt(e.done)} of ${fmt(e.total)} ${e.unit} done.`
+          : "Counting...";
       },
     });
     const s = await countJob.done;
