@@ -10,7 +10,8 @@
 - ``count``: the per-start counts of a small board as a job with progress.
 
 A tile is a 256 x 256 PNG of zoom ``z`` (a cell is 2^z pixels; z < 0: a pixel is 2^-z cells),
-coloured by the step number (start blue to end red), with the cell grid when cells are big.
+coloured by the step number (start blue to end red) with a lightness sawtooth along the steps,
+and the cell grid when cells are big.
 """
 
 from __future__ import annotations
@@ -173,9 +174,12 @@ def render_tile(board: Board, z: int, x: int, y: int) -> bytes:
         steps = board.steps(rr, cc)
         frac = (steps - 1) / max(1, board.cells - 1)
         colour = LUT[np.minimum((frac * 256).astype(np.int64), 255)]
-        if z >= 1:  # cells of 2 pixels or more: shade by the local step, the path shows
-            shade = 0.72 + 0.28 * ((steps % 50) / 49.0)
-            colour = (colour * shade[..., None]).astype(np.uint8)
+        # the global colour changes too slowly to see the path on a big board: a sawtooth of
+        # lightness along the steps shows its direction and bands at every zoom (a period of
+        # 50 steps for big cells; coarser views a period spanning a few hundred pixels)
+        period = 50 if z >= 1 else 1024 << -z
+        shade = 0.66 + 0.34 * ((steps % period) / (period - 1))
+        colour = (colour * shade[..., None]).astype(np.uint8)
         img[ri[0] : ri[-1] + 1, ci[0] : ci[-1] + 1] = colour[r_inv][:, c_inv]
         if z >= 3:  # the cell grid: darken the first pixel row and column of every cell
             edge = (1 << z) - 1

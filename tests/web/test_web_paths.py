@@ -69,10 +69,13 @@ def test_tiles_are_pngs_at_every_zoom(client):
         assert r.status_code == 200 and r.headers["content-type"] == "image/png"
         img = Image.open(io.BytesIO(r.content))
         assert img.size == (256, 256)
-    # the colour follows the step: the first tile's top-left (step 1) is the LUT's first colour
-    img = np.asarray(Image.open(io.BytesIO(client.get(
-        "/api/paths/tile", params={**BIG, "z": -12, "x": 0, "y": 0}).content)))  # fmt: skip
-    assert tuple(img[0, 0]) == (49, 54, 149)
+    # the colour follows the step: at z=-12 the whole board is one tile (244 pixels), blue at
+    # the start (top rows), red at the end (bottom rows), background beyond the board
+    whole = client.get("/api/paths/tile", params={**BIG, "z": -12, "x": 0, "y": 0})
+    img = np.asarray(Image.open(io.BytesIO(whole.content)), dtype=int)
+    top, bottom = img[0, 0], img[240, 0]
+    assert top[2] > top[0] + 40 and bottom[0] > bottom[2] + 40
+    assert tuple(img[250, 250]) == (238, 240, 244)
     off = client.get("/api/paths/tile", params={**BIG, "z": -12, "x": 50, "y": 50})
     assert off.status_code == 200  # off the board: background
 
