@@ -1,0 +1,319 @@
+"""numba kernel: classic 9x9 Sudoku on band bit sets, a whole batch in one call.
+
+The representation (the idea of the fastest published solvers, e.g. tdoku and JCZSolve; the
+code is our own): for each digit d and band b (three rows) one 27-bit word ``F[3*d + b]``
+holds the cells of the band where d may still go, a placed d included; ``S[b]`` holds the
+band's placed cells. A digit's whole position set is three words, so the rules of one digit
+are a few table look-ups:
+
+- *triads*: a row meets a box in a three-cell triad. In a band, d sits once in each of the
+  three rows and once in each of the three boxes, so the (row, box) triads that may hold it
+  form a 3x3 pattern that must contain a permutation matrix; triads in no such permutation are
+  emptied (one 512-entry table). This is box-line reduction both ways ("pointing" and
+  "claiming") and more, and a pattern with no permutation is a contradiction (a row or box of
+  the band without d). The same table on (band, column) pairs of a stack of three columns
+  gives the vertical direction.
+- *hidden singles*: a row, box or column holding d in one cell only;
+- *naked singles*: a cell left with one digit, found for the 27 cells of a band at once by
+  counting over the nine digit words with "seen once / seen twice" masks; a cell with none
+  is a contradiction.
+
+When nothing applies the search picks a cell with the fewest candidates (two when there is
+one) and branches DPLL-style on its lowest digit: the state (30 words) is saved, the digit
+placed; if that fails or after a solution, the state comes back with the digit removed, and
+propagation continues from there. Counting stops at ``max_solutions``.
+
+Puzzles and solutions are flat ``uint8[81]``, row-major, 0 = empty. ``guesses`` counts the
+branching decisions (digits placed by choice, the alternative being deduced).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+BAND = 0x7FFFFFF  # 27 cells
+NWORDS = 30  # 27 digit-band words, 3 solved-cell words
+MAX_DEPTH = 82
+
+
+def tables() -> np.ndarray:
+    """One int64 table of 5 x 512 rows: [row triads, permutation keep, triad expand, column
+    expand, in-band peers (first 27 entries)]; see the module docstring."""
+    t = np.zeros((5, 512), np.int64)
+    for x in range(512):  # the 9 cells of a row -> which of its 3 triads are not empty
+        t[0, x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
+    perms = [sum(1 << (r * 3 + s[r]) for r in range(3)) for s in itertools.permutations(range(3))]
+    for p in range(512):  # a 3x3 pattern -> the union of the permutation matrices inside it
+        m = 0
+        for q in perms:
+            if q & p == q:
+                m |= q
+        t[1, p] = m
+    for x in range(512):  # triads (bit row*3 + box) -> their 27 cells
+        t[2, x] = sum(
+            7 << (9 * r + 3 * k) for r in range(3) for k in range(3) if (x >> (r * 3 + k)) & 1
+        )
+    for x in range(512):  # columns -> their cells in a band (bits j, j + 9, j + 18)
+        t[3, x] = sum(0x40201 << j for j in range(9) if (x >> j) & 1)
+    for p in range(27):  # same row, box or column inside the band, the cell itself excluded
+        r, c = divmod(p, 9)
+        m = 0
+        for q in range(27):
+            r2, c2 = divmod(q, 9)
+            if q != p and (r2 == r or c2 == c or c2 // 3 == c // 3):
+                m |= 1 << q
+        t[4, p] = m
+    return t
+
+
+@njit(cache=True, inline="always")
+def _ctz(x):
+    return np.int64(trailing_zeros(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def _place(st, d, b, p, tb):
+    """Digit ``d`` (0-8) into cell ``p`` (0-26) of band ``b``: other digits leave the cell, d
+    leaves its peers. Returns the bit set of digits whose words changed."""
+    bit = np.int64(1) << p
+    dirty = np.int64(1) << d
+    for e in range(9):
+        w = st[3 * e + b]
+        if w & bit and e != d:
+            st[3 * e + b] = w & ~bit
+            dirty |= np.int64(1) << e
+    st[3 * d + b] &= ~tb[4, p]
+    col = np.int64(0x40201) << (p % 9)
+    for b2 in range(3):
+        if b2 != b:
+            st[3 * d + b2] &= ~col
+    st[27 + b] |= bit
+    return dirty
+
+
+@njit(cache=True)
+def _reduce_digit(st, d, tb):
+    """Triad rules for digit ``d`` (both directions) until they stall, then its hidden
+    singles. Returns (-1 on a contradiction else the bit set of changed digits)."""
+    dirty = np.int64(0)
+    w0 = st[3 * d]
+    w1 = st[3 * d + 1]
+    w2 = st[3 * d + 2]
+    while True:
+        o0, o1, o2 = w0, w1, w2
+        # bands: (row, box) triads
+        k = tb[1, tb[0, w0 & 511] | (tb[0, (w0 >> 9) & 511] << 3) | (tb[0, w0 >> 18] << 6)]
+        if k == 0:
+            return -1
+        w0 &= tb[2, k]
+        k = tb[1, tb[0, w1 & 511] | (tb[0, (w1 >> 9) & 511] << 3) | (tb[0, w1 >> 18] << 6)]
+        if k == 0:
+            return -1
+        w1 &= tb[2, k]
+        k = tb[1, tb[0, w2 & 511] | (tb[0, (w2 >> 9) & 511] << 3) | (tb[0, w2 >> 18] << 6)]
+        if k == 0:
+            return -1
+        w2 &= tb[2, k]
+        # stacks: (band, column) pairs of three columns
+        c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
+        c1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
+        c2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
+        a0 = np.int64(0)
+        a1 = np.int64(0)
+        a2 = np.int64(0)
+        for s in range(3):
+            sh = 3 * s
+            k = tb[1, ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)]
+            if k == 0:
+                return -1
+            a0 |= (k & 7) << sh
+            a1 |= ((k >> 3) & 7) << sh
+            a2 |= ((k >> 6) & 7) << sh
+        w0 &= tb[3, a0]
+        w1 &= tb[3, a1]
+        w2 &= tb[3, a2]
+        if w0 == o0 and w1 == o1 and w2 == o2:
+            break
+    if w0 != st[3 * d] or w1 != st[3 * d + 1] or w2 != st[3 * d + 2]:
+        st[3 * d] = w0
+        st[3 * d + 1] = w1
+        st[3 * d + 2] = w2
+        dirty |= np.int64(1) << d  # other digits see the change through naked singles
+    # hidden singles: columns with one cell over the 9 rows, then rows and boxes per band
+    one = np.int64(0)
+    two = np.int64(0)
+    for w in (w0, w1, w2):
+        for r in range(3):
+            x = (w >> (9 * r)) & 511
+            two |= one & x
+            one |= x
+    colsingle = tb[3, one & ~two]
+    for b in range(3):
+        w = st[3 * d + b]
+        h = w & colsingle
+        for r in range(3):
+            x = w & (np.int64(511) << (9 * r))
+            if x & (x - 1) == 0:
+                h |= x
+            y = w & (np.int64(0x1C0E07) << (3 * r))  # box r of the band
+            if y & (y - 1) == 0:
+                h |= y
+        h &= ~st[27 + b]
+        while h:
+            p = _ctz(h)
+            h &= h - 1
+            if st[3 * d + b] >> p & 1:  # else an earlier single took it: the next pass fails
+                dirty |= _place(st, d, b, p, tb)
+    return dirty
+
+
+@njit(cache=True)
+def _propagate(st, dirty, tb):
+    """Apply the rules until nothing changes. Returns False on a contradiction."""
+    while True:
+        while dirty:
+            d = _ctz(dirty)
+            dirty &= dirty - 1
+            r = _reduce_digit(st, d, tb)
+            if r < 0:
+                return False
+            dirty |= r
+        # naked singles, band by band
+        for b in range(3):
+            one = np.int64(0)
+            two = np.int64(0)
+            for e in range(9):
+                x = st[3 * e + b]
+                two |= one & x
+                one |= x
+            if one != BAND:
+                return False  # a cell without candidates
+            h = one & ~two & ~st[27 + b]
+            while h:
+                p = _ctz(h)
+                h &= h - 1
+                bit = np.int64(1) << p
+                for e in range(9):
+                    if st[3 * e + b] & bit:
+                        dirty |= _place(st, e, b, p, tb)
+                        break
+        if dirty == 0:
+            return True
+
+
+@njit(cache=True)
+def _choose(st):
+    """A cell with the fewest candidates: (band, cell) with two if any, else the first
+    unsolved cell of least count; (-1, -1) when every cell is placed."""
+    best_b = -1
+    best_p = -1
+    best_n = 10
+    for b in range(3):
+        c1 = np.int64(0)
+        c2 = np.int64(0)
+        c3 = np.int64(0)
+        for e in range(9):
+            x = st[3 * e + b]
+            c3 |= c2 & x
+            c2 |= c1 & x
+            c1 |= x
+        two = c2 & ~c3 & ~st[27 + b]
+        if two:
+            return b, _ctz(two)
+        free = BAND & ~st[27 + b]
+        while free and best_n > 3:
+            p = _ctz(free)
+            free &= free - 1
+            n = 0
+            for e in range(9):
+                n += (st[3 * e + b] >> p) & 1
+            if n < best_n:
+                best_n = n
+                best_b = b
+                best_p = p
+    return best_b, best_p
+
+
+@njit(cache=True)
+def solve_one(puzzle, max_solutions, solution, tb, stack, stats):
+    """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
+    ``solution``. ``stack`` is scratch int64[MAX_DEPTH + 1, NWORDS + 2]; ``stats`` gets
+    [guesses, propagation calls]. Returns the count."""
+    st = stack[MAX_DEPTH]
+    for i in range(27):
+        st[i] = BAND
+    for i in range(27, NWORDS):
+        st[i] = 0
+    dirty = np.int64(0)
+    guesses = 0
+    calls = 0
+    for cell in range(81):
+        v = puzzle[cell]
+        if v != 0:
+            d = np.int64(v) - 1
+            b = cell // 27
+            p = cell % 27
+            if not (st[3 * d + b] >> p) & 1:
+                stats[0] = 0
+                stats[1] = 0
+                return 0  # clashing givens
+            if not (st[27 + b] >> p) & 1:
+                dirty |= _place(st, d, b, p, tb)
+    found = 0
+    depth = 0
+    ok = _propagate(st, dirty, tb)
+    calls += 1
+    while True:
+        if ok:
+            b, p = _choose(st)
+            if b < 0:  # every cell placed: a solution
+                if found == 0:
+                    for bb in range(3):
+                        for pp in range(27):
+                            for e in range(9):
+                                if (st[3 * e + bb] >> pp) & 1:
+                                    solution[27 * bb + pp] = e + 1
+                found += 1
+                if found >= max_solutions:
+                    break
+                ok = False
+            else:
+                # branch: save, try the lowest digit; its removal is the alternative
+                bit = np.int64(1) << p
+                d = 0
+                while not st[3 * d + b] & bit:
+                    d += 1
+                stack[depth, :NWORDS] = st[:NWORDS]
+                stack[depth, NWORDS] = 3 * d + b
+                stack[depth, NWORDS + 1] = p
+                depth += 1
+                guesses += 1
+                ok = _propagate(st, _place(st, d, b, p, tb), tb)
+                calls += 1
+                continue
+        if depth == 0:
+            break
+        depth -= 1
+        st[:NWORDS] = stack[depth, :NWORDS]
+        w = stack[depth, NWORDS]
+        st[w] &= ~(np.int64(1) << stack[depth, NWORDS + 1])
+        ok = _propagate(st, np.int64(1) << (w // 3), tb)
+        calls += 1
+    stats[0] = guesses
+    stats[1] = calls
+    return found
+
+
+@njit(cache=True)
+def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb):
+    """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
+    (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
+    stack = np.zeros((MAX_DEPTH + 1, NWORDS + 2), np.int64)
+    stats = np.zeros(2, np.int64)
+    for i in range(puzzles.shape[0]):
+        counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], tb, stack, stats)
+        guesses[i] = stats[0]
