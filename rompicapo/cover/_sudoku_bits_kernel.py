@@ -41,9 +41,10 @@ MAX_DEPTH = 82
 
 
 def tables() -> np.ndarray:
-    """One int64 table of 5 x 512 rows: [row triads, permutation keep, triad expand, column
-    expand, in-band peers (first 27 entries)]; see the module docstring."""
-    t = np.zeros((5, 512), np.int64)
+    """One int64 table of 6 x 512 rows: [row triads, permutation keep, triad expand, column
+    expand, in-band peers (first 27 entries), permutations inside a pattern]; see the module
+    docstring."""
+    t = np.zeros((6, 512), np.int64)
     for x in range(512):  # the 9 cells of a row -> which of its 3 triads are not empty
         t[0, x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
     perms = [sum(1 << (r * 3 + s[r]) for r in range(3)) for s in itertools.permutations(range(3))]
@@ -53,6 +54,7 @@ def tables() -> np.ndarray:
             if q & p == q:
                 m |= q
         t[1, p] = m
+        t[5, p] = sum(1 for q in perms if q & p == q)
     for x in range(512):  # triads (bit row*3 + box) -> their 27 cells
         t[2, x] = sum(
             7 << (9 * r + 3 * k) for r in range(3) for k in range(3) if (x >> (r * 3 + k)) & 1
@@ -239,7 +241,77 @@ def _choose(st):
 
 
 @njit(cache=True)
-def solve_one(puzzle, max_solutions, solution, tb, stack, stats):
+def _branch_triad(st, tb):
+    """Branch as tdoku does, on a digit's placement pattern in a band or stack: the band or
+    stack of three boxes with the fewest (row, box) permutations over its nine digits, not
+    yet fixed, and in it the digit with the fewest (two when possible). One of that digit's
+    open triads is chosen: "yes" (applied here) empties the rest of its row (column) and box,
+    "no" is returned as (word, mask to clear) for the stack. (-1, 0) when every band and stack
+    is fixed."""
+    best = 10000
+    best_u = -1
+    for u in range(6):
+        total = 0
+        for d in range(9):
+            total += tb[5, _pattern(st, d, u, tb)]
+        if 9 < total < best:
+            best = total
+            best_u = u
+    if best_u < 0:
+        return -1, np.int64(0)
+    best_n = 7
+    best_d = 0
+    for d in range(9):
+        n = tb[5, _pattern(st, d, best_u, tb)]
+        if 1 < n < best_n:
+            best_n = n
+            best_d = d
+            if n == 2:
+                break
+    d = best_d
+    k = tb[1, _pattern(st, d, best_u, tb)]
+    # an open triad that is not forced: its row of the pattern has another open triad
+    t = 0
+    while True:
+        if (k >> t) & 1 and (k >> (3 * (t // 3))) & 7 != (np.int64(1) << (t % 3)):
+            break
+        t += 1
+    r = t // 3
+    j = t % 3
+    if best_u < 3:  # band best_u: row r, box j
+        b = best_u
+        tri = np.int64(7) << (9 * r + 3 * j)
+        rest = ((np.int64(511) << (9 * r)) | (np.int64(0x1C0E07) << (3 * j))) & ~tri
+        st[3 * d + b] &= ~rest
+        return 3 * d + b, tri
+    s = best_u - 3  # stack s: band r, column 3s + j
+    col = np.int64(0x40201) << (3 * s + j)
+    st[3 * d + r] &= ~((np.int64(0x1C0E07) << (3 * s)) & ~col)
+    for b2 in range(3):
+        if b2 != r:
+            st[3 * d + b2] &= ~col
+    return 3 * d + r, col
+
+
+@njit(cache=True, inline="always")
+def _pattern(st, d, u, tb):
+    """Digit d's 3x3 pattern in band u (u < 3: rows x boxes) or stack u - 3 (bands x
+    columns)."""
+    if u < 3:
+        w = st[3 * d + u]
+        return tb[0, w & 511] | (tb[0, (w >> 9) & 511] << 3) | (tb[0, w >> 18] << 6)
+    sh = 3 * (u - 3)
+    w0 = st[3 * d]
+    w1 = st[3 * d + 1]
+    w2 = st[3 * d + 2]
+    c0 = ((w0 | (w0 >> 9) | (w0 >> 18)) >> sh) & 7
+    c1 = ((w1 | (w1 >> 9) | (w1 >> 18)) >> sh) & 7
+    c2 = ((w2 | (w2 >> 9) | (w2 >> 18)) >> sh) & 7
+    return c0 | (c1 << 3) | (c2 << 6)
+
+
+@njit(cache=True)
+def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=1):
     """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
     ``solution``. ``stack`` is scratch int64[MAX_DEPTH + 1, NWORDS + 2]; ``stats`` gets
     [guesses, propagation calls]. Returns the count."""
@@ -269,6 +341,18 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats):
     calls += 1
     while True:
         if ok:
+            if heuristic == 1:
+                # save first: _branch_triad applies its "yes" branch to st
+                stack[depth, :NWORDS] = st[:NWORDS]
+                w, nomask = _branch_triad(st, tb)
+                if w >= 0:
+                    stack[depth, NWORDS] = w
+                    stack[depth, NWORDS + 1] = nomask
+                    depth += 1
+                    guesses += 1
+                    ok = _propagate(st, np.int64(1) << (w // 3), tb)
+                    calls += 1
+                    continue
             b, p = _choose(st)
             if b < 0:  # every cell placed: a solution
                 if found == 0:
@@ -289,7 +373,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats):
                     d += 1
                 stack[depth, :NWORDS] = st[:NWORDS]
                 stack[depth, NWORDS] = 3 * d + b
-                stack[depth, NWORDS + 1] = p
+                stack[depth, NWORDS + 1] = bit
                 depth += 1
                 guesses += 1
                 ok = _propagate(st, _place(st, d, b, p, tb), tb)
@@ -300,7 +384,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats):
         depth -= 1
         st[:NWORDS] = stack[depth, :NWORDS]
         w = stack[depth, NWORDS]
-        st[w] &= ~(np.int64(1) << stack[depth, NWORDS + 1])
+        st[w] &= ~stack[depth, NWORDS + 1]
         ok = _propagate(st, np.int64(1) << (w // 3), tb)
         calls += 1
     stats[0] = guesses
@@ -309,11 +393,13 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats):
 
 
 @njit(cache=True)
-def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb):
+def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=1):
     """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
     (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
     stack = np.zeros((MAX_DEPTH + 1, NWORDS + 2), np.int64)
     stats = np.zeros(2, np.int64)
     for i in range(puzzles.shape[0]):
-        counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], tb, stack, stats)
+        counts[i] = solve_one(
+            puzzles[i], max_solutions, solutions[i], tb, stack, stats, heuristic
+        )
         guesses[i] = stats[0]
