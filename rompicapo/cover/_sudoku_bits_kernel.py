@@ -52,6 +52,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 BAND = 0x7FFFFFF  # 27 cells
 NWORDS = 30  # 27 digit-band words, 3 solved-cell words
 MAX_DEPTH = 82
+STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
 
 
 def tables() -> np.ndarray:
@@ -259,7 +260,7 @@ def _choose(st):
 
 
 @njit(cache=True)
-def _branch_triad(st, tb):
+def _branch_triad(st, tb, scratch, have_totals):
     """Branch as tdoku does, on a digit's placement pattern in a band or stack: the band or
     stack of three boxes with the fewest (row, box) permutations over its nine digits, not
     yet fixed, and in it the digit with the fewest (two when possible). One of that digit's
@@ -269,9 +270,12 @@ def _branch_triad(st, tb):
     best = 10000
     best_u = -1
     for u in range(6):
-        total = 0
-        for d in range(9):
-            total += tb[5, _pattern(st, d, u, tb)]
+        if have_totals:
+            total = scratch[18 + u]
+        else:
+            total = 0
+            for d in range(9):
+                total += tb[5, _pattern(st, d, u, tb)]
         if 9 < total < best:
             best = total
             best_u = u
@@ -312,15 +316,18 @@ def _branch_triad(st, tb):
 
 
 @njit(cache=True)
-def _triad_counts(st, tb):
+def _triad_counts(st, tb, scratch):
     """A triad (three cells of a row or column inside a box) holds exactly three digits. Per
     band and stack, over the nine digits: a triad that only three digits can reach gets all
     three (each is forced into it); a triad that three digits must occupy loses the others.
-    Returns -1 on a contradiction, else the bit set of digits whose words changed."""
+    Returns -1 on a contradiction, else the bit set of digits whose words changed. When
+    nothing changed, ``scratch[18 + u]`` holds unit u's number of permutations over the nine
+    digits (for :func:`_branch_triad`)."""
     dirty = np.int64(0)
-    pats = np.empty(9, np.int64)
-    frcs = np.empty(9, np.int64)
+    pats = scratch[0:9]
+    frcs = scratch[9:18]
     for u in range(6):
+        total = 0
         c1 = np.int64(0)
         c2 = np.int64(0)
         c3 = np.int64(0)
@@ -334,6 +341,7 @@ def _triad_counts(st, tb):
             f = tb[6, p]
             pats[d] = p
             frcs[d] = f
+            total += tb[5, p]
             c4 |= c3 & p
             c3 |= c2 & p
             c2 |= c1 & p
@@ -344,6 +352,7 @@ def _triad_counts(st, tb):
             f1 |= f
         if (~c3 & 511) or f4:
             return -1
+        scratch[18 + u] = total
         add_all = c3 & ~c4
         rem_all = f3 & ~f4
         if add_all == 0 and rem_all == 0:
@@ -395,9 +404,10 @@ def _pattern(st, d, u, tb):
 @njit(cache=True)
 def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
     """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
-    ``solution``. ``stack`` is scratch int64[MAX_DEPTH + 1, NWORDS + 2]; ``stats`` gets
+    ``solution``. ``stack`` is scratch int64[STACK_ROWS, NWORDS + 2]; ``stats`` gets
     [guesses, propagation calls]. Returns the count."""
     st = stack[MAX_DEPTH]
+    scratch = stack[MAX_DEPTH + 1]
     for i in range(27):
         st[i] = BAND
     for i in range(27, NWORDS):
@@ -423,7 +433,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
     calls += 1
     while True:
         if ok and heuristic >= 2:
-            r = _triad_counts(st, tb)
+            r = _triad_counts(st, tb, scratch)
             if r < 0:
                 ok = False
             elif r:
@@ -434,7 +444,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
             if heuristic >= 1:
                 # save first: _branch_triad applies its "yes" branch to st
                 stack[depth, :NWORDS] = st[:NWORDS]
-                w, nomask = _branch_triad(st, tb)
+                w, nomask = _branch_triad(st, tb, scratch, heuristic >= 2)
                 if w >= 0:
                     stack[depth, NWORDS] = w
                     stack[depth, NWORDS + 1] = nomask
@@ -486,7 +496,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
 def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=2):
     """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
     (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
-    stack = np.zeros((MAX_DEPTH + 1, NWORDS + 2), np.int64)
+    stack = np.zeros((STACK_ROWS, NWORDS + 2), np.int64)
     stats = np.zeros(2, np.int64)
     for i in range(puzzles.shape[0]):
         counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], tb, stack, stats, heuristic)
