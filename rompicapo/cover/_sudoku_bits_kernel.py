@@ -432,6 +432,19 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
     ok = _propagate(st, dirty, tb)
     calls += 1
     while True:
+        if ok and st[27] & st[28] & st[29] == BAND:
+            # every cell placed (consistently: each placement cleared its peers): a solution
+            if found == 0:
+                for w in range(27):
+                    x = st[w]
+                    base = 27 * (w % 3)
+                    while x:
+                        solution[base + _ctz(x)] = w // 3 + 1
+                        x &= x - 1
+            found += 1
+            if found >= max_solutions:
+                break
+            ok = False
         if ok and heuristic >= 2:
             r = _triad_counts(st, tb, scratch)
             if r < 0:
@@ -454,18 +467,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
                     calls += 1
                     continue
             b, p = _choose(st)
-            if b < 0:  # every cell placed: a solution
-                if found == 0:
-                    for bb in range(3):
-                        for pp in range(27):
-                            for e in range(9):
-                                if (st[3 * e + bb] >> pp) & 1:
-                                    solution[27 * bb + pp] = e + 1
-                found += 1
-                if found >= max_solutions:
-                    break
-                ok = False
-            else:
+            if b >= 0:
                 # branch: save, try the lowest digit; its removal is the alternative
                 bit = np.int64(1) << p
                 d = 0
