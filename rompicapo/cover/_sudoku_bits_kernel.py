@@ -53,6 +53,7 @@ BAND = 0x7FFFFFF  # 27 cells
 NWORDS = 30  # 27 digit-band words, 3 solved-cell words
 MAX_DEPTH = 82
 STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
+STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
 
 
 def tables() -> np.ndarray:
@@ -324,8 +325,24 @@ def _triad_counts(st, tb, scratch):
     nothing changed, ``scratch[18 + u]`` holds unit u's number of permutations over the nine
     digits (for :func:`_branch_triad`)."""
     dirty = np.int64(0)
-    pats = scratch[0:9]
     frcs = scratch[9:18]
+    # every digit's six patterns first (the stacks share the column unions of a digit)
+    pats = scratch[24:78]
+    for d in range(9):
+        w0 = st[3 * d]
+        w1 = st[3 * d + 1]
+        w2 = st[3 * d + 2]
+        pats[d] = tb[0, w0 & 511] | (tb[0, (w0 >> 9) & 511] << 3) | (tb[0, w0 >> 18] << 6)
+        pats[9 + d] = tb[0, w1 & 511] | (tb[0, (w1 >> 9) & 511] << 3) | (tb[0, w1 >> 18] << 6)
+        pats[18 + d] = tb[0, w2 & 511] | (tb[0, (w2 >> 9) & 511] << 3) | (tb[0, w2 >> 18] << 6)
+        c0 = w0 | (w0 >> 9) | (w0 >> 18)
+        c1 = w1 | (w1 >> 9) | (w1 >> 18)
+        c2 = w2 | (w2 >> 9) | (w2 >> 18)
+        for s in range(3):
+            sh = 3 * s
+            pats[27 + 9 * s + d] = (
+                ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
+            )
     for u in range(6):
         total = 0
         c1 = np.int64(0)
@@ -337,9 +354,8 @@ def _triad_counts(st, tb, scratch):
         f3 = np.int64(0)
         f4 = np.int64(0)
         for d in range(9):
-            p = _pattern(st, d, u, tb)
+            p = pats[9 * u + d]
             f = tb[6, p]
-            pats[d] = p
             frcs[d] = f
             total += tb[5, p]
             c4 |= c3 & p
@@ -358,7 +374,7 @@ def _triad_counts(st, tb, scratch):
         if add_all == 0 and rem_all == 0:
             continue
         for d in range(9):
-            p = pats[d]
+            p = pats[9 * u + d]
             new = p & ~(rem_all & ~frcs[d])
             add = add_all & p & ~frcs[d]
             while add:
@@ -381,6 +397,8 @@ def _triad_counts(st, tb, scratch):
                 for b in range(3):
                     allowed = tb[3, ((k >> (3 * b)) & 7) << sh]
                     st[3 * d + b] &= ~(stack_cols & ~allowed)
+        if dirty:
+            return dirty  # the patterns of later units may be stale: propagate first
     return dirty
 
 
@@ -404,7 +422,7 @@ def _pattern(st, d, u, tb):
 @njit(cache=True)
 def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
     """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
-    ``solution``. ``stack`` is scratch int64[STACK_ROWS, NWORDS + 2]; ``stats`` gets
+    ``solution``. ``stack`` is scratch int64[STACK_ROWS, STACK_COLS]; ``stats`` gets
     [guesses, propagation calls]. Returns the count."""
     st = stack[MAX_DEPTH]
     scratch = stack[MAX_DEPTH + 1]
@@ -498,7 +516,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
 def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=2):
     """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
     (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
-    stack = np.zeros((STACK_ROWS, NWORDS + 2), np.int64)
+    stack = np.zeros((STACK_ROWS, STACK_COLS), np.int64)
     stats = np.zeros(2, np.int64)
     for i in range(puzzles.shape[0]):
         counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], tb, stack, stats, heuristic)

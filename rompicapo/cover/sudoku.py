@@ -259,7 +259,7 @@ def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.nda
     to ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
     from rompicapo.cover import _sudoku_bits_kernel as BK
 
-    stack = np.zeros((BK.STACK_ROWS, BK.NWORDS + 2), np.int64)
+    stack = np.zeros((BK.STACK_ROWS, BK.STACK_COLS), np.int64)
     return int(BK.solve_one(cells, limit, solution, _bits_tables(), stack, stats))
 
 
