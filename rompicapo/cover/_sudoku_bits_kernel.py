@@ -34,8 +34,8 @@ but cells are open, a cell with the fewest candidates is branched on the same wa
 digit, or not). With these rules the hardest-1106 set takes 110.5 branching decisions per
 puzzle, tdoku's driver reports 110.4; counting stops at ``max_solutions``.
 
-``heuristic`` (default 2) exists for measurements: 1 skips the triad-count rule, 0 also the
-pattern branching (cells only). All give the same counts.
+``heuristic`` (default 3) exists for measurements: bit 1 turns on the pattern branching
+(else cells only), bit 2 the triad-count rule. All settings give the same counts.
 
 Puzzles and solutions are flat ``uint8[81]``, row-major, 0 = empty. ``guesses`` counts the
 branching decisions (the first branch of each; the second is deduced).
@@ -420,7 +420,7 @@ def _pattern(st, d, u, tb):
 
 
 @njit(cache=True)
-def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
+def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
     """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
     ``solution``. ``stack`` is scratch int64[STACK_ROWS, STACK_COLS]; ``stats`` gets
     [guesses, propagation calls]. Returns the count."""
@@ -463,7 +463,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
             if found >= max_solutions:
                 break
             ok = False
-        if ok and heuristic >= 2:
+        if ok and heuristic & 2:
             r = _triad_counts(st, tb, scratch)
             if r < 0:
                 ok = False
@@ -472,10 +472,10 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
                 calls += 1
                 continue
         if ok:
-            if heuristic >= 1:
+            if heuristic & 1:
                 # save first: _branch_triad applies its "yes" branch to st
                 stack[depth, :NWORDS] = st[:NWORDS]
-                w, nomask = _branch_triad(st, tb, scratch, heuristic >= 2)
+                w, nomask = _branch_triad(st, tb, scratch, heuristic & 2 != 0)
                 if w >= 0:
                     stack[depth, NWORDS] = w
                     stack[depth, NWORDS + 1] = nomask
@@ -513,7 +513,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=2):
 
 
 @njit(cache=True)
-def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=2):
+def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=3):
     """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
     (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
     stack = np.zeros((STACK_ROWS, STACK_COLS), np.int64)
