@@ -259,6 +259,8 @@ def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.nda
     to ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
     from rompicapo.cover import _sudoku_bits_kernel as BK
 
+    if cells.max() > 9:  # the kernel indexes its words by digit: check here, not there
+        raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
     stack = np.zeros((BK.STACK_ROWS, BK.STACK_COLS), np.int64)
     return int(BK.solve_one(cells, limit, solution, _bits_tables(), stack, stats))
 
@@ -463,6 +465,8 @@ def solve_batch(puzzles, *, max_solutions: int = 2) -> BatchResult:
             raise InputError("batch solving takes classic 9x9 puzzles only")
         puzzles = np.array([p.array().reshape(81) for p in puzzles], dtype=np.uint8)
     puzzles = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
+    if puzzles.size and puzzles.max() > 9:
+        raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
     compile_seconds = _warm()
     solutions = np.zeros_like(puzzles)
     counts = np.zeros(len(puzzles), np.int32)

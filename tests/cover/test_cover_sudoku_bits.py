@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rompicapo.common import InputError
 from rompicapo.cover import _sudoku_kernel as cell_kernel
 from rompicapo.cover import sudoku
 from rompicapo.cover.sudoku import Sudoku
@@ -87,6 +88,8 @@ def test_clashes_and_dead_ends_have_no_solution():
     assert sudoku.solve(hidden).count == 0
     batch = sudoku.solve_batch([Sudoku.parse(clash), Sudoku.parse(hidden)])
     assert batch.counts_per_puzzle.tolist() == [0, 0]
+    with pytest.raises(InputError, match="digits 1-9"):
+        sudoku.solve_batch(np.full((1, 81), 10, np.uint8))
 
 
 @st.composite
