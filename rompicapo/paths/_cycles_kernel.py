@@ -201,7 +201,8 @@ def cycle_step_of(g, index, combo_of, r, c):
     i = _part(r, g[3], g[2], g[4], g[5])
     j = _part(c, g[7], g[6], g[8], g[9])
     w = _w(j, g)
-    return _block_first(i, j, g) + index[_kid(i, j, g, combo_of), (r - _row0(i, g)) * w + c - _col0(j, g)]
+    k = index[_kid(i, j, g, combo_of), (r - _row0(i, g)) * w + c - _col0(j, g)]
+    return _block_first(i, j, g) + k
 
 
 @njit(cache=True, nogil=True)

@@ -55,8 +55,6 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from rompicapo.paths.moves import MoveSet, parse_moves
 
 __all__ = [
@@ -211,9 +209,7 @@ def build_table(moves: str | MoveSet = "caselle", *, max_b: int = MAX_B) -> dict
                 blocks = None
                 break
             path, move = found
-            blocks.append(
-                {"key": [k, h, w, p, q], "exit_move": int(move), "cells": path.tolist()}
-            )
+            blocks.append({"key": [k, h, w, p, q], "exit_move": int(move), "cells": path.tolist()})
         if blocks is not None:
             heights, widths = _sizes(b, bip)
             return {
