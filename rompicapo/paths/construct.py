@@ -437,13 +437,20 @@ def construct(
     n = rows * cols
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    why_not = blocks_refusal(rows, cols, (r0, c0), mset, closed)
-    if method == "blocks" and why_not == _SHORT_SIDE:
-        method = "greedy"  # a board with a side below 5 is small enough for a direct search
-    if method == "blocks" and why_not:
-        raise InputError(f"the block construction does not apply: {why_not} (use greedy)")
-    if method == "blocks" or (method == "auto" and not why_not):
-        return _construct_blocks(rows, cols, mset, jobs)
+    if method in ("blocks", "auto"):
+        kind, why_not = block_method(rows, cols, (r0, c0), mset, closed)
+        if kind == "blocks":
+            return _construct_blocks(rows, cols, mset, jobs)
+        if kind == "blocks-cycle":
+            return _construct_cycle(rows, cols, mset, (r0, c0), closed, jobs)
+        # a board below the blocks' minimum is small enough for a direct search; a bipartite
+        # leaper's closed tour on odd x odd gets its impossibility proof from the search below
+        small = why_not == "size" or (why_not == "colour" and closed)
+        if method == "blocks" and not small:
+            raise InputError(
+                "the block construction does not apply: "
+                f"{blocks_refusal(rows, cols, (r0, c0), mset, closed)} (use greedy)"
+            )
     result = PathResult(rows=rows, cols=cols, start=(r0, c0), moves=mset, closed=closed, seed=seed)
     if len(mset) > 16:
         raise InputError(f"the constructor takes at most 16 moves, {mset.name!r} has {len(mset)}")
@@ -530,8 +537,35 @@ _SHORT_SIDE = "it needs both sides >= 5"
 def blocks_refusal(
     rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
 ) -> str:
-    """Why the block construction cannot make this path ("" when it can): the one rule
-    :func:`construct`'s ``method="auto"`` and the CLI's streamed output both follow."""
+    """Why no block construction can make this path ("" when one can: the corner path of
+    :mod:`~rompicapo.paths.blocks` or the cycle of :mod:`~rompicapo.paths.cycles`): the one
+    rule :func:`construct`'s ``method="auto"`` and the CLI's streamed output both follow."""
+    kind, _ = block_method(rows, cols, start, mset, closed)
+    if kind:
+        return ""
+    from rompicapo.paths.cycles import cycle_refusal
+
+    return cycle_refusal(rows, cols, mset)
+
+
+def block_method(
+    rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
+) -> tuple[str, str]:
+    """``("blocks", "")`` for the corner path (caselle, open, start (0, 0), sides >= 5),
+    ``("blocks-cycle", "")`` for the block cycle cut at the start, else ``("", why)`` with
+    ``why`` the cycle's :func:`~rompicapo.paths.cycles.refusal_kind`."""
+    from rompicapo.paths.cycles import refusal_kind
+
+    if not _path_refusal(rows, cols, start, mset, closed):
+        return "blocks", ""
+    kind = refusal_kind(rows, cols, mset)
+    return ("blocks-cycle", "") if not kind else ("", kind)
+
+
+def _path_refusal(
+    rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
+) -> str:
+    """Why the corner path of :mod:`rompicapo.paths.blocks` cannot make this path."""
     from rompicapo.paths.blocks import MIN_SIDE
 
     if set(mset.moves) != set(parse_moves("caselle").moves):
@@ -566,6 +600,34 @@ def _construct_blocks(rows: int, cols: int, mset: MoveSet, jobs: int | None) -> 
     result.status = "found"
     result.counts["bands"] = len(bp.bands)
     result.counts["blocks_per_band"] = len(bp.block_widths)
+    return result
+
+
+def _construct_cycle(rows, cols, mset, start, closed, jobs) -> PathResult:
+    """The block cycle read from ``start``: a closed tour, hence also an open path."""
+    from rompicapo.paths.cycles import BlockCycle, warm_up
+
+    result = PathResult(
+        rows=rows, cols=cols, start=start, moves=mset, closed=closed, method="blocks-cycle"
+    )
+    result.compile_seconds = jit_warmup("paths.cycles", warm_up)
+    n = rows * cols
+    itemsize = 4 if n <= INT32_CELLS else 8
+    check_memory(
+        n * (itemsize + 1),
+        f"a {rows}x{cols} block cycle ({n:,} cells at {itemsize + 1} bytes each with its check; "
+        "write it to a .rpath file to stream it instead)",
+    )
+    with Stopwatch() as sw:
+        bc = BlockCycle(rows, cols, mset, start)
+        result.path = bc.fill_path(jobs=jobs)
+    result.solve_seconds = sw.seconds
+    result.peak_bytes = peak_rss_bytes()
+    result.status = "found"
+    result.counts["bands"] = bc.bands
+    result.counts["blocks_per_band"] = bc.block_columns
+    if bc.transposed:
+        result.counts["transposed"] = 1
     return result
 
 

@@ -33,7 +33,7 @@ from rompicapo.paths.blocks import BlockPath
 from rompicapo.paths.leaper_blocks import COMBOS, is_bipartite, load_table
 from rompicapo.paths.moves import MoveSet, parse_moves
 
-__all__ = ["BlockCycle", "cycle_refusal", "cycle_sizes"]
+__all__ = ["BlockCycle", "cycle_refusal", "cycle_sizes", "refusal_kind"]
 
 _MAX_CELLS = 1 << 62
 
@@ -62,7 +62,8 @@ def _split_two(n: int, lo: int, hi: int, step: int) -> tuple[int, int, int, int]
 
 
 def _plan(rows: int, cols: int, mset: MoveSet):
-    """(reason, transposed, table, row split, col split): reason is '' when blocks apply."""
+    """(reason, transposed, table, row split, col split): reason is '' when blocks apply.
+    :func:`refusal_kind` sorts the reasons."""
     bip = is_bipartite(mset)
     transposed = False
     if bip and cols % 2:
@@ -99,6 +100,22 @@ def _plan(rows: int, cols: int, mset: MoveSet):
 def cycle_refusal(rows: int, cols: int, moves: str | MoveSet = "caselle") -> str:
     """Why the block cycle cannot serve this board and leaper ('' when it can), in one line."""
     return _plan(int(rows), int(cols), parse_moves(moves))[0]
+
+
+def refusal_kind(rows: int, cols: int, moves: str | MoveSet = "caselle") -> str:
+    """'' (blocks apply), ``"size"`` (a side below the blocks' minimum: a small board, left to
+    the search), ``"colour"`` (a bipartite leaper on odd x odd: no cycle exists), ``"table"``
+    (the leaper has no block table) or ``"huge"``."""
+    why = cycle_refusal(rows, cols, moves)
+    if not why:
+        return ""
+    if why.startswith("both sides are odd"):
+        return "colour"
+    if why.startswith("no block table"):
+        return "table"
+    if why.startswith("the board has more"):
+        return "huge"
+    return "size"
 
 
 def cycle_sizes(moves: str | MoveSet = "caselle") -> dict:

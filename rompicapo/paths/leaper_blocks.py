@@ -203,8 +203,9 @@ def build_table(moves: str | MoveSet = "caselle", *, max_b: int = MAX_B) -> dict
             found = _search_block(h, w, dr, dc, start, target, bip)
             if found is None:
                 why = (
-                    f"no block path with B = {b}: none for a {h}x{w} block entered from "
-                    f"{SIDE_NAMES[din]} and left {OUT_NAMES[out]} (p={p}, q={q})"
+                    f"no B up to {b} gives every block (B = {b}: no path for a {h}x{w} block "
+                    f"entered from "
+                    f"{SIDE_NAMES[din]} and left {OUT_NAMES[out]}, p={p}, q={q})"
                 )
                 blocks = None
                 break
