@@ -562,9 +562,7 @@ def block_method(
     return ("blocks-cycle", "") if not kind else ("", kind)
 
 
-def _path_refusal(
-    rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
-) -> str:
+def _path_refusal(rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool) -> str:
     """Why the corner path of :mod:`rompicapo.paths.blocks` cannot make this path."""
     from rompicapo.paths.blocks import MIN_SIDE
 
