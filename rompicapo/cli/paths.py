@@ -34,9 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--method",
         choices=["blocks", "greedy"],
         default=None,
-        help="blocks: the deterministic block construction (caselle, sides >= 5, start 0,0); "
-        "greedy: Warnsdorff + Pósa search (any board and start). Default: blocks where it "
-        "applies and no --start is given, else greedy",
+        help="blocks: the deterministic block constructions (caselle from 0,0, sides >= 5; "
+        "block cycles for any start, closed tours and other leapers with a block table, "
+        "sides >= 10 for caselle and the knight); greedy: Warnsdorff + Pósa search (any board "
+        "and start). Default: blocks where they apply, else greedy",
     )
     p.add_argument("--jobs", type=int, metavar="N", help="threads/processes (default: all cores)")
     p.add_argument(
@@ -104,6 +105,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         q.add_argument("size", metavar="SIZE", help="N or RxC, both sides >= 5")
         q.add_argument(arg, metavar=meta, nargs="+", help=arg_help)
         q.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+        q.add_argument(
+            "--start", metavar="R,C", help="the block cycle's path from this cell (0-based)"
+        )
+        q.add_argument("--closed", action="store_true", help="the block cycle (a closed tour)")
+        q.add_argument(
+            "--moves", default="caselle", help="caselle (default), knight, or 'DR,DC;...'"
+        )
         q.set_defaults(handler=handler)
 
 
@@ -113,7 +121,7 @@ def run_path(args: argparse.Namespace) -> int:
 
     rows, cols = parse_size(args.size)
     start = parse_cell(args.start or "0,0", rows, cols)
-    method = args.method or ("greedy" if args.start is not None else "auto")
+    method = args.method or "auto"
     if args.scheduler and (method == "greedy" or not (args.out or "").endswith(".rpath")):
         raise InputError("--scheduler writes block paths to a file: add --out FILE.rpath")
     show_progress = not args.quiet and not args.json and rows * cols > PROGRESS_CELLS
@@ -122,7 +130,7 @@ def run_path(args: argparse.Namespace) -> int:
 
         why_not = blocks_refusal(rows, cols, start, parse_moves(args.moves), args.closed)
         if not why_not:
-            return _stream_blocks(args, rows, cols, show_progress)
+            return _stream_blocks(args, rows, cols, show_progress, start)
         if method == "blocks":
             raise InputError(f"the block construction does not apply: {why_not}")
     res = construct(
@@ -186,8 +194,8 @@ def run_path(args: argparse.Namespace) -> int:
     timing = f"solve {res.solve_seconds:.3f} s, compile {res.compile_seconds:.2f} s"
     if res.found:
         how = (
-            f"{res.counts['bands']} bands of {res.counts['blocks_per_band']} blocks"
-            if res.method == "blocks"
+            f"{res.method}, {res.counts['bands']} bands of {res.counts['blocks_per_band']} blocks"
+            if res.method.startswith("blocks")
             else f"{res.rotations} rotations, {res.restarts} restarts"
         )
         print(f"{board}: found, {'verified' if verified else 'NOT VERIFIED'} ({how}, {timing})")
@@ -209,14 +217,28 @@ def run_path(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _stream_blocks(args: argparse.Namespace, rows: int, cols: int, show_progress: bool) -> int:
+def _stream_blocks(
+    args: argparse.Namespace, rows: int, cols: int, show_progress: bool, start=(0, 0)
+) -> int:
     """``path --out FILE.rpath`` with blocks: write the file chunk by chunk (never the whole
-    path in memory), then check it with the streaming verifier."""
+    path in memory), then check it with the streaming verifier. The corner path serves caselle
+    from (0, 0); the block cycle (read from ``start``) everything else."""
+    import functools
+
     from rompicapo.common import Stopwatch, dumps_json, jit_warmup, peak_rss_bytes, progress_bar
+    from rompicapo.paths import parse_moves
     from rompicapo.paths.blocks import warm_up, write_blocks_rpath
+    from rompicapo.paths.construct import block_method
     from rompicapo.paths.verify_stream import verify_rpath
 
-    compile_seconds = jit_warmup("paths.blocks", warm_up)
+    mset = parse_moves(args.moves)
+    method, _ = block_method(rows, cols, start, mset, args.closed)
+    if method == "blocks-cycle":
+        from rompicapo.paths import cycles
+
+        warm_up = cycles.warm_up
+        write_blocks_rpath = functools.partial(cycles.write_cycle_rpath, moves=mset, start=start)
+    compile_seconds = jit_warmup(f"paths.{method}", warm_up)
     with progress_bar(disable=not show_progress, transient=True) as bar:
         task = bar.add_task("write", total=None)
         with Stopwatch() as write_sw:
@@ -249,10 +271,10 @@ def _stream_blocks(args: argparse.Namespace, rows: int, cols: int, show_progress
     summary = {
         "rows": rows,
         "cols": cols,
-        "start": [0, 0],
-        "moves": "caselle",
-        "closed": False,
-        "method": "blocks",
+        "start": list(start),
+        "moves": mset.spec,
+        "closed": bool(args.closed),
+        "method": method,
         "seed": None,
         "found": True,
         "status": "found",
@@ -269,7 +291,8 @@ def _stream_blocks(args: argparse.Namespace, rows: int, cols: int, show_progress
         print(dumps_json(summary))
     else:
         print(
-            f"{rows}x{cols} caselle from (0, 0): blocks, written to {args.out} "
+            f"{rows}x{cols} {mset.name} from ({start[0]}, {start[1]}): {method}"
+            f"{' (a closed tour)' if method == 'blocks-cycle' else ''}, written to {args.out} "
             f"({header.file_size / 1e9:.3g} GB in {write_sw.seconds:.2f} s), "
             f"{'verified' if check else 'NOT VERIFIED: ' + check.reason} "
             f"in {verify_sw.seconds:.2f} s (compile {compile_seconds:.2f} s)"
@@ -280,17 +303,16 @@ def _stream_blocks(args: argparse.Namespace, rows: int, cols: int, show_progress
 def run_path_at(args: argparse.Namespace) -> int:
     from rompicapo.common import InputError, dumps_json
     from rompicapo.paths import parse_size
-    from rompicapo.paths.blocks import BlockPath
 
     rows, cols = parse_size(args.size)
     try:
         steps = [int(s.replace("_", "")) for s in args.step]
     except ValueError:
         raise InputError(f"a step is a whole number, got {' '.join(args.step)!r}") from None
-    bp = BlockPath(rows, cols)
+    bp, method = _random_access(args, rows, cols)
     cells = [bp.cell_at(s) for s in steps]
     if args.json:
-        print(dumps_json({"rows": rows, "cols": cols, "method": "blocks",
+        print(dumps_json({"rows": rows, "cols": cols, "method": method,
                           "steps": steps, "cells": [list(c) for c in cells]}))  # fmt: skip
     else:
         for s, (r, c) in zip(steps, cells, strict=False):
@@ -301,19 +323,32 @@ def run_path_at(args: argparse.Namespace) -> int:
 def run_step_of(args: argparse.Namespace) -> int:
     from rompicapo.common import dumps_json
     from rompicapo.paths import parse_cell, parse_size
-    from rompicapo.paths.blocks import BlockPath
 
     rows, cols = parse_size(args.size)
-    bp = BlockPath(rows, cols)
+    bp, method = _random_access(args, rows, cols)
     cells = [parse_cell(c, rows, cols) for c in args.cell]
     steps = [bp.step_of(c) for c in cells]
     if args.json:
-        print(dumps_json({"rows": rows, "cols": cols, "method": "blocks",
+        print(dumps_json({"rows": rows, "cols": cols, "method": method,
                           "cells": [list(c) for c in cells], "steps": steps}))  # fmt: skip
     else:
         for (r, c), s in zip(cells, steps, strict=False):
             print(f"{r},{c}: step {s}")
     return 0
+
+
+def _random_access(args: argparse.Namespace, rows: int, cols: int):
+    """The corner path (caselle, no --start, not --closed) or the block cycle read from
+    --start (default 0,0), and its method name."""
+    from rompicapo.paths import parse_cell, parse_moves
+    from rompicapo.paths.blocks import BlockPath
+    from rompicapo.paths.cycles import BlockCycle
+
+    mset = parse_moves(args.moves)
+    if args.start is None and not args.closed and mset == parse_moves("caselle"):
+        return BlockPath(rows, cols), "blocks"
+    start = parse_cell(args.start or "0,0", rows, cols)
+    return BlockCycle(rows, cols, mset, start), "blocks-cycle"
 
 
 def run_verify_path(args: argparse.Namespace) -> int:

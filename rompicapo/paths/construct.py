@@ -456,13 +456,23 @@ def construct(
         raise InputError(f"the constructor takes at most 16 moves, {mset.name!r} has {len(mset)}")
     obstruction = ""
     if n > 1:
-        obstruction = _lattice_obstruction(mset) or _colour_obstruction(
-            rows, cols, (r0, c0), mset, closed
+        obstruction = (
+            _lattice_obstruction(mset)
+            or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
+            or _four_rows_obstruction(rows, cols, mset, closed)
         )
+    elif closed:
+        obstruction = "a closed tour ends one move from its start, and a 1x1 board has no move"
     if obstruction:
         result.status = "impossible"
         result.proof = obstruction
         return result
+    if closed and n <= DFS_CELLS and method != "greedy":
+        # small and thin boards below the blocks' minimum: a closed tour by depth-first search
+        # (Warnsdorff's order, fixed end next to the start) is quicker and surer than the walk
+        found = _closed_by_dfs(result, mset)
+        if found is not None:
+            return found
 
     itype = np.int32 if n <= INT32_CELLS else np.int64
     need = n * kernel_bytes_per_cell(n)
@@ -627,6 +637,53 @@ def _construct_cycle(rows, cols, mset, start, closed, jobs) -> PathResult:
     if bc.transposed:
         result.counts["transposed"] = 1
     return result
+
+
+# Closed tours on boards up to this many cells (below the blocks' minimum) first get the
+# depth-first search of the block tables: 3 x n, 5..9 x n knight tours up to n = 40 take a few
+# thousand nodes (3 x 30: 6e4) where the walk with rotations often gives up.
+DFS_CELLS = 4096
+DFS_NODES = 200_000
+DFS_SEEDS = 8
+
+
+def _closed_by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
+    from rompicapo.paths._block_search_kernel import block_path
+
+    rows, cols = result.rows, result.cols
+    r0, c0 = result.start
+    dr, dc = mset.arrays()
+    ends = [
+        (r0 + a) * cols + c0 + b for a, b in mset.moves if 0 <= r0 + a < rows and 0 <= c0 + b < cols
+    ]
+    nodes = 0
+    with Stopwatch() as sw:
+        for seed in range(DFS_SEEDS):
+            for end in ends:
+                path, k = block_path(rows, cols, dr, dc, r0 * cols + c0, end, DFS_NODES, seed)
+                nodes += int(k)
+                if len(path):
+                    result.path = path.astype(np.int32)
+                    result.status = "found"
+                    result.method = "dfs"
+                    break
+            if result.found:
+                break
+    result.solve_seconds = sw.seconds
+    result.counts["dfs_nodes"] = nodes
+    return result if result.found else None
+
+
+def _four_rows_obstruction(rows: int, cols: int, mset: MoveSet, closed: bool) -> str:
+    """Pósa's argument: no closed knight's tour on 4 x n."""
+    if not closed or 4 not in (rows, cols) or mset != parse_moves("knight"):
+        return ""
+    return (
+        "Pósa: on a 4 x n board every knight move from an outer row (first or last) lands in "
+        "the two middle rows, which hold as many cells (2n); so a closed tour alternates outer "
+        "and middle cells, as it alternates colours, and all outer cells would have one colour, "
+        "but they have both"
+    )
 
 
 def _settle_by_exhaustive_search(result: PathResult) -> None:

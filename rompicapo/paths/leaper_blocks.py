@@ -192,7 +192,9 @@ def build_table(moves: str | MoveSet = "caselle", *, max_b: int = MAX_B) -> dict
     for i in range(len(ms)):
         for j in range(i + 1, len(ms)):
             g = math.gcd(g, abs(ms[i][0] * ms[j][1] - ms[i][1] * ms[j][0]))
-    if g != 1:
+    if g == 0:
+        why = f"the {mset.name} moves all lie on one line"
+    elif g != 1:
         why = f"the {mset.name} moves do not reach every cell (their lattice has index {g})"
     for b in range(max(MIN_B, reach + 1), max_b + 1) if not why else ():
         blocks = []
