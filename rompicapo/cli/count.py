@@ -52,6 +52,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--random", type=int, metavar="SEED", help="print one path found in a seeded random order"
     )
+    p.add_argument(
+        "--ends",
+        action="store_true",
+        help="count by (start, end) pair: the matrix, checked symmetric (a path read backwards) "
+        "and invariant under the board's symmetries",
+    )
     p.add_argument("--json", action="store_true", help="JSON output (JSON lines with --list)")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no statistics line")
     p.set_defaults(handler=_count)
@@ -93,6 +99,8 @@ def _count(args: argparse.Namespace) -> int:
         return 0
 
     progress = not args.quiet and not args.json and sys.stderr.isatty()
+    if args.ends:
+        return _count_ends(args, rows, cols, progress)
     try:
         result = count_paths(
             rows,
@@ -143,3 +151,32 @@ def _count(args: argparse.Namespace) -> int:
             f" (+{result.compile_seconds:.2f} s compile)  {rate / 1e6:.1f} M nodes/s"
         )
     return 0
+
+
+def _count_ends(args: argparse.Namespace, rows: int, cols: int, progress: bool) -> int:
+    """``count --ends``: the (start, end) matrix with its checks (exit 1 if one fails)."""
+    from rompicapo.common import dumps_json
+    from rompicapo.paths.count import count_end_matrix
+
+    if args.start is not None:
+        raise InputError("--ends counts from every start: drop --start")
+    try:
+        res = count_end_matrix(
+            rows, cols, args.moves, args.closed, jobs=args.jobs,
+            checkpoint=args.checkpoint, scheduler=args.scheduler, progress=progress,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        print("interrupted" + (f": finished jobs saved in {args.checkpoint}" if args.checkpoint
+              else ""), file=sys.stderr)  # fmt: skip
+        return 130
+    data = res.as_dict()
+    if args.json:
+        print(dumps_json(data))
+    else:
+        print(f"{rows}x{cols} {res.moves} by (start, end): total {data['total']:,}")
+        print(_table_text(res.table))
+        print(
+            "checks: "
+            + ", ".join(f"{k} {'ok' if v else 'FAILED'}" for k, v in data["checks"].items())
+        )
+    return 0 if all(data["checks"].values()) else 1

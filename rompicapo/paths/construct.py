@@ -977,6 +977,8 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             while status == _kernel.PAUSED:
                 if run.stop:
                     return "interrupted"
+                if run.deadline is not None and time.perf_counter() > run.deadline:
+                    return "gave up"  # between chunks too: a big board's attempt is long
                 # the window opens a little before the rest of the band is done: the cells the
                 # walk deferred around it are often reachable only through it
                 target = min(n - reserved - WINDOW_SLACK * (reserved > 0), plen + CHUNK_CELLS)

@@ -46,8 +46,10 @@ from rompicapo.paths.moves import MoveSet, parse_moves
 
 __all__ = [
     "CountResult",
+    "EndCountResult",
     "ExhaustiveResult",
     "board_symmetries",
+    "count_end_matrix",
     "count_paths",
     "iter_paths",
     "search_path",
@@ -327,8 +329,10 @@ def _kernel_run(
     seed: int | None = None,
     state: tuple[np.ndarray, np.ndarray, int] | None = None,
     rules: int = K.DEFAULT_RULES,
+    ends: np.ndarray | None = None,
 ) -> _Run:
-    """One call of the search kernel from ``prefix`` (or from a saved ``state``)."""
+    """One call of the search kernel from ``prefix`` (or from a saved ``state``); ``ends``
+    (int64, one per cell) counts the whole paths by their last cell."""
     n = rows * cols
     dr, dc = moves.arrays()
     if state is None:
@@ -355,6 +359,7 @@ def _kernel_run(
         bool(stop_when_full),
         np.int64(NO_LIMIT if node_limit is None else node_limit),
         np.int64(-1 if seed is None else seed),
+        np.empty(0, np.int64) if ends is None else ends,
     )
     return _Run(int(status), int(leaves), int(nodes), out[:n_out], path, masks, int(depth))
 
@@ -366,13 +371,17 @@ def _warm_up() -> float:
     )
 
 
-def _count_job(job: tuple) -> tuple[int, int, list[int] | None]:
+def _count_job(job: tuple) -> tuple:
     """Worker: count the completions of one prefix. ``job`` = (rows, cols, moves, closed,
-    prefix); returns (paths, nodes, one path or None). Top level, so processes can import it."""
-    rows, cols, moves, closed, prefix = job
-    run = _kernel_run(rows, cols, parse_moves(moves), closed, list(prefix))
+    prefix[, ends]); returns (paths, nodes, one path or None[, [[end cell, paths], ...]]).
+    Top level, so processes can import it."""
+    rows, cols, moves, closed, prefix = job[:5]
+    by_end = np.zeros(rows * cols, np.int64) if len(job) > 5 and job[5] else None
+    run = _kernel_run(rows, cols, parse_moves(moves), closed, list(prefix), ends=by_end)
     sample = run.out[0].tolist() if len(run.out) else None
-    return run.leaves, run.nodes, sample
+    if by_end is None:
+        return run.leaves, run.nodes, sample
+    return run.leaves, run.nodes, sample, [[int(e), int(by_end[e])] for e in np.flatnonzero(by_end)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -380,8 +389,8 @@ def _count_job(job: tuple) -> tuple[int, int, list[int] | None]:
 # --------------------------------------------------------------------------------------------
 
 
-def _problem(rows, cols, start, moves: MoveSet, closed, split_depth) -> dict[str, Any]:
-    return {
+def _problem(rows, cols, start, moves: MoveSet, closed, split_depth, ends=False) -> dict:
+    problem = {
         "rows": rows,
         "cols": cols,
         "start": list(start) if start is not None else None,
@@ -389,6 +398,9 @@ def _problem(rows, cols, start, moves: MoveSet, closed, split_depth) -> dict[str
         "closed": bool(closed),
         "split_depth": split_depth,
     }
+    if ends:
+        problem["ends"] = True  # counts by (start, end) pair: another problem's checkpoint
+    return problem
 
 
 def _load_checkpoint(path: Path) -> dict[str, Any] | None:
@@ -409,7 +421,10 @@ def _load_checkpoint(path: Path) -> dict[str, Any] | None:
             raise ValueError
         for key, value in done.items():
             [int(x) for x in key.split(".")]
-            leaves, nodes = value
+            leaves, nodes = value[:2]
+            for cell, paths in value[2] if len(value) > 2 else ():  # counts by end cell
+                if type(cell) is not int or type(paths) is not int:
+                    raise ValueError
             if not all(type(x) is int for x in (leaves, nodes)):
                 raise ValueError
             if leaves < 0 or nodes < 0:
@@ -582,11 +597,14 @@ def count_paths(
     )
 
 
-def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, progress):
-    """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up."""
+def _count_in_jobs(
+    rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, progress, ends=False
+):
+    """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up.
+    With ``ends``, ``counted`` maps each rep to ``(paths, counts by end cell)``."""
     data = _load_checkpoint(ckpt) if ckpt is not None else None
     if data is not None:
-        want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"))
+        want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"), ends)
         if data["problem"] != want:
             raise InputError(
                 f"checkpoint {ckpt} is for a different problem ({_describe(data['problem'])}); "
@@ -598,14 +616,18 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
     else:
         depth = _choose_split_depth(rows, cols, ms, closed, reps)
         done, samples = {}, {}
-    problem = _problem(rows, cols, start, ms, closed, depth)
+    problem = _problem(rows, cols, start, ms, closed, depth, ends)
 
     prefixes, prefix_nodes = _prefix_jobs(rows, cols, ms, closed, reps, depth)
     keyed = {".".join(map(str, p)): p for p in prefixes}
     if not set(done) <= set(keyed):
         raise InputError(f"checkpoint {ckpt} lists jobs this problem does not have: corrupt")
-    pending = [(rows, cols, ms.spec, bool(closed), p) for k, p in keyed.items() if k not in done]
-    resumed_nodes = sum(job_nodes for _, job_nodes in done.values())
+    pending = [
+        (rows, cols, ms.spec, bool(closed), p, *((True,) if ends else ()))
+        for k, p in keyed.items()
+        if k not in done
+    ]
+    resumed_nodes = sum(value[1] for value in done.values())
 
     last_save = time.monotonic()
 
@@ -619,11 +641,11 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
     with progress_bar(disable=not progress, transient=False) as bar:
         task = bar.add_task(f"{rows}x{cols} jobs", total=len(keyed), completed=len(done))
         try:
-            for job, (leaves, job_nodes, sample) in run_jobs(
+            for job, (leaves, job_nodes, sample, *by_end) in run_jobs(
                 _count_job, pending, n_jobs=jobs, scheduler=scheduler
             ):
                 prefix = job[4]
-                done[".".join(map(str, prefix))] = [leaves, job_nodes]
+                done[".".join(map(str, prefix))] = [leaves, job_nodes, *by_end]
                 if sample is not None and prefix[0] not in samples:
                     samples[prefix[0]] = sample
                 bar.advance(task)
@@ -639,11 +661,17 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
     save()
 
     counted = {rep: 0 for rep in reps}
+    by_end = {rep: np.zeros(rows * cols, np.int64) for rep in reps}
     nodes = prefix_nodes
     rep_of = {r * cols + c: (r, c) for r, c in reps}
-    for key, (leaves, job_nodes) in done.items():
-        counted[rep_of[keyed[key][0]]] += leaves
+    for key, (leaves, job_nodes, *pairs) in done.items():
+        rep = rep_of[keyed[key][0]]
+        counted[rep] += leaves
         nodes += job_nodes
+        for cell, paths in pairs[0] if pairs else ():
+            by_end[rep][cell] += paths
+    if ends:
+        counted = {rep: (counted[rep], by_end[rep]) for rep in reps}
     found = {
         rep_of[cell]: np.asarray(path, dtype=np.int64)
         for cell, path in samples.items()
@@ -756,3 +784,138 @@ def iter_paths(
         if run.status == K.DONE:
             return
         state = (run.path, run.masks, run.depth)
+
+
+# --------------------------------------------------------------------------------------------
+# Counts by (start, end) pair
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EndCountResult(SearchResult):
+    """The paths (or closed tours) counted by (start, end) pair: ``matrix[s, e]`` (flat cells
+    ``r * cols + c``, int64) is the number of paths from ``s`` that end at ``e``.
+
+    Read backwards, a path from s to e is a path from e to s, so the matrix must be symmetric;
+    a symmetry of the board maps paths to paths, so ``matrix[g(s), g(e)] = matrix[s, e]``; the
+    row sums are the per-start counts of :func:`count_paths`. :meth:`checks` tests all three
+    (the first two are real tests only where the rows were counted, not copied: with
+    ``symmetry=True`` one start per class is counted and the other rows are its images).
+    """
+
+    rows: int = 0
+    cols: int = 0
+    moves: str = "caselle"
+    closed: bool = False
+    matrix: np.ndarray | None = None
+    nodes: int = 0
+    counted_starts: list[Cell] = field(default_factory=list)
+
+    @property
+    def table(self) -> np.ndarray:
+        """The per-start counts (row sums) as a rows x cols array."""
+        return self.matrix.sum(axis=1).reshape(self.rows, self.cols)
+
+    def checks(self) -> dict[str, bool]:
+        """``symmetric`` (reversal), ``invariant`` (every board symmetry that keeps the moves),
+        each over the whole matrix."""
+        m = self.matrix
+        out = {"symmetric": bool(np.array_equal(m, m.T)), "invariant": True}
+        rows, cols = self.rows, self.cols
+        for sym in board_symmetries(rows, cols, self.moves):
+            perm = np.array(
+                [
+                    _apply(sym, divmod(k, cols), rows, cols)[0] * cols
+                    + _apply(sym, divmod(k, cols), rows, cols)[1]
+                    for k in range(rows * cols)
+                ]
+            )
+            image = np.empty_like(m)
+            image[np.ix_(perm, perm)] = m
+            out["invariant"] &= bool(np.array_equal(image, m))
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "moves": self.moves,
+            "closed": self.closed,
+            "total": int(self.matrix.sum()),
+            "nodes": self.nodes,
+            "counted_starts": [list(c) for c in self.counted_starts],
+            "table": self.table.tolist(),
+            "matrix": self.matrix.tolist(),
+            "checks": self.checks(),
+            "solve_seconds": round(self.solve_seconds, 6),
+            "compile_seconds": round(self.compile_seconds, 6),
+        }
+
+
+def count_end_matrix(
+    rows: int,
+    cols: int,
+    moves: str | MoveSet = "caselle",
+    closed: bool = False,
+    *,
+    symmetry: bool = True,
+    jobs: int | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    scheduler: Any = None,
+    progress: bool = False,
+) -> EndCountResult:
+    """Count the paths of the board by (start, end) pair (see :class:`EndCountResult`).
+
+    ``symmetry``: count one start per class of symmetric starts and fill the other rows by the
+    symmetry (as :func:`count_paths` does); False counts every start, so that the matrix's
+    symmetry and invariance test the counts themselves. ``jobs``, ``checkpoint``, ``scheduler``
+    and ``progress`` as for :func:`count_paths` (the checkpoint records the end counts of each
+    job and is a different problem from a plain count's).
+    """
+    ms = _check_board(rows, cols, moves)
+    rows, cols = int(rows), int(cols)
+    n = rows * cols
+    if symmetry:
+        classes = start_classes(rows, cols, ms)
+    else:
+        classes = {(r, c): [(r, c)] for r in range(rows) for c in range(cols)}
+    compile_seconds = _warm_up()
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+    per_rep: dict[Cell, np.ndarray] = {}
+    nodes = 0
+    with Stopwatch() as sw:
+        if jobs is None and ckpt is None and scheduler is None:
+            for rep in classes:
+                by_end = np.zeros(n, np.int64)
+                run = _kernel_run(rows, cols, ms, closed, [rep[0] * cols + rep[1]], ends=by_end)
+                per_rep[rep] = by_end
+                nodes += 1 + run.nodes
+        else:
+            counted, job_nodes, *_ = _count_in_jobs(
+                rows, cols, None, ms, closed, list(classes), jobs, ckpt, scheduler, progress,
+                ends=True,
+            )  # fmt: skip
+            per_rep = {rep: by_end for rep, (_, by_end) in counted.items()}
+            nodes += job_nodes
+    matrix = np.zeros((n, n), np.int64)
+    syms = board_symmetries(rows, cols, ms)
+    ends_rc = [divmod(e, cols) for e in range(n)]
+    for rep, members in classes.items():
+        for member in members:
+            # a symmetry that takes the representative to this member takes its paths along
+            sym = next(g for g in syms if _apply(g, rep, rows, cols) == member)
+            image = [_apply(sym, rc, rows, cols) for rc in ends_rc]
+            cols_of = np.array([r * cols + c for r, c in image])
+            matrix[member[0] * cols + member[1], cols_of] = per_rep[rep]
+    return EndCountResult(
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_seconds,
+        counts={"nodes": nodes},
+        rows=rows,
+        cols=cols,
+        moves=ms.spec,
+        closed=bool(closed),
+        matrix=matrix,
+        nodes=nodes,
+        counted_starts=list(classes),
+    )
