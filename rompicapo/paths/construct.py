@@ -470,7 +470,7 @@ def construct(
     if closed and n <= DFS_CELLS and method != "greedy":
         # small and thin boards below the blocks' minimum: a closed tour by depth-first search
         # (Warnsdorff's order, fixed end next to the start) is quicker and surer than the walk
-        found = _closed_by_dfs(result, mset)
+        found = _by_dfs(result, mset)
         if found is not None:
             return found
 
@@ -535,6 +535,11 @@ def construct(
     if n > STRUCTURE_CELLS and min(rows, cols) >= NARROW_SIDE:
         _prove_by_structure(result, start_flat, dr0, dc0, path, state)
     del path, pos, state
+    if result.status == "not found" and n <= DFS_CELLS and method != "greedy" and not closed:
+        # the walk can miss the open tours of thin boards (5 x 13 knight from (3, 11))
+        found = _by_dfs(result, mset)
+        if found is not None:
+            return found
     if result.status == "not found" and prove and n <= EXHAUSTIVE_CELLS:
         _settle_by_exhaustive_search(result)
     return result
@@ -647,7 +652,9 @@ DFS_NODES = 200_000
 DFS_SEEDS = 8
 
 
-def _closed_by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
+def _by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
+    """A path (closed: ending next to the start) by the block tables' depth-first search, or
+    None when the node budgets run out (no proof either way)."""
     from rompicapo.paths._block_search_kernel import block_path
 
     rows, cols = result.rows, result.cols
@@ -656,6 +663,8 @@ def _closed_by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
     ends = [
         (r0 + a) * cols + c0 + b for a, b in mset.moves if 0 <= r0 + a < rows and 0 <= c0 + b < cols
     ]
+    if not result.closed:
+        ends = [-1]
     nodes = 0
     with Stopwatch() as sw:
         for seed in range(DFS_SEEDS):
@@ -669,7 +678,7 @@ def _closed_by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
                     break
             if result.found:
                 break
-    result.solve_seconds = sw.seconds
+    result.solve_seconds += sw.seconds
     result.counts["dfs_nodes"] = nodes
     return result if result.found else None
 
