@@ -280,3 +280,14 @@ def test_end_matrix_with_jobs_and_checkpoint(tmp_path):
     assert np.array_equal(again.matrix, res.matrix)
     with pytest.raises(InputError, match="different problem"):
         count_paths(5, 5, jobs=1, checkpoint=ck)
+
+
+# ----------------------------------------------------------------------------- greedy closed
+
+
+@pytest.mark.parametrize("moves, start", [("caselle", (0, 0)), ("knight", (13, 7))])
+def test_greedy_closed_tour_is_read_from_the_asked_start(moves, start):
+    """The walk starts at the centre and the cycle is read from the start."""
+    res = construct(300, 300, start=start, moves=moves, closed=True, method="greedy")
+    assert res.found and res.method.startswith("greedy")
+    assert verify_path(res.path, 300, 300, moves, start=start, closed=True)
