@@ -1,7 +1,8 @@
 """Block cycles (issue 15): figures side by side in one run.
 
 1. From a random start on N x N (default 10000), caselle: cells/s of the new default (the
-   block cycle read from the start, one thread) against our greedy search (one job) and the
+   block cycle read from the start, one thread; with the path array's allocation, and the
+   fill alone into an array already in memory) against our greedy search (one job) and the
    article's ``caselle_v2`` (../shared/anchors) from the same start. Rounds alternate the three
    (ours, greedy, caselle_v2, ours, ...); medians of wall and CPU seconds (process CPU time:
    all three run on one thread). Every path verified by the independent verifier.
@@ -74,6 +75,14 @@ def random_start(size: int, rounds: int) -> None:
         if r == 0:
             assert verify_path(out, size, size, "caselle", start=start, closed=True)
         del out
+        # the fill alone, into an array already in memory (the first touch of 400 MB of fresh
+        # pages costs more CPU than the fill itself)
+        pre = np.ones(n, np.int32)
+        _, w, c = timed(
+            lambda pre=pre: BlockCycle(size, size, "caselle", start).fill_path(pre, jobs=1)
+        )
+        times["blocks, fill"].append((w, c))
+        del pre
         res, w, c = timed(
             lambda r=r: construct(size, size, start=start, method="greedy", jobs=1, seed=r)
         )
@@ -88,11 +97,11 @@ def random_start(size: int, rounds: int) -> None:
     print(f"\n1. caselle from random start {start} on {size}x{size}, {rounds} rounds alternated")
     med = {k: (statistics.median(a for a, _ in v), statistics.median(b for _, b in v))
            for k, v in times.items()}  # fmt: skip
-    print(f"   {'method':<12} {'wall s':>8} {'CPU s':>8} {'M cells/s wall':>15} "
+    print(f"   {'method':<13} {'wall s':>8} {'CPU s':>8} {'M cells/s wall':>15} "
           f"{'M cells/CPU-s':>14} {'vs greedy (CPU)':>16} {'vs caselle_v2 (CPU)':>20}")  # fmt: skip
     for k, (w, c) in med.items():
         print(
-            f"   {k:<12} {w:8.3f} {c:8.3f} {n / w / 1e6:15.1f} {n / c / 1e6:14.1f} "
+            f"   {k:<13} {w:8.3f} {c:8.3f} {n / w / 1e6:15.1f} {n / c / 1e6:14.1f} "
             f"{med['greedy'][1] / c:15.1f}x {med['caselle_v2'][1] / c:19.1f}x"
         )
 
