@@ -103,7 +103,7 @@ def test_auto_method_uses_blocks_only_where_they_apply():
     assert construct(9, 9, start=(1, 1), method="auto").method.startswith("greedy")
     assert construct(4, 4, method="auto").method.startswith("greedy")
     with pytest.raises(InputError, match="lattice"):
-        construct(12, 12, moves="1,1", method="blocks")
+        construct(12, 12, moves="1,1;1,-1", method="blocks")
     # small boards get the direct search, with its proofs
     assert construct(4, 4, method="blocks").status == "impossible"
     small = construct(4, 9, method="blocks")
