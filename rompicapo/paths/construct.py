@@ -413,11 +413,15 @@ def construct(
             bands, not the jobs, decide the
             path: a seed gives the same path whatever the number of cores.
         method: ``"greedy"`` (default: the search above, any board, start and move set),
-            ``"blocks"`` (the deterministic block construction of
-            :mod:`rompicapo.paths.blocks`: caselle moves, open paths, start (0, 0); no search,
-            no seed; a board with a side below 5 gets the direct search instead, and an
-            InputError says when blocks cannot apply) or
-            ``"auto"`` (blocks where they apply, else greedy).
+            ``"blocks"`` (no search, no seed: the corner path of :mod:`rompicapo.paths.blocks`
+            for caselle open paths from (0, 0), else the block cycle of
+            :mod:`rompicapo.paths.cycles` read from ``start``, a closed tour, for leapers with
+            a block table on boards from its minimum size (10 for caselle, an even side >= 12
+            and the other >= 10 for the knight); a board below the minimum gets the direct
+            search instead (closed tours and thin boards: depth-first search first), and an
+            InputError says in one line when blocks cannot apply) or
+            ``"auto"`` (blocks where they apply, else greedy). Greedy closed tours start the
+            walk at the board's centre and read the cycle from ``start``.
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
     not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
