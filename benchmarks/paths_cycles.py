@@ -186,6 +186,9 @@ def every_board(top: int) -> None:
                     res.path, rows, cols, leaper, start=start, closed=closed
                 ):
                     bad.append((leaper, rows, cols, start, closed, res.status))
+            if rows % 10 == 0:
+                print(f"  {leaper} rows 5..{rows} done, {len(bad)} failed, load {load()}",
+                      flush=True)  # fmt: skip
     print(f"\n3. every board 5..{top} x 5..{top}, random start: "
           f"{'all verified' if not bad else f'{len(bad)} FAILED: {bad[:8]}'} "
           f"in {time.perf_counter() - t0:.0f} s (load {load()})")  # fmt: skip
