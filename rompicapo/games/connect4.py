@@ -175,8 +175,7 @@ class Connect4Solver:
     (the table's epoch changes; nothing is cleared), as Pons' benchmark resets his before every
     position. ``features`` selects the enhancements over Pons' algorithm (bit flags of
     :mod:`rompicapo.games._connect4_kernel`: ``TT_MOVE``, ``MIRROR``, ``ETC``, ``PREFETCH``;
-    0 is his algorithm with a two-bound table; the default ``DEFAULT_FEATURES`` leaves out
-    ``ETC``, which saves nodes but not time).
+    0 is his algorithm with a two-bound table).
     """
 
     def __init__(self, table_log2: int = 24, *, features: int = K.DEFAULT_FEATURES) -> None:
