@@ -30,6 +30,15 @@ bits above the tag) makes the entries of earlier solves invisible, so moving to 
 position and its mirror image share one entry: the key is the smaller of the two, and the
 stored column is mirrored with it.
 
+The table (134 MB by default) lives in main memory, and a probe that waits for it costs about
+as much as the rest of a node: that wait, not arithmetic, made this solver slower per node
+than Pons'. So each node hashes its children's keys and asks the memory for their entries
+(``PREFETCH``) before it reads its own entry (already fetched by its parent) and sorts its
+moves; by the time a child is entered, its entry is in the caches. The enhanced transposition
+cutoff (``ETC``), which reads every child's entry before searching any, still waits for them,
+so it runs only at nodes with ``ETC_MIN_EMPTY`` or more empty cells, and there it also requests
+the first child's children ahead.
+
 The search is iterative: an explicit stack (one row of ``scratch`` per ply) instead of
 recursive calls, which in numba pass every array argument and check an error status on each
 return. ``stats``: [0] nodes (negamax calls), [1] table probes that changed the window or
