@@ -275,7 +275,7 @@ def test_end_matrix_with_jobs_and_checkpoint(tmp_path):
     ck = tmp_path / "ck.json"
     res = count_end_matrix(5, 5, jobs=1, checkpoint=ck)
     assert np.array_equal(res.matrix, count_end_matrix(5, 5).matrix)
-    assert json.loads(ck.read_text())["problem"]["ends"] is True
+    assert json.loads(ck.read_text())["payload"]["problem"]["ends"] is True
     again = count_end_matrix(5, 5, jobs=1, checkpoint=ck)  # resumed: every job already done
     assert np.array_equal(again.matrix, res.matrix)
     with pytest.raises(InputError, match="different problem"):
