@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
+import subprocess
 import statistics
 import sys
 import tempfile
@@ -38,6 +40,10 @@ from rompicapo.paths.rpath import read_chunk, read_header
 from rompicapo.paths.verify_stream import verify_rpath
 
 ANCHORS = Path(__file__).resolve().parents[1] / ".." / "shared" / "anchors"
+COMMIT = subprocess.run(
+    ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+    cwd=Path(__file__).resolve().parent,
+).stdout.strip() or "unknown"
 
 
 def load() -> str:
@@ -55,6 +61,9 @@ def timed(fn):
     w, c = time.perf_counter(), time.process_time()
     out = fn()
     return out, time.perf_counter() - w, time.process_time() - c
+
+
+ROWS: list[dict] = []  # the result rows, written with --json
 
 
 def random_start(size: int, rounds: int) -> None:
@@ -104,6 +113,20 @@ def random_start(size: int, rounds: int) -> None:
             f"   {k:<13} {w:8.3f} {c:8.3f} {n / w / 1e6:15.1f} {n / c / 1e6:14.1f} "
             f"{med['greedy'][1] / c:15.1f}x {med['caselle_v2'][1] / c:19.1f}x"
         )
+        ROWS.append({
+            "job": f"caselle path from {start} on {size}x{size}, one thread",
+            "method": k,
+            "peer": "caselle_v2 (the article's solver)",
+            "peer_rate": round(n / med["caselle_v2"][1]),
+            "ours_rate": round(n / c),
+            "ratio": round(med["caselle_v2"][1] / c, 2),
+            "vs_greedy": round(med["greedy"][1] / c, 2),
+            "unit": f"cells per CPU second (median of {rounds} alternated rounds)",
+            "load": load(),
+            "cpu": cpu_model(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "commit": COMMIT,
+        })  # fmt: skip
 
 
 def closing_move_ok(name: str, moves) -> bool:
@@ -204,6 +227,7 @@ def main() -> None:
     ap.add_argument("--all-max", type=int, default=200, help="0 to skip")
     ap.add_argument("--dir", default=tempfile.gettempdir(), help="where big .rpath files go")
     ap.add_argument("--skip-random", action="store_true")
+    ap.add_argument("--json", help="write the rows of part 1 (random start) to this file")
     args = ap.parse_args()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; load average {load()}")
     warm_up()
@@ -212,6 +236,10 @@ def main() -> None:
     closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
         every_board(args.all_max)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(ROWS, fh, indent=1)
+        print(f"rows written to {args.json}")
 
 
 if __name__ == "__main__":
