@@ -25,8 +25,8 @@ import argparse
 import collections
 import json
 import os
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
