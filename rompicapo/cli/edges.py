@@ -255,19 +255,6 @@ def _settings(args):
     )
 
 
-def _left_of(time_limit: float | None) -> float | None:
-    """What is left of ``--time`` for the whole command: the seconds this process has already
-    spent starting (Python, numpy, numba: 1-5 s on a loaded machine) count too."""
-    if time_limit is None:
-        return None
-    import time
-
-    import psutil
-
-    age = max(0.0, time.time() - psutil.Process().create_time())
-    return max(0.1, time_limit - age)
-
-
 def _finish(result, args, interrupted: bool) -> int:
     """Print the result (JSON or report) and the lines of writes that failed."""
     if args.json:
@@ -290,7 +277,7 @@ def _solve(args) -> int:
             args.pieces,
             args.clues,
             settings=_settings(args),
-            time_limit=_left_of(args.time_limit),
+            time_limit=args.time_limit,
             node_limit=args.node_limit,
             jobs=args.jobs,
             seed=args.seed,
@@ -316,7 +303,7 @@ def _improve(args) -> int:
             args.board,
             args.pieces,
             clues=args.clues,
-            time_limit=_left_of(args.time_limit),
+            time_limit=args.time_limit,
             node_limit=args.node_limit,
             node_cap=args.node_cap,
             seed=args.seed,
