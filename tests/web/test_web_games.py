@@ -1,0 +1,118 @@
+"""The games page's API: Connect Four scores and moves, tic-tac-toe statistics and tree, Nim."""
+
+from __future__ import annotations
+
+import random
+
+from rompicapo.games.connect4 import Connect4Analysis, parse_position
+from rompicapo.games.impartial import grundy_sum
+
+
+def _late_position(seed: int, played: int = 28) -> str:
+    """A random legal game of ``played`` moves that is not over (small enough to solve)."""
+    rng = random.Random(seed)
+    while True:
+        moves = ""
+        p = parse_position("")
+        while len(moves) < played and not p.over:
+            col = rng.choice(p.playable_columns())
+            nxt = p.play(col)
+            if nxt.won:
+                break
+            moves, p = moves + str(col), nxt
+        if len(moves) == played:
+            return moves
+
+
+def test_connect4_scores_are_checked_by_the_independent_search(client):
+    for seed in range(3):
+        moves = _late_position(seed, played=31)
+        r = client.post("/api/games/connect4/analyze", json={"moves": moves, "time_limit": 2})
+        assert r.status_code == 200, r.text
+        d = r.json()
+        assert all(c["state"] in ("solved", "full") for c in d["columns"])
+        scores = [c["score"] for c in d["columns"]]
+        assert Connect4Analysis(moves=moves, scores=scores).verify(max_empty=12)
+        assert d["score"] == max(s for s in scores if s is not None)
+
+
+def test_connect4_computer_keeps_a_won_position_won(client):
+    """From positions the mover wins, the computer playing both sides ends with that side's
+    win: it never throws a proven win away."""
+    games = 0
+    for seed in range(20):
+        moves = _late_position(seed, played=24)
+        body = {"moves": moves, "time_limit": 2}
+        d = client.post("/api/games/connect4/analyze", json=body).json()
+        if d["score"] is None or d["score"] <= 0:
+            continue
+        winner = 1 + len(moves) % 2
+        while not parse_position(moves).over:
+            r = client.post("/api/games/connect4/move", json={"moves": moves, "time_limit": 2})
+            assert r.status_code == 200, r.text
+            moves += str(r.json()["column"])
+        p = parse_position(moves)
+        assert p.won and 2 - len(moves) % 2 == winner, moves
+        games += 1
+        if games == 2:
+            break
+    assert games == 2
+
+
+def test_connect4_early_positions_answer_within_the_cap(client):
+    # the empty board is far too hard for the cap: columns are unknown, never guessed
+    d = client.post("/api/games/connect4/analyze", json={"moves": "", "time_limit": 0.05}).json()
+    assert d["score"] is None
+    for c in d["columns"]:
+        assert c["state"] in ("unknown", "solved")
+        assert (c["score"] is None) == (c["state"] == "unknown")
+    r = client.post("/api/games/connect4/move", json={"moves": "", "time_limit": 0.05})
+    assert r.status_code == 200 and 1 <= r.json()["column"] <= 7
+
+
+def test_connect4_bad_moves_are_400(client):
+    for moves in ("8", "4444444", "x", 12, None, "1" * 50):
+        r = client.post("/api/games/connect4/analyze", json={"moves": moves})
+        assert r.status_code in (200, 400)
+        if moves not in (None,):
+            assert r.status_code == 400 and r.json()["error"]
+    won = "1212121"
+    r = client.post("/api/games/connect4/move", json={"moves": won})
+    assert r.status_code == 400 and "over" in r.json()["error"]
+    d = client.post("/api/games/connect4/analyze", json={"moves": won}).json()
+    assert d["over"] and d["winner"] == 1
+
+
+def test_tictactoe_textbook_figures_and_tree(client):
+    d = client.post("/api/games/tictactoe/analyze", json={"moves": []}).json()
+    assert d["value"] == 0
+    assert d["stats"]["minimax"]["leaves"] == 255_168
+    assert d["stats"]["alphabeta"]["leaves"] == 7_330
+    assert d["stats"]["alphabeta_ordered"]["leaves"] == 2_893
+    d = client.post("/api/games/tictactoe/analyze", json={"moves": [0, 4, 8]}).json()
+    assert d["to_move"] == "O" and d["board"][0] == "X" and d["board"][4] == "O"
+    t = client.post("/api/games/tictactoe/tree", json={"moves": [4, 0, 8]}).json()
+    assert t["counts"]["leaves"] == client.post(
+        "/api/games/tictactoe/analyze", json={"moves": [4, 0, 8]}
+    ).json()["stats"]["alphabeta"]["leaves"]
+    assert t["counts"]["cut_moves"] > 0
+    r = client.post("/api/games/tictactoe/tree", json={"moves": []})
+    assert r.status_code == 400 and "too big" in r.json()["error"]
+    for bad in ([9], [0, 0], ["a"], [True], "0,1", [0, 1, 3, 4, 6, 2]):
+        r = client.post("/api/games/tictactoe/analyze", json={"moves": bad})
+        assert r.status_code == 400, bad
+
+
+def test_nim_advice(client):
+    d = client.post("/api/games/nim", json={"heaps": [3, 5, 8]}).json()
+    assert d["nim_sum"] == grundy_sum([3, 5, 8]) == 14
+    heap, take = d["move"]
+    after = [3, 5, 8]
+    after[heap - 1] -= take
+    assert grundy_sum(after) == 0
+    assert d["nim_sum_binary"] == "1110"
+    d = client.post("/api/games/nim", json={"heaps": [1, 2, 3]}).json()
+    assert d["outcome"] == "P" and d["move"] is None
+    for bad in ([], [-1], [10**7], ["3"], [1.5], "3,5"):
+        r = client.post("/api/games/nim", json={"heaps": bad})
+        assert r.status_code == 400, bad

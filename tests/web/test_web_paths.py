@@ -1,0 +1,107 @@
+"""The paths page's API: paper-game hints, board maps and tiles, counts."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+
+import numpy as np
+from PIL import Image
+
+from rompicapo.paths import verify_path
+from rompicapo.web.app import STATIC
+
+BIG = {"rows": 1_000_000, "cols": 1_000_000}
+
+
+def test_hint_completes_the_prefix_and_the_path_verifies(client):
+    prefix = [[0, 0], [0, 3], [0, 6]]
+    d = client.post("/api/paths/prefix", json={"rows": 10, "cols": 10, "prefix": prefix}).json()
+    assert d["status"] == "found" and d["verified"] is True
+    assert d["path"][:3] == prefix
+    flat = np.array([r * 10 + c for r, c in d["path"]])
+    assert verify_path(flat, 10, 10, start=(0, 0))
+    dead = [[0, 0], [0, 3], [2, 1], [2, 4], [4, 2], [1, 2], [3, 4], [0, 4]]
+    d = client.post("/api/paths/prefix", json={"rows": 5, "cols": 5, "prefix": dead}).json()
+    assert d["status"] == "impossible" and d["proof"]
+
+
+def test_prefix_refusals(client):
+    for body in (
+        {"rows": 10, "cols": 10, "prefix": [[0, 0], [0, 1]]},  # not a jump
+        {"rows": 10, "cols": 10, "prefix": [[0, 0], [0, 3], [0, 0]]},
+        {"rows": 31, "cols": 10, "prefix": [[0, 0]]},
+        {"rows": 10, "cols": 10, "prefix": []},
+        {"rows": 10, "cols": 10, "prefix": [[0, 99]]},
+        {"rows": 10, "cols": 10, "prefix": [[0, 0]], "time_limit": 1e9},
+        {"rows": 10, "cols": 10, "prefix": "0,0"},
+    ):
+        r = client.post("/api/paths/prefix", json=body)
+        assert r.status_code == 400, body
+        assert "\n" not in r.json()["error"]
+
+
+def test_map_of_a_huge_board_lookups_agree(client):
+    b = client.post("/api/paths/board", json=BIG).json()
+    assert b["method"] == "blocks" and b["cells"] == 10**12 and b["start"] == [0, 0]
+    assert "grid" not in b
+    for step in (1, 2, 123_456_789_012, 10**12):
+        cell = client.post("/api/paths/cell", json={**BIG, "step": step}).json()["cell"]
+        back = client.post("/api/paths/step", json={**BIG, "r": cell[0], "c": cell[1]}).json()
+        assert back["step"] == step
+    assert client.post("/api/paths/cell", json={**BIG, "step": 10**12}).json()["cell"] == b["end"]
+    # consecutive steps are one jump apart (the path is a path)
+    w = client.post("/api/paths/window", json={**BIG, "r0": 500_000, "c0": 500_000, "h": 20,
+                                                "w": 20}).json()  # fmt: skip
+    steps = np.array(w["steps"])
+    assert len(np.unique(steps)) == 400
+    for s in steps.ravel()[:50].tolist():
+        a = client.post("/api/paths/cell", json={**BIG, "step": s}).json()["cell"]
+        nxt = client.post("/api/paths/cell", json={**BIG, "step": s + 1}).json()["cell"]
+        d = (abs(a[0] - nxt[0]), abs(a[1] - nxt[1]))
+        assert d in ((3, 0), (0, 3), (2, 2))
+
+
+def test_tiles_are_pngs_at_every_zoom(client):
+    for z, x, y in ((-12, 0, 0), (-6, 3, 5), (0, 100, 7), (3, 0, 0), (6, 99, 42)):
+        r = client.get("/api/paths/tile", params={**BIG, "z": z, "x": x, "y": y})
+        assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+        img = Image.open(io.BytesIO(r.content))
+        assert img.size == (256, 256)
+    # the colour follows the step: the first tile's top-left (step 1) is the LUT's first colour
+    img = np.asarray(Image.open(io.BytesIO(client.get(
+        "/api/paths/tile", params={**BIG, "z": -12, "x": 0, "y": 0}).content)))  # fmt: skip
+    assert tuple(img[0, 0]) == (49, 54, 149)
+    off = client.get("/api/paths/tile", params={**BIG, "z": -12, "x": 50, "y": 50})
+    assert off.status_code == 200  # off the board: background
+
+
+def test_small_boards_and_other_starts(client):
+    b = client.post("/api/paths/board", json={"rows": 10, "cols": 10}).json()
+    grid = np.array(b["grid"])
+    assert sorted(grid.ravel().tolist()) == list(range(1, 101)) and grid[0, 0] == 1
+    b = client.post("/api/paths/board", json={"rows": 12, "cols": 9, "sr": 4, "sc": 5}).json()
+    grid = np.array(b["grid"])
+    assert b["method"] == "greedy" and grid[4, 5] == 1
+    order = np.argsort(grid.ravel())
+    assert verify_path(order, 12, 9, start=(4, 5))
+    r = client.post("/api/paths/board", json={"rows": 5000, "cols": 5000, "sr": 1, "sc": 1})
+    assert r.status_code == 400 and "too large" in r.json()["error"]
+
+
+def test_count_job_matches_the_shipped_counts(client):
+    shipped = json.loads((STATIC / "paths-counts.json").read_text())["boards"]
+    assert sum(map(sum, shipped["7x7"]["table"])) == shipped["7x7"]["total"] == 8_642_871_600
+    r = client.post("/api/paths/count", json={"rows": 5, "cols": 5, "tab": "count-test"})
+    assert r.status_code == 200, r.text
+    job = r.json()["id"]
+    deadline = time.monotonic() + 120
+    while (s := client.get(f"/api/jobs/{job}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert s["state"] == "done", s
+    assert s["result"]["table"] == shipped["5x5"]["table"]
+    assert s["result"]["total"] == 12_400
+    r = client.post("/api/paths/count", json={"rows": 7, "cols": 7, "tab": "count-test"})
+    assert r.status_code == 400
