@@ -2,8 +2,12 @@
 
 Commands: ``solve`` (Blackwood's search on all cores, ``--polish S`` to improve its board),
 ``improve`` (large-neighbourhood search on a given board), ``score``, ``generate``,
-``render``, ``url``. PIECES is a pieces file or ``eternity2`` (the shipped official set).
-BOARD is a board file or an e2.bucas.name URL.
+``render``, ``url``, and the parameter study's ``study`` and ``study-report`` (registered
+from :mod:`rompicapo.cli.edges_study`). PIECES is a pieces file or ``eternity2`` (the shipped
+official set); BOARD is a board file or an e2.bucas.name URL.
+
+Each handler parses, makes one call of :mod:`rompicapo.edges` and prints ``report()`` (or
+``to_dict()`` with ``--json``); the live line on stderr draws the search's ProgressEvents.
 """
 
 from __future__ import annotations
@@ -12,7 +16,10 @@ import argparse
 import re
 import sys
 
-__all__ = ["register"]
+from rompicapo.cli.options import add_run_options, int_arg, positive_int, seconds
+from rompicapo.common import EXIT_INPUT, EXIT_INTERRUPTED, InputError, ProgressEvent, dumps_json
+
+__all__ = ["LiveLine", "register"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,9 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = p.add_subparsers(dest="edges_command", metavar="COMMAND", parser_class=type(p))
     sub.required = True
-    # The parameter study's commands (issue 8) live in their own module: it grows apart from
-    # the solver's commands and is worked on separately.
-    from rompicapo.cli._edges_study import register_study
+    from rompicapo.cli.edges_study import register_study
 
     register_study(sub)
 
@@ -38,51 +43,55 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pinned pieces: a clues file or Eternity II's centre/all (default: centre on "
         "Eternity II, none elsewhere)",
     )
-    s.add_argument("--time", type=float, default=60.0, metavar="S", help="seconds (default 60)")
-    s.add_argument(
-        "--nodes", type=int, default=None, metavar="N", help="stop after N nodes per job"
-    )
-    s.add_argument(
-        "--jobs", type=int, default=None, metavar="N", help="processes (default: all cores)"
-    )
-    s.add_argument("--seed", type=int, default=0, metavar="N", help="seed of job 0 (job k: N+k)")
-    s.add_argument("--out", metavar="BOARD", help="write the best board here")
-    s.add_argument("--svg", metavar="F", help="picture of the best board (SVG)")
-    s.add_argument("--png", metavar="F", help="picture of the best board (PNG)")
+    add_run_options(
+        s, time=True, nodes=True, seed=True, jobs=True, scheduler=True, default_time=60.0,
+        default_seed=0, time_aliases=("--time-limit",), node_aliases=("--max-nodes",),
+        jobs_help="processes (default: all cores; more are capped to the cores; 1 = in this "
+        "process)",
+    )  # fmt: skip
+    s.add_argument("--out", metavar="BOARD", help="write the best board here (.txt)")
+    s.add_argument("--svg", metavar="F", help="picture of the best board (.svg)")
+    s.add_argument("--png", metavar="F", help="picture of the best board (.png)")
     s.add_argument("--heat", metavar="F", help="heat map of placements per cell (.svg or .png)")
-    s.add_argument("--json", action="store_true", help="print the result as JSON")
-    s.add_argument("--scheduler", metavar="ADDRESS", help="run the jobs on this Dask cluster")
     s.add_argument(
         "--order",
         default="auto",
         choices=["auto", "blackwood", "rows", "frame", "diagonal", "portfolio"],
+        help="fill order (default auto: Blackwood's on Eternity II, a portfolio elsewhere)",
     )
-    s.add_argument("--quota", default="auto", choices=["auto", "blackwood", "scaled", "none"])
+    s.add_argument(
+        "--quota",
+        default="auto",
+        choices=["auto", "blackwood", "scaled", "none"],
+        help="heuristic-side quota curve (default auto: Blackwood's on Eternity II)",
+    )
     s.add_argument(
         "--breaks",
         default="auto",
-        help="auto, blackwood, bucas, clues, scaled, none or indexes '201,206,...'",
+        help="break positions: auto, blackwood, bucas, clues, scaled, none or indexes "
+        "'201,206,...'",
     )
     s.add_argument(
         "--quota-scale",
         type=float,
         default=None,
         metavar="X",
-        help="multiply the quota by X (default 1, 0.9 with all five clues)",
+        help="multiply the quota by X, 0..10 (default 1, 0.9 with all five clues)",
     )
     s.add_argument(
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
     )
-    s.add_argument("--node-cap", type=int, default=None, metavar="N", help="restart every N nodes")
+    s.add_argument(
+        "--node-cap", type=positive_int, default=None, metavar="N", help="restart every N nodes"
+    )
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     s.add_argument(
         "--polish",
-        type=float,
+        type=seconds,
         default=None,
         metavar="S",
         help="then improve the best board for S seconds (large-neighbourhood search)",
     )
-    s.add_argument("--quiet", action="store_true", help="no live line on stderr")
     s.set_defaults(handler=_solve)
 
     im = sub.add_parser(
@@ -90,9 +99,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     im.add_argument("board", metavar="BOARD", help="board file (complete or partial) or URL")
     im.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
-    im.add_argument("--time", type=float, default=30.0, metavar="S", help="seconds (default 30)")
-    im.add_argument("--out", metavar="BOARD", help="write the improved board here")
-    im.add_argument("--seed", type=int, default=0, metavar="N")
+    add_run_options(
+        im, time=True, nodes=True, seed=True, jobs=False, default_time=30.0, default_seed=0,
+        time_aliases=("--time-limit",), node_aliases=("--max-iterations",),
+    )  # fmt: skip
+    im.add_argument("--out", metavar="BOARD", help="write the improved board here (.txt)")
     im.add_argument(
         "--clues",
         default=None,
@@ -101,121 +112,67 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "clue on Eternity II when the board has it, none elsewhere)",
     )
     im.add_argument(
-        "--node-cap", type=int, default=None, metavar="N", help="nodes per repair (default 2000)"
+        "--node-cap",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="nodes per repair (default 2000)",
     )
-    im.add_argument("--json", action="store_true", help="print the result as JSON")
-    im.add_argument("--allow-duplicates", action="store_true")
-    im.add_argument("--quiet", action="store_true", help="no live line on stderr")
+    im.add_argument(
+        "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
+    )
     im.set_defaults(handler=_improve)
 
     sc = sub.add_parser("score", help="matched joints of a board, and its rule check")
     sc.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
     sc.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
-    sc.add_argument("--json", action="store_true")
-    sc.add_argument("--allow-duplicates", action="store_true")
+    sc.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    sc.add_argument(
+        "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
+    )
     sc.set_defaults(handler=_score)
 
     g = sub.add_parser("generate", help="a random solvable puzzle with its solution")
     g.add_argument("size", metavar="RxC", help="board size, e.g. 8x8")
-    g.add_argument("--frame-colors", type=int, required=True, metavar="N")
-    g.add_argument("--inner-colors", type=int, required=True, metavar="M")
-    g.add_argument("--seed", type=int, default=0, metavar="S")
+    g.add_argument(
+        "--frame-colours", "--frame-colors", dest="frame_colours", type=int_arg, required=True,
+        metavar="N", help="colours of the joints along the frame (at least 1)",
+    )  # fmt: skip
+    g.add_argument(
+        "--inner-colours", "--inner-colors", dest="inner_colours", type=int_arg, required=True,
+        metavar="M", help="colours of the other joints (at least 1)",
+    )  # fmt: skip
+    g.add_argument("--seed", type=int_arg, default=0, metavar="S", help="seed, any integer (0)")
     g.add_argument("--out", metavar="PIECES", help="write the pieces here (default: stdout)")
-    g.add_argument("--solution", metavar="BOARD", help="write the solution here")
+    g.add_argument("--solution", metavar="BOARD", help="write the solution here (.txt)")
     g.set_defaults(handler=_generate)
 
     r = sub.add_parser("render", help="draw a board as SVG or PNG, mismatches in red")
     r.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
     r.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
-    r.add_argument("--svg", metavar="F")
-    r.add_argument("--png", metavar="F")
+    r.add_argument("--svg", metavar="F", help="write an SVG picture here (.svg)")
+    r.add_argument("--png", metavar="F", help="write a PNG picture here (.png)")
     r.add_argument("--numbers", action="store_true", help="print piece numbers (SVG)")
-    r.add_argument("--allow-duplicates", action="store_true")
+    r.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     r.set_defaults(handler=_render)
 
     u = sub.add_parser("url", help="the board's e2.bucas.name viewer URL")
     u.add_argument("board", metavar="BOARD", help="board file")
     u.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
     u.add_argument("--name", default=None, help="puzzle name shown by the viewer")
-    u.add_argument("--allow-duplicates", action="store_true")
+    u.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     u.set_defaults(handler=_url)
 
 
 # --------------------------------------------------------------------------------------------
+# Progress on stderr
+# --------------------------------------------------------------------------------------------
 
 
-def _pieces(arg: str, allow_duplicates: bool = False):
-    from rompicapo.edges.puzzle import eternity2, load_pieces
-
-    if arg.lower() in ("eternity2", "e2", "eternity-ii"):
-        return eternity2()
-    return load_pieces(arg, allow_duplicates=allow_duplicates)
-
-
-def _board(arg: str, puzzle):
-    from rompicapo.edges.puzzle import board_from_url, load_board
-
-    if arg.startswith(("http://", "https://")) or "board_edges=" in arg:
-        return board_from_url(arg, puzzle)
-    return load_board(arg, puzzle)
-
-
-def _clues(arg: str | None, puzzle):
-    from rompicapo.common import InputError
-    from rompicapo.edges.puzzle import Board, eternity2_clues, load_board
-
-    if arg is None:
-        return (
-            eternity2_clues("centre")
-            if puzzle.is_eternity2
-            else Board.empty(puzzle.rows, puzzle.cols)
-        )
-    if arg in ("centre", "center", "all", "none"):
-        if arg == "none":
-            return Board.empty(puzzle.rows, puzzle.cols)
-        if not puzzle.is_eternity2:
-            raise InputError(f"--clues {arg} names Eternity II's clues; give a clues file")
-        return eternity2_clues(arg)
-    return load_board(arg, puzzle)
-
-
-def _settings(args):
-    from rompicapo.common import InputError
-    from rompicapo.edges.blackwood import BLACKWOOD_NODE_CAP, Settings
-
-    breaks: str | tuple[int, ...] = args.breaks
-    if re.fullmatch(r"[\d,\s]+", args.breaks):
-        breaks = tuple(int(x) for x in args.breaks.replace(" ", "").split(",") if x)
-    elif args.breaks not in ("auto", "blackwood", "bucas", "clues", "scaled", "none"):
-        raise InputError(
-            "--breaks must be auto, blackwood, bucas, clues, scaled, none or indexes, "
-            f"got {args.breaks!r}"
-        )
-    heuristic = None
-    if args.heuristic:
-        try:
-            heuristic = tuple(int(x) for x in args.heuristic.split(","))
-        except ValueError:
-            raise InputError(
-                f"--heuristic must be colours like 13,16,10, got {args.heuristic!r}"
-            ) from None
-    cap = args.node_cap if args.node_cap is not None else BLACKWOOD_NODE_CAP
-    if cap < 1:
-        raise InputError("--node-cap must be positive")
-    if args.quota_scale is not None and not 0 <= args.quota_scale <= 10:
-        raise InputError(f"--quota-scale must be between 0 and 10, got {args.quota_scale}")
-    return Settings(
-        order=args.order,
-        quota=args.quota,
-        breaks=breaks,
-        heuristic=heuristic,
-        node_cap=cap,
-        quota_scale=args.quota_scale,
-    )
-
-
-class _LiveLine:
-    """One status line on stderr, rewritten in place on a terminal, every 10 s otherwise."""
+class LiveLine:
+    """A ``progress`` callback: one status line on stderr, rewritten in place on a terminal,
+    every 10 s otherwise. Draws the events of the search (placements/s, deepest, best score)
+    and of the polish (repairs, score)."""
 
     def __init__(self, quiet: bool) -> None:
         self.quiet = quiet
@@ -223,17 +180,28 @@ class _LiveLine:
         self.last = -10.0
         self.shown = False
 
-    def text(self, p: dict) -> str:
+    @staticmethod
+    def text(e: ProgressEvent) -> str:
+        c = e.counts
+        if e.unit == "repairs":
+            return (
+                f"{e.elapsed:6.1f} s  {int(e.done):,} repairs  "
+                f"score {c.get('score', '?')}/{c.get('max_score', '?')}"
+            )
+        rate = (c.get("placements", 0) / e.elapsed) if e.elapsed > 0 else 0.0
         return (
-            f"{p['seconds']:6.1f} s  {p['placements_per_second'] / 1e6:6.2f} M placements/s  "
-            f"deepest {p['deepest']}  best {p['best_score']}/{p['max_score']}"
+            f"{e.elapsed:6.1f} s  {rate / 1e6:6.2f} M placements/s  "
+            f"deepest {c.get('deepest', 0)}  best {c.get('best_score', '?')}/"
+            f"{c.get('max_score', '?')}"
         )
 
-    def __call__(self, p: dict) -> None:
-        if self.quiet or (not self.tty and p["seconds"] - self.last < 10):
+    def __call__(self, event: ProgressEvent) -> None:
+        if self.quiet or event.kind not in ("progress", "best") or not event.counts:
             return
-        self.last = p["seconds"]
-        text = self.text(p)
+        if not self.tty and event.elapsed - self.last < 10:
+            return
+        self.last = event.elapsed
+        text = self.text(event)
         if self.tty:
             sys.stderr.write("\r" + text + "   ")
             self.shown = True
@@ -241,289 +209,164 @@ class _LiveLine:
             sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
-    def close(self) -> None:
+    def __enter__(self) -> LiveLine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         if self.shown:
             sys.stderr.write("\n")
             sys.stderr.flush()
 
 
-def _solve(args) -> int:
-    from rompicapo.common import InputError, dumps_json
-    from rompicapo.edges.blackwood import solve
-    from rompicapo.edges.puzzle import board_url, save_board
+# --------------------------------------------------------------------------------------------
+# Handlers
+# --------------------------------------------------------------------------------------------
 
-    puzzle = _pieces(args.pieces, args.allow_duplicates)
-    clues = _clues(args.clues, puzzle)
-    settings = _settings(args)
-    if args.time is not None and args.time <= 0:
-        raise InputError("--time must be positive")
-    live = _LiveLine(args.quiet or args.json)
-    try:
+
+_BREAK_NAMES = ("auto", "blackwood", "bucas", "clues", "scaled", "none")
+
+
+def _settings(args):
+    from rompicapo.edges.blackwood import BLACKWOOD_NODE_CAP, Settings
+
+    breaks: str | tuple[int, ...] = args.breaks
+    if re.fullmatch(r"[\d,\s]+", args.breaks):
+        breaks = tuple(int(x) for x in args.breaks.replace(" ", "").split(",") if x)
+    elif args.breaks not in _BREAK_NAMES:
+        raise InputError(
+            "breaks must be auto, blackwood, bucas, clues, scaled, none or indexes, "
+            f"got {args.breaks[:40]!r}"
+        )
+    heuristic = None
+    if args.heuristic:
+        try:
+            heuristic = tuple(int(x) for x in args.heuristic.split(","))
+        except ValueError:
+            raise InputError(
+                f"heuristic must be colours like 13,16,10, got {args.heuristic[:40]!r}"
+            ) from None
+    return Settings(
+        order=args.order,
+        quota=args.quota,
+        breaks=breaks,
+        heuristic=heuristic,
+        node_cap=args.node_cap if args.node_cap is not None else BLACKWOOD_NODE_CAP,
+        quota_scale=args.quota_scale,
+    )
+
+
+def _left_of(time_limit: float | None) -> float | None:
+    """What is left of ``--time`` for the whole command: the seconds this process has already
+    spent starting (Python, numpy, numba: 1-5 s on a loaded machine) count too."""
+    if time_limit is None:
+        return None
+    import time
+
+    import psutil
+
+    age = max(0.0, time.time() - psutil.Process().create_time())
+    return max(0.1, time_limit - age)
+
+
+def _finish(result, args, interrupted: bool) -> int:
+    """Print the result (JSON or report) and the lines of writes that failed."""
+    if args.json:
+        print(dumps_json(result.to_dict(), indent=2))
+    else:
+        sys.stdout.write(result.report())
+    errors = getattr(result, "write_errors", [])
+    for line in errors:
+        print(f"rompicapo edges: error: {line}; the result is printed above", file=sys.stderr)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_INPUT if errors else 0
+
+
+def _solve(args) -> int:
+    from rompicapo.edges import solve
+
+    with LiveLine(args.quiet or args.json) as live:
         result = solve(
-            puzzle,
-            clues,
-            settings=settings,
-            seconds=args.time,
-            max_nodes=args.nodes,
+            args.pieces,
+            args.clues,
+            settings=_settings(args),
+            time_limit=_left_of(args.time_limit),
+            node_limit=args.node_limit,
             jobs=args.jobs,
             seed=args.seed,
             scheduler=args.scheduler,
-            on_progress=live,
+            progress=live,
+            polish=args.polish,
+            out=args.out,
+            svg=args.svg,
+            png=args.png,
+            heat=args.heat,
+            interrupted_out="edges_best_{score}.txt",
+            allow_duplicates=args.allow_duplicates,
         )
-    finally:
-        live.close()
-    board = result.board
-    polished = None
-    if args.polish is not None and not result.interrupted:
-        polished = _polish(result, puzzle, clues, args)
-        if polished.score_after >= result.score:
-            board = polished.board
-    final_score = polished.score_after if polished is not None else result.score
-    out = args.out
-    if (result.interrupted or (polished is not None and polished.interrupted)) and not out:
-        out = f"edges_best_{final_score}.txt"
-    if out:
-        save_board(out, board, puzzle, comment=f"rompicapo edges solve {args.pieces}")
-    _pictures(board, puzzle, args.svg, args.png)
-    if args.heat and result.heat is not None:
-        _heat(args.heat, result.heat)
-    summary = result.summary()
-    summary["url"] = (
-        board_url(board, puzzle, name=puzzle.name or "rompicapo")
-        if puzzle.max_colour < 26
-        else None
-    )
-    if out:
-        summary["out"] = out
-    if polished is not None:
-        summary["polish"] = polished.summary()
-    if args.json:
-        print(dumps_json(summary, indent=2))
-    else:
-        state = "solved" if result.solved else ("interrupted" if result.interrupted else "best")
-        print(
-            f"{state}: score {result.score}/{puzzle.n_joints} (search: {result.search_score} with "
-            f"{result.search_depth} pieces, deepest {result.deepest}); "
-            f"{result.counts['placements']:,} placements, "
-            f"{result.placements_per_second / 1e6:.2f} M/s over "
-            f"{summary['settings'].get('jobs', 1)} jobs "
-            f"in {result.solve_seconds:.1f} s; verified {summary['verified']}"
-        )
-        if polished is not None:
-            print(_improve_line(polished, "polished"))
-        if summary["url"]:
-            print(summary["url"])
-        if out:
-            print(f"board written to {out}")
-        elif not result.interrupted:
-            from rompicapo.edges.puzzle import format_board
-
-            sys.stdout.write(format_board(board, puzzle))
-    if result.interrupted or (polished is not None and polished.interrupted):
-        return 130
-    return 0
-
-
-def _polish(result, puzzle, clues, args):
-    """``solve --polish S``: improve the search's best partial board (its holes are filled by
-    exact search, then the large-neighbourhood search runs) for S seconds."""
-    from rompicapo.common import InputError
-    from rompicapo.edges.improve import improve
-
-    if args.polish <= 0:
-        raise InputError("--polish must be positive")
-    live = _ImproveLine(args.quiet or args.json)
-    try:
-        return improve(
-            result.partial, puzzle, seconds=args.polish, seed=args.seed, clues=clues,
-            on_progress=live,
-        )  # fmt: skip
-    finally:
-        live.close()
-
-
-class _ImproveLine(_LiveLine):
-    def text(self, p: dict) -> str:
-        return (
-            f"{p['seconds']:6.1f} s  {p['iterations']:,} repairs  "
-            f"score {p['score']}/{p['max_score']}"
-        )
-
-
-def _improve_line(res, what: str = "improved") -> str:
-    state = "interrupted" if res.interrupted else ("solved" if res.solved else what)
-    filled = (
-        f" (holes filled: {res.score_completed})" if res.score_completed != res.score_before else ""
-    )
-    return (
-        f"{state}: score {res.score_before} -> {res.score_after}/{res.puzzle.n_joints} "
-        f"({res.gain:+d}){filled}; {res.iterations:,} repairs, {res.counts['nodes']:,} nodes "
-        f"in {res.solve_seconds:.1f} s; verified {res.verify()}"
-    )
-
-
-def _improve_clues(arg: str | None, puzzle, board):
-    """--clues for improve: by default Eternity II's centre clue when the board agrees with it
-    (holds it, or leaves its cell empty and the piece unused), else none."""
-    from rompicapo.edges.puzzle import Board, eternity2_clues
-
-    if arg is not None or not puzzle.is_eternity2:
-        return _clues(arg if arg is not None else "none", puzzle)
-    centre = eternity2_clues("centre")
-    ((r, c, k, rot),) = centre.placements()
-    here = int(board.piece[r, c])
-    if (here == k and int(board.rotation[r, c]) == rot) or (
-        here < 0 and k not in set(board.piece.ravel().tolist())
-    ):
-        return centre
-    return Board.empty(puzzle.rows, puzzle.cols)
+    interrupted = result.interrupted or bool(getattr(result.polish, "interrupted", False))
+    return _finish(result, args, interrupted)
 
 
 def _improve(args) -> int:
-    from rompicapo.common import InputError, dumps_json
-    from rompicapo.edges.improve import NODE_CAP, improve
-    from rompicapo.edges.puzzle import format_board, save_board
+    from rompicapo.edges import improve_board
 
-    if args.time is None or args.time <= 0:
-        raise InputError("--time must be positive")
-    if args.node_cap is not None and args.node_cap < 1:
-        raise InputError("--node-cap must be positive")
-    puzzle = _pieces(args.pieces, args.allow_duplicates)
-    board = _board(args.board, puzzle)
-    clues = _improve_clues(args.clues, puzzle, board)
-    live = _ImproveLine(args.quiet or args.json)
-    try:
-        res = improve(
-            board, puzzle, seconds=args.time, seed=args.seed, clues=clues,
-            node_cap=args.node_cap or NODE_CAP, on_progress=live,
-        )  # fmt: skip
-    finally:
-        live.close()
-    out = args.out
-    if res.interrupted and not out:
-        out = f"edges_improved_{res.score_after}.txt"
-    if out:
-        save_board(out, res.board, puzzle, comment=f"rompicapo edges improve {args.board}")
-    if args.json:
-        info = res.summary()
-        if out:
-            info["out"] = out
-        print(dumps_json(info, indent=2))
-    else:
-        print(_improve_line(res))
-        if out:
-            print(f"board written to {out}")
-        else:
-            sys.stdout.write(format_board(res.board, puzzle))
-    return 130 if res.interrupted else 0
-
-
-def _pictures(board, puzzle, svg: str | None, png: str | None) -> None:
-    from rompicapo.edges.render import save_picture
-
-    if svg:
-        save_picture(svg, board, puzzle)
-    if png:
-        save_picture(png, board, puzzle)
-
-
-def _heat(path: str, heat) -> None:
-    from pathlib import Path
-
-    from rompicapo.common import InputError
-    from rompicapo.edges.render import heat_png, heat_svg
-
-    if path.lower().endswith(".svg"):
-        Path(path).write_text(heat_svg(heat))
-    elif path.lower().endswith(".png"):
-        heat_png(heat).save(path)
-    else:
-        raise InputError(f"--heat must end in .svg or .png, got {path!r}")
+    with LiveLine(args.quiet or args.json) as live:
+        result = improve_board(
+            args.board,
+            args.pieces,
+            clues=args.clues,
+            time_limit=_left_of(args.time_limit),
+            node_limit=args.node_limit,
+            node_cap=args.node_cap,
+            seed=args.seed,
+            progress=live,
+            out=args.out,
+            interrupted_out="edges_improved_{score}.txt",
+            allow_duplicates=args.allow_duplicates,
+        )
+    return _finish(result, args, result.interrupted)
 
 
 def _score(args) -> int:
-    from rompicapo.common import dumps_json
-    from rompicapo.edges.puzzle import mismatched_joints, score
-    from rompicapo.edges.verify import board_problems
+    from rompicapo.edges import score_board
 
-    puzzle = _pieces(args.pieces, args.allow_duplicates)
-    board = _board(args.board, puzzle)
-    s = score(board, puzzle)
-    problems = board_problems(puzzle.rows, puzzle.cols, puzzle.pieces, board.placements())
-    info = {
-        "score": s,
-        "max_score": puzzle.n_joints,
-        "mismatched": len(mismatched_joints(board, puzzle)),
-        "placed": board.n_placed,
-        "cells": puzzle.rows * puzzle.cols,
-        "valid": not problems,
-        "problems": problems,
-    }
-    if args.json:
-        print(dumps_json(info, indent=2))
-    else:
-        print(
-            f"score {s}/{puzzle.n_joints} ({info['mismatched']} mismatched joints), "
-            f"{board.n_placed}/{info['cells']} cells filled, "
-            + ("valid" if not problems else f"not complete: {problems[0]}")
-        )
-    return 0
+    result = score_board(args.board, args.pieces, allow_duplicates=args.allow_duplicates)
+    return _finish(result, args, False)
 
 
 def _generate(args) -> int:
-    from pathlib import Path
+    from rompicapo.edges import make_puzzle
 
-    from rompicapo.common import InputError
-    from rompicapo.edges.generate import generate
-    from rompicapo.edges.puzzle import format_board, format_pieces
-
-    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.size)
-    if not m:
-        raise InputError(f"size must be RxC like 8x8, got {args.size!r}")
-    puzzle, solution = generate(
-        int(m.group(1)),
-        int(m.group(2)),
-        frame_colours=args.frame_colors,
-        inner_colours=args.inner_colors,
+    result = make_puzzle(
+        args.size,
+        frame_colours=args.frame_colours,
+        inner_colours=args.inner_colours,
         seed=args.seed,
+        out=args.out,
+        solution_out=args.solution,
     )
-    cmd = (
-        f"rompicapo edges generate {args.size} --frame-colors {args.frame_colors} "
-        f"--inner-colors {args.inner_colors} --seed {args.seed}"
-    )
-    text = format_pieces(puzzle, comment=f"made by: {cmd}")
-    if args.out:
-        Path(args.out).write_text(text)
-    else:
-        sys.stdout.write(text)
-    if args.solution:
-        Path(args.solution).write_text(
-            format_board(solution, puzzle, comment=f"solution of: {cmd}")
-        )
+    # without --out the pieces go to stdout (as they always did); with it, nothing is printed
+    if args.out is None:
+        sys.stdout.write(result.pieces_text())
     return 0
 
 
 def _render(args) -> int:
-    from rompicapo.common import InputError
-    from rompicapo.edges.render import save_picture
+    from rompicapo.edges import render_board
 
-    if not args.svg and not args.png:
-        raise InputError("give --svg F and/or --png F")
-    puzzle = _pieces(args.pieces, args.allow_duplicates)
-    board = _board(args.board, puzzle)
-    if args.svg:
-        save_picture(args.svg, board, puzzle, numbers=args.numbers)
-    if args.png:
-        save_picture(args.png, board, puzzle)
+    render_board(
+        args.board, args.pieces, svg=args.svg, png=args.png, numbers=args.numbers,
+        allow_duplicates=args.allow_duplicates,
+    )  # fmt: skip
     return 0
 
 
 def _url(args) -> int:
-    from pathlib import Path
+    from rompicapo.edges import viewer_url
 
-    from rompicapo.edges.puzzle import board_url
-
-    puzzle = _pieces(args.pieces, args.allow_duplicates)
-    board = _board(args.board, puzzle)
-    print(board_url(board, puzzle, name=args.name or Path(args.board).stem))
+    result = viewer_url(
+        args.board, args.pieces, name=args.name, allow_duplicates=args.allow_duplicates
+    )
+    sys.stdout.write(result.report())
     return 0

@@ -38,15 +38,35 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup, run_jobs
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    InternalError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    Stopwatch,
+    check_int,
+    check_node_limit,
+    check_seed,
+    check_time_limit,
+    connect_scheduler,
+    jit_warmup,
+    renamed_keywords,
+    resolve_jobs,
+    run_jobs,
+    seed_sequence,
+)
 from rompicapo.edges import _kernel as K
-from rompicapo.edges.puzzle import Board, Puzzle
-from rompicapo.edges.verify import board_problems, count_matched_joints
+from rompicapo.edges.puzzle import Board, Puzzle, rule_problems
+from rompicapo.edges.puzzle import score as model_score
 
 __all__ = [
     "BLACKWOOD_BREAK_INDEXES",
@@ -90,6 +110,13 @@ TIE_BREAK_RANGE = 99
 # A kernel call runs this long before Python looks at the clock, prints the live line and
 # lets Ctrl-C in: short enough to feel live, long enough that the calls cost nothing.
 CHUNK_SECONDS = 0.5
+# solve(): starting a worker process (Python, numpy, numba, the cached kernels) takes 1-2 s on
+# an idle machine and measured 5-13 s here with the load at 7 on 2 cores. Below this time
+# limit the search runs in this process (already started, kernels loaded) with a note.
+PARALLEL_MIN_SECONDS = 5.0
+# Seconds past the time limit after which workers that have not answered are terminated and
+# the best board they reported is kept: the limit holds even when start-up ate it all.
+OVERRUN_GRACE = 1.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -145,6 +172,9 @@ def _diagonal_order(rows: int, cols: int) -> list[tuple[int, int]]:
 
 ORDERS = ("blackwood", "rows", "frame", "diagonal", "portfolio")
 VALUE_ORDERS = ("fail-first", "table")
+QUOTAS = ("auto", "blackwood", "scaled", "none")
+BREAKS = ("auto", "blackwood", "bucas", "clues", "scaled", "none")
+MAX_CELLS = 32 * 32
 # "portfolio": restarts cycle through these orders with node caps doubling every cycle. The
 # time to a perfect board depends on the order by factors of 10 to 1000, differently for each
 # puzzle (measured here, median nodes over 5 seeds: Brendan 6x6 rows 0.55 M, frame 4.1 M;
@@ -204,10 +234,20 @@ def blackwood_quota(i: int) -> int:
 BLACKWOOD_HEURISTIC_SIDES = 122
 
 
-def quota_schedule(n_cells: int, kind: str, heuristic_sides: int) -> np.ndarray:
+def quota_schedule(
+    n_cells: int, kind: str | Sequence[int], heuristic_sides: int
+) -> np.ndarray:
     """Quota per position: ``"blackwood"`` (his curve, 256 cells), ``"scaled"`` (his curve
-    stretched to ``n_cells`` positions and scaled to the ``heuristic_sides`` available) or
-    ``"none"``."""
+    stretched to ``n_cells`` positions and scaled to the ``heuristic_sides`` available),
+    ``"none"``, or a curve: ``n_cells`` integers, the heuristic sides required once each
+    position is filled (what a parameter study varies)."""
+    if not isinstance(kind, str):
+        curve = [int(q) for q in kind]
+        if len(curve) != n_cells:
+            raise InputError(f"a quota curve needs {n_cells} values, got {len(curve)}")
+        if any(q < 0 or q > 4 * n_cells for q in curve):
+            raise InputError(f"quota curve values must be in 0..{4 * n_cells}")
+        return np.array(curve, dtype=np.int32)
     if kind == "none":
         return np.zeros(n_cells, dtype=np.int32)
     if kind == "blackwood":
@@ -285,7 +325,9 @@ class Settings:
     boards (a portfolio of fill orders, no quota, no breaks)."""
 
     order: str = "auto"
-    quota: str = "auto"
+    # "auto", "blackwood", "scaled", "none", or a curve (one int per position of the fill
+    # order: heuristic sides required once it is filled; see quota_schedule)
+    quota: str | tuple[int, ...] = "auto"
     breaks: str | tuple[int, ...] = "auto"
     heuristic: tuple[int, ...] | None = None
     node_cap: int = BLACKWOOD_NODE_CAP
@@ -297,6 +339,62 @@ class Settings:
     # (100 seeds), clue puzzle 1 0.10 (20 seeds); the exact kernel does ~0.65x the nodes per
     # CPU second (Brendan 8x8: 44-46 M vs 68 M).
     value_order: str = "fail-first"
+
+    def __post_init__(self) -> None:
+        # Everything that can be checked without the puzzle is checked here, when the settings
+        # are made: a bad value is one line before any search (the puzzle-dependent checks,
+        # colours and positions, are in make_plan).
+        if self.order not in ("auto", *ORDERS):
+            raise InputError(
+                f"order must be auto or one of {', '.join(ORDERS)}, got {self.order!r}"
+            )
+        if isinstance(self.quota, str):
+            if self.quota not in QUOTAS:
+                raise InputError(
+                    f"quota must be one of {', '.join(QUOTAS)} or a curve, got {self.quota!r}"
+                )
+        else:
+            object.__setattr__(
+                self, "quota", tuple(check_int(q, "quota curve", minimum=0) for q in self.quota)
+            )
+        if isinstance(self.breaks, str):
+            if self.breaks not in BREAKS:
+                raise InputError(
+                    f"breaks must be one of {', '.join(BREAKS)} or a list of positions, "
+                    f"got {self.breaks!r}"
+                )
+        else:
+            object.__setattr__(
+                self,
+                "breaks",
+                tuple(
+                    check_int(b, "break index", minimum=0, maximum=MAX_CELLS) for b in self.breaks
+                ),
+            )
+        if self.heuristic is not None:
+            if isinstance(self.heuristic, (str, bytes)) or not len(self.heuristic):
+                raise InputError(f"heuristic must be colour numbers, got {self.heuristic!r}")
+            object.__setattr__(
+                self,
+                "heuristic",
+                tuple(
+                    check_int(c, "heuristic colour", minimum=1, maximum=63)
+                    for c in self.heuristic
+                ),
+            )
+        object.__setattr__(
+            self, "node_cap", check_int(self.node_cap, "node_cap", minimum=1, maximum=10**18)
+        )
+        if self.quota_scale is not None:
+            scale = self.quota_scale
+            if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not (
+                0 <= scale <= 10
+            ):
+                raise InputError(f"quota_scale must be a number in 0..10, got {scale!r}")
+        if self.value_order not in VALUE_ORDERS:
+            raise InputError(
+                f"value order must be one of {', '.join(VALUE_ORDERS)}, got {self.value_order!r}"
+            )
 
     def resolved(self, puzzle: Puzzle, n_clues: int = 1) -> Settings:
         e2 = puzzle.is_eternity2
@@ -349,9 +447,20 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
     rows, cols, n = puzzle.rows, puzzle.cols, puzzle.rows * puzzle.cols
     clues = clues if clues is not None else Board.empty(rows, cols)
     st = (settings or Settings()).resolved(puzzle, clues.n_placed)
-    problems = board_problems(rows, cols, puzzle.pieces, clues.placements(), complete=False)
+    if (clues.rows, clues.cols) != (rows, cols):
+        raise InputError(f"clues are {clues.rows}x{clues.cols} but the puzzle is {rows}x{cols}")
+    problems = rule_problems(clues, puzzle, complete=False)
     if problems:
         raise InputError(f"clues: {problems[0]}")
+    present = set(np.unique(puzzle.pieces).tolist()) - {0}
+    missing = [c for c in st.heuristic or () if c not in present]
+    if missing:
+        raise InputError(
+            f"heuristic colours must be colours of the puzzle (1..{puzzle.max_colour}), "
+            f"got {missing[0]}"
+        )
+    if not isinstance(st.breaks, str) and any(b >= n for b in st.breaks):
+        raise InputError(f"break indexes must be positions 0..{n - 1}, got {max(st.breaks)}")
     order = fill_order(rows, cols, PORTFOLIO[0] if st.order == "portfolio" else st.order)
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
@@ -386,7 +495,7 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
     heur = np.isin(puzzle.pieces, np.array(st.heuristic, dtype=np.int16)).sum(axis=1)
     piece_type, type_turn = _piece_types(puzzle.pieces)
     copies = np.bincount(piece_type, minlength=puzzle.n_pieces).astype(np.int64)
-    quota = (quota_schedule(n, str(st.quota), int(heur.sum())) * st.quota_scale).astype(np.int32)
+    quota = (quota_schedule(n, st.quota, int(heur.sum())) * st.quota_scale).astype(np.int32)
     allow = break_schedule(n, st.breaks)
     specs = []
     for i, cell in enumerate(order.tolist()):
@@ -620,6 +729,16 @@ class EdgeSearchResult(SearchResult):
     # time other processes held the core, this does not
     cpu_seconds: float = 0.0
 
+    # Set by the command-level solve (rompicapo.edges.solve): the viewer URL of the board,
+    # where it was written, and the polish run's result.
+    url: str | None = None
+    out: str | None = None
+    polish: SearchResult | None = None
+    # Set by solve(): why fewer jobs ran than were asked for (jobs capped to the cores).
+    note: str | None = None
+
+    _dict_exclude = ("puzzle", "board", "partial", "heat")
+
     @property
     def placements_per_second(self) -> float:
         """Forward placements per wall-clock second of search (all jobs together)."""
@@ -631,41 +750,77 @@ class EdgeSearchResult(SearchResult):
         return self.counts.get("placements", 0) / self.cpu_seconds if self.cpu_seconds else 0.0
 
     def verify(self) -> bool:
-        """Recount with :mod:`rompicapo.edges.verify`: rules hold and the scores are right."""
+        """Recount with :mod:`rompicapo.edges.verify` (code that shares nothing with the
+        search): both boards keep the rules and their scores are the ones reported.
+
+        Raises :class:`NotVerifiable` when there is no board to check."""
+        from rompicapo.edges.verify import board_problems, count_matched_joints
+
         p = self.puzzle
-        assert p is not None and self.board is not None and self.partial is not None
+        if p is None or self.board is None or self.partial is None:
+            raise NotVerifiable("this result holds no board to check")
+        pieces = p.pieces.tolist()
         for board, expected in ((self.board, self.score), (self.partial, self.search_score)):
             placements = board.placements()
-            if board_problems(p.rows, p.cols, p.pieces, placements, complete=False):
+            if board_problems(p.rows, p.cols, pieces, placements, complete=False):
                 return False
-            if count_matched_joints(p.rows, p.cols, p.pieces, placements) != expected:
+            if count_matched_joints(p.rows, p.cols, pieces, placements) != expected:
                 return False
         return not self.solved or self.score == p.n_joints
 
-    def summary(self) -> dict:
+    def _dict_extra(self) -> dict:
         p = self.puzzle
-        assert p is not None
+        try:
+            verified: bool | None = self.verify()
+        except NotVerifiable:
+            verified = None
         return {
-            "puzzle": p.name,
-            "size": [p.rows, p.cols],
-            "score": self.score,
-            "max_score": p.n_joints,
-            "search_score": self.search_score,
-            "search_depth": self.search_depth,
-            "deepest": self.deepest,
-            "solved": self.solved,
-            "exhausted": self.exhausted,
-            "interrupted": self.interrupted,
-            "counts": self.counts,
+            "puzzle": None if p is None else p.name,
+            "size": None if p is None else [p.rows, p.cols],
+            "max_score": None if p is None else p.n_joints,
             "placements_per_second": round(self.placements_per_second),
             "placements_per_cpu_second": round(self.placements_per_cpu_second),
-            "cpu_seconds": round(self.cpu_seconds, 3),
-            "solve_seconds": round(self.solve_seconds, 3),
-            "compile_seconds": round(self.compile_seconds, 3),
             "wall_seconds": round(self.wall_seconds or self.solve_seconds, 3),
-            "settings": self.settings,
-            "verified": self.verify(),
+            "verified": verified,
         }
+
+    def report(self) -> str:
+        """What ``rompicapo edges solve`` prints: the score line, the polish line, the viewer
+        URL and the board (or where it was written)."""
+        from rompicapo.edges.puzzle import format_board
+
+        p = self.puzzle
+        assert p is not None
+        d = self.to_dict()
+        state = "solved" if self.solved else ("interrupted" if self.interrupted else "best")
+        lines = [
+            f"{state}: score {self.score}/{p.n_joints} (search: {self.search_score} with "
+            f"{self.search_depth} pieces, deepest {self.deepest}); "
+            f"{self.counts.get('placements', 0):,} placements, "
+            f"{self.placements_per_second / 1e6:.2f} M/s over "
+            f"{self.settings.get('jobs', 1)} jobs "
+            f"in {self.solve_seconds:.1f} s; verified {d['verified']}"
+        ]
+        if self.note:
+            lines.append(f"note: {self.note}")
+        if self.polish is not None:
+            lines.append(self.polish.report().splitlines()[0])
+        if self.url:
+            lines.append(self.url)
+        text = "\n".join(lines) + "\n"
+        if self.out:
+            text += f"board written to {self.out}\n"
+        elif not self.interrupted and self.board is not None:
+            text += format_board(self.final_board, p)
+        return text
+
+    @property
+    def final_board(self) -> Board | None:
+        """The board to keep: the polished one when polishing did not lower the score."""
+        polished = getattr(self.polish, "board", None)
+        if polished is not None and getattr(self.polish, "score_after", -1) >= self.score:
+            return polished
+        return self.board
 
 
 def complete_board(partial: Board, puzzle: Puzzle, clues: Board | None = None) -> Board:
@@ -677,32 +832,32 @@ def complete_board(partial: Board, puzzle: Puzzle, clues: Board | None = None) -
             if board.piece[r, c] < 0 and k not in set(board.piece.ravel().tolist()):
                 board.piece[r, c], board.rotation[r, c] = k, rot
     rows, cols = board.rows, board.cols
-    unused = sorted(set(range(puzzle.n_pieces)) - set(board.piece.ravel().tolist()))
+    unused = np.array(
+        sorted(set(range(puzzle.n_pieces)) - set(board.piece.ravel().tolist())), dtype=np.int64
+    )
     rot = _all_rotations(puzzle.pieces.astype(np.int64))
+    # Vectorised over (unused piece, turn), in that order: argmax picks the first best one,
+    # as a scan of pieces then turns with a strict ">" would.
     for r in range(rows - 1, -1, -1):
         for c in range(cols):
-            if board.piece[r, c] >= 0:
+            if board.piece[r, c] >= 0 or not len(unused):
                 continue
-            rim = (r == 0, c == cols - 1, r == rows - 1, c == 0)
-            best, best_key = None, -1
-            for k in unused:
-                for rr in range(4):
-                    e = rot[k, rr]
-                    if any((e[s] == 0) != rim[s] for s in range(4)):
-                        continue
-                    m = 0
-                    for s, (dr, dc, opp) in enumerate(
-                        ((-1, 0, 2), (0, 1, 3), (1, 0, 0), (0, -1, 1))
-                    ):
-                        rr2, cc2 = r + dr, c + dc
-                        if 0 <= rr2 < rows and 0 <= cc2 < cols and board.piece[rr2, cc2] >= 0:
-                            o = rot[board.piece[rr2, cc2], board.rotation[rr2, cc2]]
-                            m += int(o[opp] == e[s])
-                    if m > best_key:
-                        best, best_key = (k, rr), m
-            if best is not None:
-                board.piece[r, c], board.rotation[r, c] = best
-                unused.remove(best[0])
+            cand = rot[unused]  # (u, 4 turns, 4 sides)
+            rim = np.array((r == 0, c == cols - 1, r == rows - 1, c == 0))
+            ok = ((cand == 0) == rim).all(axis=2)
+            if not ok.any():
+                continue
+            m = np.zeros(ok.shape, dtype=np.int64)
+            for s, (dr, dc, opp) in enumerate(((-1, 0, 2), (0, 1, 3), (1, 0, 0), (0, -1, 1))):
+                rr2, cc2 = r + dr, c + dc
+                if 0 <= rr2 < rows and 0 <= cc2 < cols and board.piece[rr2, cc2] >= 0:
+                    o = rot[board.piece[rr2, cc2], board.rotation[rr2, cc2]]
+                    m += cand[:, :, s] == o[opp]
+            m[~ok] = -1
+            best = int(np.argmax(m))
+            i, turn = divmod(best, 4)
+            board.piece[r, c], board.rotation[r, c] = int(unused[i]), turn
+            unused = np.delete(unused, i)
     return board
 
 
@@ -804,35 +959,60 @@ def _board_of(plan: Plan, tables: Tables, placed: np.ndarray) -> Board:
     return board
 
 
-ProgressCallback = Callable[[dict], None]
+LegacyProgress = Callable[[dict], None]
 
 
+def _rng(seed: int) -> np.random.Generator:
+    """The tables' random generator: seeds >= 0 draw as they always did (published figures
+    stay reproducible); negative seeds go through the run contract's seed sequence."""
+    return np.random.default_rng(seed if seed >= 0 else seed_sequence(seed))
+
+
+def _check_puzzle(puzzle: object) -> Puzzle:
+    if not isinstance(puzzle, Puzzle):
+        raise InputError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
+    return puzzle
+
+
+@renamed_keywords(seconds="time_limit", max_nodes="node_limit")
 def search(
     puzzle: Puzzle,
     clues: Board | None = None,
     *,
     settings: Settings | None = None,
-    seconds: float | None = 60.0,
-    max_nodes: int | None = None,
-    seed: int = 0,
-    on_progress: ProgressCallback | None = None,
+    time_limit: float | None = 60.0,
+    node_limit: int | None = None,
+    seed: int | None = 0,
+    progress: ProgressCallback | None = None,
     should_stop: Callable[[], bool] | None = None,
+    on_progress: LegacyProgress | None = None,
 ) -> EdgeSearchResult:
     """Blackwood's search in this process (one thread) until a perfect board, the whole tree
-    searched, ``seconds`` (None: no limit) or ``max_nodes`` in total, or Ctrl-C.
+    searched, ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
+    ``node_limit`` nodes in total, or Ctrl-C.
 
     Each run draws new tables from ``seed`` and its run number and stops at the node cap
     (``settings.node_cap``); the best partial board over all runs is returned, completed
     greedily. A KeyboardInterrupt ends the search and returns what was found so far
-    (``interrupted``). ``on_progress`` gets a dict of counts about every half second.
+    (``interrupted``). ``progress`` receives :class:`~rompicapo.common.ProgressEvent`
+    objects about every half second (``done``: nodes; ``best``: the best search score;
+    ``counts``: nodes, placements, deepest, best_score, max_score). ``on_progress`` is the
+    earlier dict callback, kept for old scripts. (Old keyword names: ``seconds``,
+    ``max_nodes``.)
     """
+    deadline = Deadline(check_time_limit(time_limit))
+    node_limit = check_node_limit(node_limit)
+    seed = check_seed(seed) or 0
+    _check_puzzle(puzzle)
+    events = Progress(progress, unit="nodes")
+    seconds, max_nodes = time_limit, node_limit
     plan = make_plan(puzzle, clues, settings)
     plans = [plan]
     if plan.settings.order == "portfolio":
         plans += [make_plan(puzzle, clues, replace(plan.settings, order=o)) for o in PORTFOLIO[1:]]
     compile_s = jit_warmup("edges.search", _warm)
     n = puzzle.rows * puzzle.cols
-    rng = np.random.default_rng(seed)
+    rng = _rng(seed)
     totals = {"nodes": 0, "placements": 0, "restarts": 0}
     heat = np.zeros(n, dtype=np.int64)
     best_score, best_partial, deepest = -1, Board.empty(puzzle.rows, puzzle.cols), 0
@@ -883,23 +1063,26 @@ def search(
                     done_nodes = totals["nodes"] + run_nodes
                     stop = (
                         status != K.RUNNING
-                        or (seconds is not None and now - t0 >= seconds)
+                        or (seconds is not None and deadline.expired())
                         or (max_nodes is not None and done_nodes >= max_nodes)
                         or (should_stop is not None and should_stop())
                     )
-                    if on_progress is not None and (now - last_report >= CHUNK_SECONDS or stop):
+                    if now - last_report >= CHUNK_SECONDS or stop:
                         last_report = now
-                        on_progress(
-                            {
-                                "seconds": now - t0,
-                                "nodes": done_nodes,
-                                "placements": totals["placements"] + int(counters[K.C_PLACEMENTS]),
-                                "deepest": deepest,
-                                "best_score": best_score,
-                                "max_score": puzzle.n_joints,
-                                "best": best_partial.placements(),
-                            }
-                        )
+                        info = {
+                            "seconds": now - t0,
+                            "nodes": done_nodes,
+                            "placements": totals["placements"] + int(counters[K.C_PLACEMENTS]),
+                            "deepest": deepest,
+                            "best_score": best_score,
+                            "max_score": puzzle.n_joints,
+                        }
+                        now_counts = {k: int(v) for k, v in info.items() if k != "seconds"}
+                        events.update(done_nodes, counts=now_counts)
+                        if best_score > (-1 if events.best_value is None else events.best_value):
+                            events.best(best_score, counts=now_counts)
+                        if on_progress is not None:
+                            on_progress({**info, "best": best_partial.placements()})
                     if stop or run_nodes >= node_cap:
                         break
                 totals["nodes"] += run_nodes
@@ -922,9 +1105,11 @@ def search(
             totals["placements"] += int(counters[K.C_PLACEMENTS])
             heat += state[K.S_HEAT]
     board = complete_board(best_partial, puzzle, plan.clues)
-    final = count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, board.placements())
+    final = model_score(board, puzzle)
     st = plans[0].settings
+    events.finish(counts=totals)
     return EdgeSearchResult(
+        wall_seconds=deadline.elapsed(),
         solve_seconds=sw.seconds,
         cpu_seconds=time.thread_time() - cpu0,
         compile_seconds=compile_s,
@@ -942,7 +1127,7 @@ def search(
         heat=heat.reshape(puzzle.rows, puzzle.cols),
         settings={
             "order": st.order,
-            "quota": st.quota,
+            "quota": st.quota if isinstance(st.quota, str) else list(st.quota),
             "quota_scale": st.quota_scale,
             "breaks": st.breaks if isinstance(st.breaks, str) else list(st.breaks),
             "heuristic": list(st.heuristic or ()),
@@ -986,12 +1171,16 @@ def _job(spec: dict) -> dict:
     settings = Settings(
         **{k: (tuple(v) if isinstance(v, list) else v) for k, v in spec["settings"].items()}
     )
+    # The parent's deadline, as wall-clock time: a worker that took long to start searches
+    # only for what is left of the whole command's time limit.
+    end = spec.get("end")
+    time_limit = None if end is None else max(0.05, end - time.time())
     res = search(
         puzzle,
         clues,
         settings=settings,
-        seconds=spec["seconds"],
-        max_nodes=spec.get("max_nodes"),
+        time_limit=time_limit,
+        node_limit=spec.get("max_nodes"),
         seed=spec["seed"],
         on_progress=report,
         should_stop=(lambda: stop_file.exists()) if stop_file is not None else None,
@@ -1027,35 +1216,64 @@ def _job(spec: dict) -> dict:
     }
 
 
+@renamed_keywords(seconds="time_limit", max_nodes="node_limit")
 def solve(
     puzzle: Puzzle,
     clues: Board | None = None,
     *,
     settings: Settings | None = None,
-    seconds: float | None = 60.0,
-    max_nodes: int | None = None,
+    time_limit: float | None = 60.0,
+    node_limit: int | None = None,
     jobs: int | None = None,
-    seed: int = 0,
-    scheduler: str | None = None,
-    on_progress: Callable[[dict], None] | None = None,
+    seed: int | None = 0,
+    scheduler: object | None = None,
+    progress: ProgressCallback | None = None,
+    on_progress: LegacyProgress | None = None,
 ) -> EdgeSearchResult:
-    """Blackwood's search on ``jobs`` processes (default: all cores) or a Dask cluster, each
-    with its own seed (``seed``, ``seed+1``, ...), for ``seconds`` each; the best board wins.
+    """Blackwood's search on ``jobs`` processes (default: all cores; more are capped to the
+    cores with a ``note``) or a Dask cluster, each with its own seed (``seed``, ``seed+1``,
+    ...); the best board wins.
 
-    The first job to find a perfect board (or search the whole tree) stops the others. Ctrl-C
-    stops every job and returns the best board reported so far (``interrupted``), read from the
-    progress files the local jobs write every half second. ``on_progress`` gets the combined
-    counts about every second: seconds, placements, placements_per_second, deepest, best_score.
+    ``time_limit`` is wall clock for the whole call, worker start-up and compilation
+    included: a worker searches only for what is left of it. ``node_limit`` caps each job's
+    nodes. The first job to find a perfect board (or search the whole tree) stops the others.
+    Ctrl-C stops every job and returns the best board reported so far (``interrupted``), read
+    from the progress files the local jobs write every half second. ``progress`` receives
+    :class:`~rompicapo.common.ProgressEvent` objects about every second (``done``:
+    placements; ``best``: the best search score; ``counts``: placements, deepest, best_score,
+    max_score, jobs); ``on_progress`` is the earlier dict callback. A ``scheduler`` address is
+    reached (or refused in one line) before anything starts. (Old keyword names: ``seconds``,
+    ``max_nodes``.)
     """
-    from rompicapo.common import default_jobs
-
-    n_jobs = default_jobs() if jobs is None else int(jobs)
-    if n_jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {n_jobs}")
-    if clues is not None:
-        make_plan(puzzle, clues, settings)  # fail early, in this process, on bad clues
-    clue_list = clues.placements() if clues is not None else []
+    deadline = Deadline(check_time_limit(time_limit))
+    node_limit = check_node_limit(node_limit)
+    seed = check_seed(seed) or 0
+    _check_puzzle(puzzle)
     st = settings or Settings()
+    if not isinstance(st, Settings):
+        raise InputError(f"settings must be a Settings, got {type(st).__name__}")
+    make_plan(puzzle, clues, st)  # fail early, in this process, on bad clues or settings
+    clue_list = clues.placements() if clues is not None else []
+    note = None
+    client = None
+    if scheduler is not None:
+        n_jobs = check_int(jobs, "jobs", minimum=1, maximum=4096) if jobs is not None else None
+        # one line within seconds for a wrong address, before any folder or worker exists
+        client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
+        if n_jobs is None:
+            n_jobs = max(1, sum(client.nthreads().values()))
+    else:
+        n_jobs, note = resolve_jobs(jobs)
+        if n_jobs > 1 and deadline.time_limit is not None and (
+            deadline.time_limit < PARALLEL_MIN_SECONDS
+        ):
+            short = (
+                f"jobs={n_jobs} run as 1 in this process: a time limit under "
+                f"{PARALLEL_MIN_SECONDS:g} s is shorter than starting worker processes"
+            )
+            note = short if note is None else f"{note}; {short}"
+            n_jobs = 1
+    end = None if deadline.time_limit is None else time.time() + deadline.remaining()
     folder = Path(tempfile.mkdtemp(prefix="rompicapo-edges-"))
     specs = [
         {
@@ -1068,15 +1286,16 @@ def solve(
             "settings": {
                 key: (list(v) if isinstance(v, tuple) else v) for key, v in asdict(st).items()
             },
-            "seconds": seconds,
-            "max_nodes": max_nodes,
+            "end": end,
+            "max_nodes": node_limit,
             "seed": seed + k,
-            "progress_dir": str(folder) if scheduler is None else None,
+            "progress_dir": str(folder) if client is None else None,
         }
         for k in range(n_jobs)
     ]
     done = threading.Event()
     t0 = time.perf_counter()
+    events = Progress(progress, unit="placements")
 
     def read_progress() -> list[dict]:
         out = []
@@ -1085,39 +1304,99 @@ def solve(
                 out.append(json.loads(f.read_text()))
         return out
 
+    import multiprocessing
+
+    before = {p.pid for p in multiprocessing.active_children()}
+    overran = threading.Event()
+
     def monitor() -> None:
-        while not done.wait(1.0):
-            progress = read_progress()
-            if progress and on_progress is not None:
-                placements = sum(p["placements"] for p in progress)
-                seconds_ = time.perf_counter() - t0
-                on_progress(
-                    {
-                        "seconds": seconds_,
-                        "placements": placements,
-                        "placements_per_second": placements / max(seconds_, 1e-9),
-                        "deepest": max(p["deepest"] for p in progress),
-                        "best_score": max(p["best_score"] for p in progress),
-                        "max_score": puzzle.n_joints,
-                        "jobs": len(progress),
-                    }
-                )
+        while not done.wait(1.0 if deadline.remaining() > 1.0 else 0.2):
+            if deadline.expired():
+                # workers stop by their own clock; the stop file also reaches the ones still
+                # compiling when the time ran out
+                with contextlib.suppress(OSError):
+                    (folder / "stop").touch()
+            if client is None and deadline.end + OVERRUN_GRACE < time.monotonic():
+                # Workers still starting (or stuck) past the limit: end this run's own worker
+                # processes; the boards they reported are kept (read below).
+                overran.set()
+                for child in multiprocessing.active_children():
+                    if child.pid not in before:
+                        child.terminate()
+                return
+            reports = read_progress()
+            if not reports:
+                continue
+            placements = sum(p["placements"] for p in reports)
+            seconds_ = time.perf_counter() - t0
+            info = {
+                "seconds": seconds_,
+                "placements": placements,
+                "placements_per_second": placements / max(seconds_, 1e-9),
+                "deepest": max(p["deepest"] for p in reports),
+                "best_score": max(p["best_score"] for p in reports),
+                "max_score": puzzle.n_joints,
+                "jobs": len(reports),
+            }
+            counts = {k: int(v) for k, v in info.items() if k != "seconds"}
+            events.update(placements, counts=counts)
+            if info["best_score"] > (-1 if events.best_value is None else events.best_value):
+                events.best(info["best_score"], counts=counts)
+            if on_progress is not None:
+                on_progress(info)
 
     watcher = threading.Thread(target=monitor, daemon=True)
     watcher.start()
     results: list[dict] = []
     interrupted = False
+    failures: list[BaseException] = []
+
+    def collect(job_specs: list[dict], workers: int) -> None:
+        try:
+            for _, out in run_jobs(_job, job_specs, n_jobs=workers, scheduler=client):
+                results.append(out)
+                if out["solved"] or out["exhausted"]:
+                    with contextlib.suppress(OSError):
+                        (folder / "stop").touch()
+        except BaseException as exc:  # handed to the calling thread below
+            failures.append(exc)
+
     try:
-        for _, out in run_jobs(_job, specs, n_jobs=n_jobs, scheduler=scheduler):
-            results.append(out)
-            if out["solved"] or out["exhausted"]:
-                (folder / "stop").touch()
+        if client is None and n_jobs > 1:
+            # Job 0 runs here, in this process (started, kernels loaded), while the workers
+            # start: the seconds a worker takes to start are not lost to the whole search.
+            # run_jobs runs a lone job in this process; two slots make it a process pool,
+            # which (spawn start method) starts workers on demand: one per job, never idle.
+            background = threading.Thread(
+                target=collect, args=(specs[1:], max(2, n_jobs - 1)), daemon=True
+            )
+            background.start()
+            try:
+                collect(specs[:1], 1)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    (folder / "stop").touch()
+                raise
+            finally:
+                # the workers stop by their own clock, at the stop file, or the monitor ends
+                # them past the grace period
+                while background.is_alive():
+                    background.join(0.2)
+        else:
+            collect(specs, n_jobs)
+        for exc in failures:
+            if not (isinstance(exc, BrokenProcessPool) and overran.is_set()):
+                raise exc
     except KeyboardInterrupt:
         interrupted = True
         time.sleep(0.3)  # let interrupted local jobs finish writing their progress files
+    except BrokenProcessPool:
+        raise InternalError("a worker process of the search died") from None
     finally:
         done.set()
         watcher.join(timeout=2)
+        if client is not None and isinstance(scheduler, str):
+            client.close()
     wall = time.perf_counter() - t0
     if interrupted or not results:
         results += [
@@ -1141,6 +1420,12 @@ def solve(
             f.unlink()
     with contextlib.suppress(OSError):
         folder.rmdir()
+    if not results and overran.is_set():
+        # no worker got to search before the limit: a short search here, said in the note
+        res = search(puzzle, clues, settings=st, time_limit=0.2, node_limit=node_limit, seed=seed)
+        res.note = "no worker process started searching within the time limit"
+        res.settings["jobs"] = n_jobs
+        return res
     if not results:
         raise KeyboardInterrupt
     best = max(results, key=lambda o: (o["search_score"], o["deepest"]))
@@ -1148,7 +1433,7 @@ def solve(
     for r, c, k, rot in best["partial"]:
         partial.piece[r, c], partial.rotation[r, c] = k, rot
     board = complete_board(partial, puzzle, clues)
-    final = count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, board.placements())
+    final = model_score(board, puzzle)
     counts = {
         key: sum(int(o["counts"].get(key, 0)) for o in results)
         for key in ("nodes", "placements", "restarts")
@@ -1156,10 +1441,12 @@ def solve(
     heats = [np.array(o["heat"]) for o in results if o["heat"] is not None]
     settings_out = dict(best["settings"] or results[0]["settings"])
     settings_out["jobs"] = n_jobs
+    events.finish(counts=counts)
     return EdgeSearchResult(
         # the jobs search side by side: the longest one is the search time
         solve_seconds=max(float(o["solve_seconds"]) for o in results),
         wall_seconds=wall,
+        note=note,
         cpu_seconds=sum(float(o.get("cpu_seconds", 0.0)) for o in results),
         compile_seconds=max(o["compile_seconds"] for o in results),
         counts=counts,

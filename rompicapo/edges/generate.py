@@ -18,12 +18,33 @@ True
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 
-from rompicapo.common import InputError
-from rompicapo.edges.puzzle import MAX_COLOUR, MAX_SIDE, Board, Puzzle
+from rompicapo.common import (
+    InputError,
+    InternalError,
+    SearchResult,
+    check_int,
+    check_seed,
+    seed_sequence,
+    write_text_atomic,
+)
+from rompicapo.edges.puzzle import (
+    MAX_COLOUR,
+    MAX_SIDE,
+    Board,
+    Puzzle,
+    check_board_path,
+    format_board,
+    format_pieces,
+    score,
+)
 
-__all__ = ["generate"]
+__all__ = ["GeneratedPuzzle", "generate", "make_puzzle", "parse_size"]
 
 
 def _deck(rng: np.random.Generator, n: int, first: int, count: int) -> np.ndarray:
@@ -43,15 +64,19 @@ def generate(
     colours ``F+1..F+M`` for the others; same ``seed``, same puzzle. Few colours make many
     solutions (and repeated pieces); Eternity II has 5 and 17.
     """
+    rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
     if not (2 <= rows <= MAX_SIDE and 2 <= cols <= MAX_SIDE):
         raise InputError(f"board size {rows}x{cols} out of range (2..{MAX_SIDE} per side)")
-    if frame_colours < 1 or inner_colours < 1:
-        raise InputError("--frame-colors and --inner-colors must be at least 1")
+    frame_colours = check_int(frame_colours, "frame_colours", minimum=1, maximum=MAX_COLOUR)
+    inner_colours = check_int(inner_colours, "inner_colours", minimum=1, maximum=MAX_COLOUR)
     if frame_colours + inner_colours > MAX_COLOUR:
         raise InputError(
             f"{frame_colours} + {inner_colours} colours exceed the maximum of {MAX_COLOUR}"
         )
-    rng = np.random.default_rng(seed)
+    seed = check_seed(seed) or 0
+    # Seeds >= 0 draw as they always did (same seed, same puzzle as earlier releases);
+    # negative ones go through the run contract's seed sequence.
+    rng = np.random.default_rng(seed if seed >= 0 else seed_sequence(seed))
     # horiz[r, c]: colour between (r, c) and (r, c+1); vert[r, c]: between (r, c) and (r+1, c).
     horiz = np.zeros((rows, cols - 1), dtype=np.int16)
     vert = np.zeros((rows - 1, cols), dtype=np.int16)
@@ -104,3 +129,98 @@ def _listing_turns(edges: tuple[int, int, int, int], rng: np.random.Generator) -
     # corner: listed grey at bottom and left (sides 2, 3); the board's pair is (s, s+1).
     s = greys[0] if (greys[0] + 1) % 4 == greys[1] else greys[1]
     return (s - 2) % 4
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"RxC"`` (e.g. ``"8x8"``) as ``(rows, cols)``, checked against the sizes supported."""
+    m = re.fullmatch(r"\s*(\d{1,6})\s*[xX]\s*(\d{1,6})\s*", str(text))
+    if not m:
+        raise InputError(f"size must be RxC like 8x8, got {str(text)[:40]!r}")
+    rows, cols = int(m.group(1)), int(m.group(2))
+    if not (2 <= rows <= MAX_SIDE and 2 <= cols <= MAX_SIDE):
+        raise InputError(f"board size {rows}x{cols} out of range (2..{MAX_SIDE} per side)")
+    return rows, cols
+
+
+PIECES_SUFFIXES = (".txt", ".pieces")
+
+
+@dataclass
+class GeneratedPuzzle(SearchResult):
+    """A generated puzzle, its solution, and where they were written (if anywhere)."""
+
+    puzzle: Puzzle | None = None
+    solution: Board | None = None
+    out: str | None = None
+    solution_out: str | None = None
+    comment: str = ""
+    _dict_exclude = ("puzzle", "solution", "comment")
+
+    def verify(self) -> bool:
+        """The solution is perfect by the independent verifier."""
+        from rompicapo.edges.verify import board_problems, count_matched_joints
+
+        p, b = self.puzzle, self.solution
+        assert p is not None and b is not None
+        placements = b.placements()
+        return not board_problems(p.rows, p.cols, p.pieces.tolist(), placements) and (
+            count_matched_joints(p.rows, p.cols, p.pieces.tolist(), placements) == p.n_joints
+        )
+
+    def _dict_extra(self) -> dict:
+        p = self.puzzle
+        assert p is not None
+        return {"puzzle": p.name, "size": [p.rows, p.cols], "pieces": p.pieces.tolist()}
+
+    def pieces_text(self) -> str:
+        assert self.puzzle is not None
+        return format_pieces(self.puzzle, comment=f"made by: {self.comment}")
+
+    def report(self) -> str:
+        """The pieces file's text when it was not written, else where things went."""
+        if self.out is None:
+            text = self.pieces_text()
+        else:
+            text = f"pieces written to {self.out}\n"
+        if self.solution_out is not None:
+            text += f"solution written to {self.solution_out}\n"
+        return text
+
+
+def make_puzzle(
+    size: str | tuple[int, int],
+    *,
+    frame_colours: int,
+    inner_colours: int,
+    seed: int | None = 0,
+    out: str | Path | None = None,
+    solution_out: str | Path | None = None,
+) -> GeneratedPuzzle:
+    """:func:`generate` from ``"RxC"`` (or ``(rows, cols)``), writing the pieces to ``out`` and
+    the solution to ``solution_out`` when given (both paths checked before anything is made)."""
+    rows, cols = parse_size(size) if isinstance(size, str) else size
+    if out is not None:
+        check_board_path(out, "pieces file")
+    if solution_out is not None:
+        check_board_path(solution_out, "solution file")
+    puzzle, solution = generate(
+        rows, cols, frame_colours=frame_colours, inner_colours=inner_colours, seed=seed or 0
+    )
+    cmd = (
+        f"rompicapo edges generate {rows}x{cols} --frame-colours {frame_colours} "
+        f"--inner-colours {inner_colours} --seed {seed or 0}"
+    )
+    result = GeneratedPuzzle(
+        puzzle=puzzle, solution=solution, out=None if out is None else str(out),
+        solution_out=None if solution_out is None else str(solution_out), comment=cmd,
+    )  # fmt: skip
+    if score(solution, puzzle) != puzzle.n_joints:
+        raise InternalError("the generated solution is not perfect")
+    if out is not None:
+        write_text_atomic(out, result.pieces_text())
+    if solution_out is not None:
+        write_text_atomic(
+            solution_out, format_board(solution, puzzle, comment=f"solution of: {cmd}")
+        )
+    return result
+

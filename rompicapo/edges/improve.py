@@ -33,7 +33,7 @@ both, the kernel fills the holes to within 1, 2, ... joints of its bound, or bes
 >>> from rompicapo.edges.generate import generate
 >>> puzzle, solution = generate(5, 5, frame_colours=2, inner_colours=3, seed=1)
 >>> holes = solution.copy(); holes.piece[1:4, 1:4] = -1
->>> result = improve(holes, puzzle, seconds=None, max_iterations=200, seed=0)
+>>> result = improve(holes, puzzle, time_limit=None, node_limit=200, seed=0)
 >>> result.score_after == puzzle.n_joints, result.verify()
 (True, True)
 """
@@ -46,10 +46,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, Stopwatch, jit_warmup
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    Stopwatch,
+    check_int,
+    check_node_limit,
+    check_seed,
+    check_time_limit,
+    jit_warmup,
+    renamed_keywords,
+    seed_sequence,
+)
 from rompicapo.edges import _repair_kernel as RK
-from rompicapo.edges.puzzle import Board, Puzzle, validate
-from rompicapo.edges.verify import board_problems, count_matched_joints
+from rompicapo.edges.puzzle import Board, Puzzle, rule_problems, validate
+from rompicapo.edges.puzzle import score as model_score
 
 __all__ = ["NODE_CAP", "OPERATORS", "ImproveResult", "improve"]
 
@@ -137,21 +152,32 @@ class ImproveResult(SearchResult):
                 best = max(best, s)
         return best
 
+    # Set by the command-level improve (rompicapo.edges.improve_board): where the board was
+    # written.
+    out: str | None = None
+
+    _dict_exclude = ("puzzle", "board", "start", "clues")
+
     def verify(self) -> bool:
-        """Recount with :mod:`rompicapo.edges.verify`: the final board is valid and complete
-        (unless Ctrl-C came while the holes of a partial board were being filled: then it is
-        the board given), both scores are right, every clue is in place, and the score did not
-        go down."""
+        """Recount with :mod:`rompicapo.edges.verify` (code that shares nothing with this
+        search): the final board is valid and complete (unless Ctrl-C came while the holes of
+        a partial board were being filled: then it is the board given), both scores are
+        right, every clue is in place, and the score did not go down. Raises
+        :class:`NotVerifiable` when the result holds no board."""
+        from rompicapo.edges.verify import board_problems, count_matched_joints
+
         p = self.puzzle
-        assert p is not None and self.board is not None and self.start is not None
+        if p is None or self.board is None or self.start is None:
+            raise NotVerifiable("this result holds no board to check")
+        pieces = p.pieces.tolist()
         placements = self.board.placements()
         complete = not (self.interrupted and self.board == self.start)
-        if board_problems(p.rows, p.cols, p.pieces, placements, complete=complete):
+        if board_problems(p.rows, p.cols, pieces, placements, complete=complete):
             return False
-        if count_matched_joints(p.rows, p.cols, p.pieces, placements) != self.score_after:
+        if count_matched_joints(p.rows, p.cols, pieces, placements) != self.score_after:
             return False
         start = self.start.placements()
-        if count_matched_joints(p.rows, p.cols, p.pieces, start) != self.score_before:
+        if count_matched_joints(p.rows, p.cols, pieces, start) != self.score_before:
             return False
         if self.clues is not None:
             for r, c, k, rot in self.clues.placements():
@@ -162,28 +188,47 @@ class ImproveResult(SearchResult):
             not self.solved or self.score_after == p.n_joints
         )
 
-    def summary(self) -> dict:
+    def _dict_extra(self) -> dict:
         p = self.puzzle
-        assert p is not None
+        try:
+            verified: bool | None = self.verify()
+        except NotVerifiable:
+            verified = None
         return {
-            "puzzle": p.name,
-            "size": [p.rows, p.cols],
-            "score_before": self.score_before,
-            "score_completed": self.score_completed,
-            "score_after": self.score_after,
+            "puzzle": None if p is None else p.name,
+            "size": None if p is None else [p.rows, p.cols],
             "gain": self.gain,
-            "max_score": p.n_joints,
-            "solved": self.solved,
-            "interrupted": self.interrupted,
-            "iterations": self.iterations,
-            "counts": self.counts,
-            "operators": self.operators,
+            "max_score": None if p is None else p.n_joints,
             "history": [[round(t, 3), s] for t, s in self.history],
-            "seed": self.seed,
-            "solve_seconds": round(self.solve_seconds, 3),
-            "compile_seconds": round(self.compile_seconds, 3),
-            "verified": self.verify(),
+            "verified": verified,
         }
+
+    def report(self, what: str = "improved") -> str:
+        """The line ``rompicapo edges improve`` prints, then the board (or where it went)."""
+        from rompicapo.edges.puzzle import format_board
+
+        assert self.puzzle is not None
+        state = "interrupted" if self.interrupted else ("solved" if self.solved else what)
+        filled = (
+            f" (holes filled: {self.score_completed})"
+            if self.score_completed != self.score_before
+            else ""
+        )
+        try:
+            verified: bool | None = self.verify()
+        except NotVerifiable:
+            verified = None
+        line = (
+            f"{state}: score {self.score_before} -> {self.score_after}/{self.puzzle.n_joints} "
+            f"({self.gain:+d}){filled}; {self.iterations:,} repairs, "
+            f"{self.counts.get('nodes', 0):,} nodes in {self.solve_seconds:.1f} s; "
+            f"verified {verified}\n"
+        )
+        if self.out:
+            return line + f"board written to {self.out}\n"
+        if self.board is None:
+            return line
+        return line + format_board(self.board, self.puzzle)
 
 
 # --------------------------------------------------------------------------------------------
@@ -429,46 +474,59 @@ def _warm() -> None:
     _Repairer(puzzle)(state, np.arange(9), piece.copy(), np.random.default_rng(0), 100, -1)
 
 
+@renamed_keywords(seconds="time_limit", max_iterations="node_limit")
 def improve(
     board: Board,
     puzzle: Puzzle,
     *,
-    seconds: float | None = 30.0,
-    seed: int = 0,
+    time_limit: float | None = 30.0,
+    seed: int | None = 0,
     clues: Board | None = None,
-    max_iterations: int | None = None,
+    node_limit: int | None = None,
     node_cap: int = NODE_CAP,
     operators: tuple[str, ...] = OPERATORS,
+    progress: ProgressCallback | None = None,
     on_progress: Callable[[dict], None] | None = None,
 ) -> ImproveResult:
-    """Improve ``board`` (complete, or partial: its holes are filled first) for ``seconds``
-    (None: no time limit) or ``max_iterations`` destroy-and-repair steps, or until perfect.
+    """Improve ``board`` (complete, or partial: its holes are filled first) for
+    ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
+    ``node_limit`` destroy-and-repair steps (this search's nodes are repairs; each repair
+    searches at most ``node_cap`` nodes of the exact kernel), or until perfect. Old keyword
+    names: ``seconds``, ``max_iterations``.
 
     ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
     board that puts another piece on a clue cell is an :class:`InputError`. The score never
     goes down and the board stays valid (each piece once, grey exactly on the rim). Ctrl-C
-    ends the search and returns the best board so far (``interrupted``). ``on_progress`` gets
-    a dict (seconds, iterations, score, max_score) about every half second. Same seed and
-    ``max_iterations`` without a time limit: same board.
+    ends the search and returns the best board so far (``interrupted``). ``progress`` receives
+    :class:`~rompicapo.common.ProgressEvent` objects (``done``: repairs; ``best``: the score)
+    about every half second; ``on_progress``, the earlier callback, a dict (seconds,
+    iterations, score, max_score). Same seed and ``node_limit`` without a time limit: same
+    board.
     """
+    deadline = Deadline(check_time_limit(time_limit))
+    seconds = deadline.time_limit
+    max_iterations = check_node_limit(node_limit)
+    seed = check_seed(seed) or 0
+    if not isinstance(puzzle, Puzzle) or not isinstance(board, Board):
+        raise InputError("improve() takes a Board and a Puzzle")
     validate(board, puzzle, complete=False)
-    if seconds is not None and seconds < 0:
-        raise InputError(f"time must not be negative, got {seconds}")
-    if node_cap < 1:
-        raise InputError(f"node cap must be positive, got {node_cap}")
+    node_cap = check_int(node_cap, "node_cap", minimum=1, maximum=10**12)
     unknown = [op for op in operators if op not in OPERATORS]
     if unknown or not operators:
         raise InputError(f"operators must be among {', '.join(OPERATORS)}, got {operators!r}")
     if clues is not None:
-        cp = board_problems(
-            puzzle.rows, puzzle.cols, puzzle.pieces, clues.placements(), complete=False
-        )
+        if (clues.rows, clues.cols) != (puzzle.rows, puzzle.cols):
+            raise InputError(
+                f"clues are {clues.rows}x{clues.cols} but the puzzle is "
+                f"{puzzle.rows}x{puzzle.cols}"
+            )
+        cp = rule_problems(clues, puzzle, complete=False)
         if cp:
             raise InputError(f"clues: {cp[0]}")
     compile_s = jit_warmup("edges.repair", _warm)
     rows, cols, n = puzzle.rows, puzzle.cols, puzzle.rows * puzzle.cols
-    rng = np.random.default_rng(seed)
-    score_before = count_matched_joints(rows, cols, puzzle.pieces, board.placements())
+    rng = np.random.default_rng(seed if seed >= 0 else seed_sequence(seed))
+    score_before = model_score(board, puzzle)
     start = board.copy()
     work = _place_clues(board, clues, puzzle) if clues is not None else board.copy()
     movable = np.ones(n, dtype=bool)
@@ -477,10 +535,21 @@ def improve(
     rep = _Repairer(puzzle)
     piece = work.piece.ravel().astype(np.int64)
     rot = np.where(piece >= 0, work.rotation.ravel(), 0).astype(np.int64)
-    state = _State(piece, rot, count_matched_joints(rows, cols, puzzle.pieces, work.placements()))
+    state = _State(piece, rot, model_score(work, puzzle))
     total_nodes = 0
-    t0 = time.perf_counter()
+    # the clock of the time limit started at the call (compilation above included)
+    t0 = time.perf_counter() - deadline.elapsed()
     history = [(0.0, score_before)]
+    events = Progress(progress, unit="repairs")
+
+    def report(info: dict) -> None:
+        counts = {k: int(v) for k, v in info.items() if k != "seconds"}
+        events.update(info["iterations"], counts=counts)
+        if info["score"] > (-1 if events.best_value is None else events.best_value):
+            events.best(info["score"], counts=counts)
+        if on_progress is not None:
+            on_progress(info)
+
     stats = {
         op: {
             "uses": 0, "improved": 0, "moved": 0, "gain": 0, "nodes": 0, "proven": 0,
@@ -503,7 +572,7 @@ def improve(
                 history.append((time.perf_counter() - t0, score_completed))
             state, iterations, total_nodes = _search(
                 state, rep, _Destroy(rows, cols, movable, rep.rot_edges), stats, rng,
-                seconds, max_iterations, node_cap, puzzle.n_joints, t0, history, on_progress,
+                seconds, max_iterations, node_cap, puzzle.n_joints, t0, history, report,
                 total_nodes,
             )  # fmt: skip
         except _Interrupted as stop:
@@ -515,6 +584,7 @@ def improve(
         out, after = _to_board(state, rows, cols), state.score
     else:  # interrupted before the holes were filled
         out, after = start.copy(), score_before
+    events.finish(counts={"iterations": iterations, "nodes": total_nodes})
     for op in stats.values():
         op["weight"] = round(op["weight"], 3)
         op["size"] = round(op["size"], 1)
@@ -572,7 +642,9 @@ def _fill_holes(
 
         pinned = _to_board(state, rep.rows, rep.cols)
         perfect_only = Settings(quota="none", breaks="none")
-        res = search(puzzle, pinned, settings=perfect_only, seconds=solver_seconds, seed=seed)
+        res = search(
+            puzzle, pinned, settings=perfect_only, time_limit=solver_seconds, seed=seed
+        )
         total += res.counts.get("nodes", 0)
         if res.interrupted:  # the search keeps Ctrl-C to itself; pass it on
             raise KeyboardInterrupt

@@ -36,8 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError
-from rompicapo.edges.verify import board_problems, count_matched_joints, rotated_edges
+from rompicapo.common import InputError, check_output_path, read_text, write_text_atomic
 
 __all__ = [
     "MAX_COLOUR",
@@ -45,15 +44,21 @@ __all__ = [
     "Puzzle",
     "board_from_url",
     "board_url",
+    "check_board_path",
     "eternity2",
     "eternity2_clues",
     "format_board",
     "format_pieces",
+    "is_url",
     "load_board",
+    "load_clues",
     "load_pieces",
+    "load_puzzle",
     "mismatched_joints",
     "parse_board",
     "parse_pieces",
+    "read_board",
+    "rule_problems",
     "save_board",
     "score",
     "validate",
@@ -122,8 +127,12 @@ class Puzzle:
         return self.pieces.shape == e2.shape and bool(np.array_equal(self.pieces, e2))
 
     def edges(self, index: int, rotation: int) -> tuple[int, int, int, int]:
-        """``(top, right, bottom, left)`` of piece ``index`` (0-based) turned ``rotation``."""
-        return rotated_edges(self.pieces[index].tolist(), rotation)
+        """``(top, right, bottom, left)`` of piece ``index`` (0-based) turned ``rotation``.
+
+        The model's own rotation (the verifier derives its own: they share no code)."""
+        listed = self.pieces[index].tolist()
+        t = rotation % 4
+        return (listed[-t % 4], listed[(1 - t) % 4], listed[(2 - t) % 4], listed[(3 - t) % 4])
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
@@ -181,9 +190,54 @@ def _rot0(board: Board) -> np.ndarray:
     return np.where(board.piece >= 0, board.rotation, 0)
 
 
+def _edge_arrays(board: Board, puzzle: Puzzle) -> np.ndarray:
+    """``(rows, cols, 4)`` colours shown in each cell (-1 where empty)."""
+    rows, cols = board.rows, board.cols
+    out = np.full((rows, cols, 4), -1, dtype=np.int64)
+    filled = board.piece >= 0
+    k = board.piece[filled].astype(np.int64)
+    t = board.rotation[filled].astype(np.int64) % 4
+    pieces = puzzle.pieces.astype(np.int64)
+    for side in range(4):
+        out[filled, side] = pieces[k, (side - t) % 4]
+    return out
+
+
 def score(board: Board, puzzle: Puzzle) -> int:
-    """Matched inner joints (the independent verifier's count)."""
-    return count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, board.placements())
+    """Matched inner joints between two occupied cells (the model's count; the search's
+    results are re-checked by :mod:`rompicapo.edges.verify`, which counts on its own)."""
+    e = _edge_arrays(board, puzzle)
+    h = (e[:, :-1, 1] >= 0) & (e[:, 1:, 3] >= 0) & (e[:, :-1, 1] == e[:, 1:, 3])
+    v = (e[:-1, :, 2] >= 0) & (e[1:, :, 0] >= 0) & (e[:-1, :, 2] == e[1:, :, 0])
+    return int(h.sum() + v.sum())
+
+
+def rule_problems(board: Board, puzzle: Puzzle, *, complete: bool = True) -> list[str]:
+    """Every rule ``board`` breaks (each piece once, rotations 0..3, grey exactly on the rim,
+    with ``complete`` every cell filled), one short message each; [] when it is valid."""
+    problems: list[str] = []
+    rows, cols = puzzle.rows, puzzle.cols
+    seen: dict[int, tuple[int, int]] = {}
+    for r, c, k, rot in board.placements():
+        if not 0 <= k < puzzle.n_pieces:
+            problems.append(f"cell ({r}, {c}) holds piece {k + 1}, which does not exist")
+            continue
+        if rot not in (0, 1, 2, 3):
+            problems.append(f"cell ({r}, {c}) has rotation {rot}, not 0..3")
+            continue
+        if k in seen:
+            problems.append(f"piece {k + 1} is used at {seen[k]} and at ({r}, {c})")
+        seen.setdefault(k, (r, c))
+        edges = puzzle.edges(k, rot)
+        outside = (r == 0, c == cols - 1, r == rows - 1, c == 0)
+        for side in range(4):
+            if outside[side] and edges[side] != GREY:
+                problems.append(f"cell ({r}, {c}) shows colour {edges[side]} on the rim")
+            elif not outside[side] and edges[side] == GREY:
+                problems.append(f"cell ({r}, {c}) puts grey inside the board ({SIDES[side]} side)")
+    if complete and board.n_placed < rows * cols:
+        problems.append(f"{rows * cols - board.n_placed} cells are empty")
+    return problems
 
 
 def mismatched_joints(board: Board, puzzle: Puzzle) -> list[tuple[int, int, int, int]]:
@@ -209,9 +263,7 @@ def validate(board: Board, puzzle: Puzzle, *, complete: bool = True) -> None:
         raise InputError(
             f"board is {board.rows}x{board.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}"
         )
-    problems = board_problems(
-        puzzle.rows, puzzle.cols, puzzle.pieces, board.placements(), complete=complete
-    )
+    problems = rule_problems(board, puzzle, complete=complete)
     if problems:
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
         raise InputError(problems[0] + more)
@@ -342,7 +394,7 @@ def parse_pieces(
                 raise InputError(
                     f"{what}: pieces {seen[key] + 1} and {k + 1} are the same piece up to "
                     "rotation (if the set repeats pieces on purpose, add a "
-                    "'# duplicates: allowed' line or pass --allow-duplicates)"
+                    "'# duplicates: allowed' line or pass allow_duplicates)"
                 )
             seen[key] = k
     return Puzzle(rows, cols, pieces, name)
@@ -369,16 +421,84 @@ def load_pieces(
 ) -> Puzzle:
     """Read a pieces file (see :func:`parse_pieces`)."""
     p = Path(path)
-    return parse_pieces(_read(p), name=p.stem, size=size, allow_duplicates=allow_duplicates)
+    return parse_pieces(
+        _read(p, "pieces file"), name=p.stem, size=size, allow_duplicates=allow_duplicates
+    )
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text()
-    except FileNotFoundError:
-        raise InputError(f"file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path}: {exc}") from None
+def _read(path: Path, what: str = "file") -> str:
+    # common.read_text: a missing file, a folder, binary bytes, a BOM or CRLF are handled the
+    # same way in every family (one line naming the file).
+    return read_text(path, what)
+
+
+# Names of the shipped official set, accepted wherever a pieces file is.
+ETERNITY2_NAMES = ("eternity2", "e2", "eternity-ii")
+
+
+def load_puzzle(spec: str | Path, *, allow_duplicates: bool = False) -> Puzzle:
+    """A puzzle from ``spec``: ``"eternity2"`` (also ``e2``, ``eternity-ii``: the shipped
+    official set) or a pieces file (see :func:`parse_pieces`)."""
+    if not isinstance(spec, (str, Path)) or not str(spec):
+        raise InputError(f"pieces: expected a file name or 'eternity2', got {spec!r}")
+    if str(spec).lower() in ETERNITY2_NAMES:
+        return eternity2()
+    return load_pieces(spec, allow_duplicates=allow_duplicates)
+
+
+def is_url(spec: str) -> bool:
+    """True when ``spec`` is a viewer URL (or its ``#...board_edges=`` fragment), not a file."""
+    return str(spec).startswith(("http://", "https://")) or "board_edges=" in str(spec)
+
+
+def read_board(spec: str | Path | Board, puzzle: Puzzle, *, strict: bool = True) -> Board:
+    """A board from ``spec``: a :class:`Board` (checked against the puzzle), an
+    e2.bucas.name viewer URL (see :func:`board_from_url`) or a board file."""
+    if isinstance(spec, Board):
+        if (spec.rows, spec.cols) != (puzzle.rows, puzzle.cols):
+            raise InputError(
+                f"board is {spec.rows}x{spec.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}"
+            )
+        if strict:
+            validate(spec, puzzle, complete=False)
+        return spec
+    if not isinstance(spec, (str, Path)) or not str(spec):
+        raise InputError(f"board: expected a file name or a viewer URL, got {spec!r}")
+    if isinstance(spec, str) and is_url(spec):
+        return board_from_url(spec, puzzle)
+    return load_board(spec, puzzle, strict=strict)
+
+
+CLUE_NAMES = ("centre", "center", "all", "none")
+
+
+def load_clues(spec: str | Path | Board | None, puzzle: Puzzle) -> Board:
+    """Pinned pieces from ``spec``: a :class:`Board`, a clues file, ``"none"``, or on Eternity
+    II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity II,
+    none elsewhere)."""
+    if spec is None:
+        return eternity2_clues("centre") if puzzle.is_eternity2 else Board.empty(
+            puzzle.rows, puzzle.cols
+        )
+    if isinstance(spec, Board):
+        return read_board(spec, puzzle)
+    if str(spec) in CLUE_NAMES:
+        if spec == "none":
+            return Board.empty(puzzle.rows, puzzle.cols)
+        if not puzzle.is_eternity2:
+            raise InputError(f"clues {spec!r} names Eternity II's clues; give a clues file")
+        return eternity2_clues(str(spec))
+    return read_board(spec, puzzle)
+
+
+# Board files are text; anything else is most likely a slip (a picture's name, a missing
+# extension), refused before the search instead of written as something else.
+BOARD_SUFFIXES = (".txt", ".board")
+
+
+def check_board_path(path: object, what: str = "board file") -> Path:
+    """``path`` checked for :func:`save_board` before any work (folder writable, .txt)."""
+    return check_output_path(path, what, suffixes=BOARD_SUFFIXES)
 
 
 @cache
@@ -451,9 +571,7 @@ def parse_board(text: str, puzzle: Puzzle, *, what: str = "board", strict: bool 
         board.piece[row, col] = piece - 1
         board.rotation[row, col] = rot
     if strict:
-        problems = board_problems(
-            puzzle.rows, puzzle.cols, puzzle.pieces, board.placements(), complete=False
-        )
+        problems = rule_problems(board, puzzle, complete=False)
         if problems:
             raise InputError(f"{what}: {problems[0]}")
     return board
@@ -462,7 +580,7 @@ def parse_board(text: str, puzzle: Puzzle, *, what: str = "board", strict: bool 
 def load_board(path: str | Path, puzzle: Puzzle, *, strict: bool = True) -> Board:
     """Read a board, solution or clues file (see :func:`parse_board`)."""
     p = Path(path)
-    return parse_board(_read(p), puzzle, what=p.name, strict=strict)
+    return parse_board(_read(p, "board file"), puzzle, what=p.name, strict=strict)
 
 
 def format_board(board: Board, puzzle: Puzzle | None = None, *, comment: str = "") -> str:
@@ -485,7 +603,8 @@ def format_board(board: Board, puzzle: Puzzle | None = None, *, comment: str = "
 
 
 def save_board(path: str | Path, board: Board, puzzle: Puzzle | None = None, **kw: str) -> None:
-    Path(path).write_text(format_board(board, puzzle, **kw))
+    """Write the board file atomically (a failed write leaves nothing behind)."""
+    write_text_atomic(path, format_board(board, puzzle, **kw))
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,10 +13,22 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError
+from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
 from rompicapo.edges.puzzle import Board, Puzzle, mismatched_joints
 
-__all__ = ["board_png", "board_svg", "heat_png", "heat_svg", "palette", "save_picture"]
+__all__ = [
+    "PICTURE_SUFFIXES",
+    "board_png",
+    "board_svg",
+    "check_picture_path",
+    "heat_png",
+    "heat_svg",
+    "palette",
+    "save_heat",
+    "save_picture",
+]
+
+PICTURE_SUFFIXES = (".svg", ".png")
 
 GREY_RGB = (150, 150, 150)
 MISMATCH_RGB = (220, 0, 0)
@@ -185,16 +197,36 @@ def heat_png(heat: np.ndarray, *, cell: int = 30):
     return img.resize((heat.shape[1] * cell, heat.shape[0] * cell), Image.NEAREST)
 
 
+def check_picture_path(path: object, what: str = "picture", suffixes=PICTURE_SUFFIXES) -> Path:
+    """``path`` checked before any work: a writable folder and a .svg or .png name."""
+    return check_output_path(path, what, suffixes=suffixes)
+
+
+def _png_bytes(img) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
 def save_picture(path: str | Path, board: Board, puzzle: Puzzle, **kw) -> None:
-    """Write ``path`` as SVG or PNG by its suffix."""
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix == ".svg":
-        p.write_text(board_svg(board, puzzle, **kw))
-    elif suffix == ".png":
-        board_png(board, puzzle, **{k: v for k, v in kw.items() if k == "cell"}).save(p)
+    """Write ``path`` as SVG or PNG by its suffix (checked first; written atomically)."""
+    p = check_picture_path(path)
+    if p.name.lower().endswith(".svg"):
+        write_text_atomic(p, board_svg(board, puzzle, **kw))
     else:
-        raise InputError(f"picture must end in .svg or .png, got {p.name!r}")
+        img = board_png(board, puzzle, **{k: v for k, v in kw.items() if k == "cell"})
+        write_bytes_atomic(p, _png_bytes(img))
+
+
+def save_heat(path: str | Path, heat: np.ndarray) -> None:
+    """Write a heat map of placements per cell as SVG or PNG by the suffix of ``path``."""
+    p = check_picture_path(path, "heat map")
+    if p.name.lower().endswith(".svg"):
+        write_text_atomic(p, heat_svg(heat))
+    else:
+        write_bytes_atomic(p, _png_bytes(heat_png(heat)))
 
 
 def _escape(text: str) -> str:

@@ -18,7 +18,10 @@ module does the same with real parts:
   into a SQLite file in its own transaction as it arrives. A job's identity is a hash of the
   puzzle, parameters, seed and budget: finished jobs are never rerun, so an interrupted study
   (Ctrl-C, a killed machine, ``max_results``) resumes where it stopped;
-- :func:`study_report` turns the file into a summary table and plots.
+- :func:`study` is the ``rompicapo edges study`` command as one call (the budget, the
+  design, the file checked before any job);
+- :mod:`rompicapo.edges.study_report` turns the file into a summary table and plots (it
+  imports this module; this module does not import it).
 
 Quota curves are stored in the units of Blackwood's curve (122 heuristic sides, his colours on
 Eternity II) and rescaled when a job starts to the number of sides the job's colours cover, so
@@ -42,8 +45,19 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError, RompicapoError, connect_scheduler, jit_warmup, run_jobs
-from rompicapo.edges import _kernel as K
+from rompicapo.common import (
+    InputError,
+    Progress,
+    ProgressCallback,
+    RompicapoError,
+    SearchResult,
+    check_int,
+    check_node_limit,
+    check_output_path,
+    check_time_limit,
+    connect_scheduler,
+    run_jobs,
+)
 from rompicapo.edges.blackwood import (
     BLACKWOOD_BREAK_INDEXES,
     BLACKWOOD_HEURISTIC_COLOURS,
@@ -52,16 +66,11 @@ from rompicapo.edges.blackwood import (
     BLACKWOOD_NODE_CAP,
     BUCAS_BREAK_INDEXES,
     Settings,
-    _board_of,
-    _run_kernel,
-    _warm,
-    build_tables,
     heuristic_colours,
-    make_plan,
     quota_schedule,
+    search,
 )
-from rompicapo.edges.puzzle import Board, Puzzle, eternity2_clues
-from rompicapo.edges.verify import board_problems, count_matched_joints
+from rompicapo.edges.puzzle import Board, Puzzle, eternity2_clues, load_clues, load_puzzle
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -80,7 +89,7 @@ __all__ = [
     "plan_jobs",
     "run_job",
     "run_study",
-    "study_report",
+    "study",
 ]
 
 # The metadata table names the study kind and schema version: any other SQLite file (or an
@@ -91,9 +100,8 @@ SCHEMA_VERSION = 1
 # perturbation multiplies the curve by a factor drawn at each knot, linear in between, so the
 # variants keep his shape class (piecewise linear, rising) and move each segment.
 QUOTA_KNOTS = (16, 26, 56, 76, 102, BLACKWOOD_MAX_QUOTA_INDEX)
-# Kernel calls of this many nodes between clock checks: ~0.02 s at 45 M nodes/s, so a time
-# budget ends within a few hundredths of a second and the checks cost nothing.
-CHUNK_NODES = 1 << 20
+# Study files are SQLite; any other name is most likely a slip (a report folder, a board).
+STUDY_SUFFIXES = (".sqlite", ".sqlite3", ".db")
 
 
 class StudyError(RompicapoError):
@@ -242,6 +250,21 @@ class Design:
     design_seed: int = 0
     level_spread: float = 0.0
 
+    def __post_init__(self) -> None:
+        # Counts are bounded: a design of more than a million jobs is a typo, and an unbounded
+        # count would plan jobs until memory ran out.
+        for name in ("curves", "break_variants", "seeds", "baseline_seeds"):
+            check_int(getattr(self, name), name.replace("_", " "), minimum=0, maximum=10_000)
+        check_int(self.break_shift, "break shift", minimum=0, maximum=1024)
+        check_int(self.design_seed, "design seed", minimum=0, maximum=2**63 - 1)
+        for name, value in (("amplitude", self.amplitude), ("level spread", self.level_spread)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                0 <= value < 1
+            ):
+                raise InputError(f"{name} must be a number in [0, 1), got {value!r}")
+        if not isinstance(self.colour_sets, str):
+            raise InputError(f"colour sets must be text, got {self.colour_sets!r}")
+
     def chosen_colour_sets(
         self, available: list[tuple[int, ...]], rng: np.random.Generator
     ) -> list[tuple[int, ...]]:
@@ -280,10 +303,8 @@ class Budget:
     def __post_init__(self) -> None:
         if self.nodes is None and self.seconds is None:
             raise InputError("a study job needs a node or a time budget")
-        if self.nodes is not None and self.nodes < 1:
-            raise InputError(f"node budget must be positive, got {self.nodes}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise InputError(f"time budget must be positive, got {self.seconds}")
+        object.__setattr__(self, "nodes", check_node_limit(self.nodes, "node budget"))
+        object.__setattr__(self, "seconds", check_time_limit(self.seconds, "time budget"))
 
 
 def _puzzle_hash(puzzle: Puzzle) -> str:
@@ -332,6 +353,13 @@ def plan_jobs(
         raise InputError(f"curve amplitude must be in [0, 1), got {design.amplitude}")
     variants: list[tuple[Variant, int]] = [(base, design.baseline_seeds)]
     chosen = design.chosen_colour_sets(colour_sets(puzzle), rng)
+    present = set(np.unique(puzzle.pieces).tolist()) - {0}
+    for cs in chosen:
+        if not set(cs) <= present:
+            raise InputError(
+                f"colour set {'-'.join(map(str, cs))} names colours the puzzle does not have "
+                f"(1..{puzzle.max_colour})"
+            )
     variants += [(Variant(cs, base.quota, base.breaks), design.seeds) for cs in chosen]
     for _ in range(design.curves):
         curve = perturb_quota(base.quota, rng, design.amplitude, design.level_spread)
@@ -408,93 +436,53 @@ def run_job(spec: dict) -> dict:
 
 def _run_job(spec: dict) -> dict:
     puzzle = _puzzle_of(spec)
-    n = puzzle.rows * puzzle.cols
     clues = Board.empty(puzzle.rows, puzzle.cols)
     for r, c, k, rot in spec["clues"]:
         clues.piece[r, c], clues.rotation[r, c] = k, rot
     variant = Variant.from_dict(spec["variant"])
     budget = Budget(**spec["budget"])
-    compile_s = jit_warmup("edges.search", _warm)
-    t_setup = time.perf_counter()
+    # The curve is in units of Blackwood's 122 sides: rescale to this colour set's sides.
+    sides = int(np.isin(puzzle.pieces, np.array(variant.heuristic, dtype=np.int16)).sum())
+    ratio = sides / BLACKWOOD_HEURISTIC_SIDES
     settings = Settings(
         order="blackwood",
-        quota="none",
+        quota=tuple(int(q * ratio) for q in variant.quota),
         breaks=variant.breaks,
         heuristic=variant.heuristic,
         node_cap=BLACKWOOD_NODE_CAP,
         quota_scale=1.0,
+        value_order="table",  # Blackwood's kernel, whatever the variant
     )
-    plan = make_plan(puzzle, clues, settings)
-    # The curve is in units of Blackwood's 122 sides: rescale to this colour set's sides.
-    ratio = int(plan.heur_count.sum()) / BLACKWOOD_HEURISTIC_SIDES
-    plan.pos_quota = np.array([int(q * ratio) for q in variant.quota], dtype=np.int32)
-    rng = np.random.default_rng(spec["seed"])
-    setup_s = time.perf_counter() - t_setup
-    heat = np.zeros(n, dtype=np.int64)
-    nodes = placements = restarts = 0
-    best_score, best_depth, deepest = -1, 0, 0
-    best_board = Board.empty(puzzle.rows, puzzle.cols)
-    status = K.RUNNING
-    t0 = time.perf_counter()
-    cpu0 = time.thread_time()
-    done = False
-    tables_s = tables_cpu = 0.0  # building tables is set-up, not search: kept out of the rates
-    while not done:
-        tt, tc = time.perf_counter(), time.thread_time()
-        tables = build_tables(plan, rng)
-        tables_s += time.perf_counter() - tt
-        tables_cpu += time.thread_time() - tc
-        state = K.new_state(n, plan.copies)
-        counters = state[-1]
-        restarts += 1
-        while True:
-            step = min(CHUNK_NODES, BLACKWOOD_NODE_CAP - int(counters[K.C_NODES]))
-            if budget.nodes is not None:
-                step = min(step, budget.nodes - nodes - int(counters[K.C_NODES]))
-            _run_kernel(plan, tables, state, step)
-            status = int(counters[K.C_STATUS])
-            spent = nodes + int(counters[K.C_NODES])
-            if (
-                status != K.RUNNING
-                or (budget.nodes is not None and spent >= budget.nodes)
-                or (budget.seconds is not None and time.perf_counter() - t0 >= budget.seconds)
-            ):
-                done = True
-            if done or int(counters[K.C_NODES]) >= BLACKWOOD_NODE_CAP:
-                break
-        nodes += int(counters[K.C_NODES])
-        placements += int(counters[K.C_PLACEMENTS])
-        heat += state[K.S_HEAT]
-        deepest = max(deepest, int(counters[K.C_BEST_DEPTH]))
-        if int(counters[K.C_BEST_SCORE]) > best_score:
-            best_score = int(counters[K.C_BEST_SCORE])
-            best_depth = int((state[K.S_BEST] >= 0).sum())
-            best_board = _board_of(plan, tables, state[K.S_BEST])
-    seconds = time.perf_counter() - t0 - tables_s
-    cpu = time.thread_time() - cpu0 - tables_cpu
-    placed = best_board.placements()
-    verified = not board_problems(
-        puzzle.rows, puzzle.cols, puzzle.pieces, placed, complete=False
-    ) and count_matched_joints(puzzle.rows, puzzle.cols, puzzle.pieces, placed) == max(
-        best_score, 0
+    # The public search: restarts with new tie-breaks at the node cap until the budget is
+    # spent (tables built at each restart count as search time).
+    res = search(
+        puzzle,
+        clues,
+        settings=settings,
+        time_limit=budget.seconds,
+        node_limit=budget.nodes,
+        seed=spec["seed"],
     )
+    if res.interrupted:  # search keeps Ctrl-C to itself; a study job passes it on
+        raise KeyboardInterrupt
+    heat = res.heat if res.heat is not None else np.zeros((puzzle.rows, puzzle.cols), int)
     return {
         "id": spec["id"],
-        "depth": deepest,
-        "score": max(best_score, 0),
-        "score_depth": best_depth,
-        "placements": placements,
-        "nodes": nodes,
-        "restarts": restarts,
-        "solved": status == K.SOLVED,
-        "seconds": seconds,
-        "cpu_seconds": cpu,
-        "setup_seconds": setup_s + tables_s,
-        "compile_seconds": compile_s,
+        "depth": res.deepest,
+        "score": res.search_score,
+        "score_depth": res.search_depth,
+        "placements": int(res.counts["placements"]),
+        "nodes": int(res.counts["nodes"]),
+        "restarts": int(res.counts["restarts"]),
+        "solved": bool(res.solved),
+        "seconds": res.solve_seconds,
+        "cpu_seconds": res.cpu_seconds,
+        "setup_seconds": 0.0,
+        "compile_seconds": res.compile_seconds,
         "host": socket.gethostname(),
         "pid": os.getpid(),
-        "verified": bool(verified),
-        "heat": heat.tolist(),
+        "verified": bool(res.verify()),
+        "heat": heat.ravel().tolist(),
     }
 
 
@@ -517,16 +505,38 @@ CREATE TABLE results (
     nodes INTEGER NOT NULL,       -- loop iterations (Blackwood's count)
     restarts INTEGER NOT NULL,
     solved INTEGER NOT NULL,
-    seconds REAL NOT NULL,        -- wall seconds of search (tables built before)
+    seconds REAL NOT NULL,        -- wall seconds of search (tables built included)
     cpu_seconds REAL NOT NULL,    -- CPU seconds of the searching thread
-    setup_seconds REAL NOT NULL,
+    setup_seconds REAL NOT NULL,  -- set-up outside the search (0 since search() is used)
     host TEXT NOT NULL,
     pid INTEGER NOT NULL,
     verified INTEGER NOT NULL,
     finished TEXT NOT NULL,       -- UTC time the result was written
     heat TEXT NOT NULL            -- JSON list: forward placements per cell
 );
+CREATE TABLE checks (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
 """
+# checks: a SHA-256 of each result row as written; a row edited by hand (or damaged) no longer
+# matches and the file is refused when read. Files made before the checks existed get them
+# the first time a study writes to them (their rows trusted once).
+_CHECKS = "CREATE TABLE IF NOT EXISTS checks (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL)"
+
+
+def _row_digest(values: Sequence) -> str:
+    text = json.dumps(list(values), separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def _check_rows_missing(conn: sqlite3.Connection) -> None:
+    """Add the checks table and a check for every row lacking one (an older file)."""
+    with conn:
+        conn.execute(_CHECKS)
+        rows = conn.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM results WHERE id NOT IN (SELECT id FROM checks)"
+        ).fetchall()
+        conn.executemany(
+            "INSERT OR IGNORE INTO checks VALUES (?, ?)", [(r[0], _row_digest(r)) for r in rows]
+        )
 _COLUMNS = [
     "id",
     "variant",
@@ -614,6 +624,8 @@ def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool =
             )  # fmt: skip
         if puzzle is not None and meta.get("puzzle_hash") != _puzzle_hash(puzzle):
             raise _refuse(p, f"a study of another puzzle ({meta.get('puzzle')!r})")
+        if puzzle is not None and "checks" not in tables:  # files of the first runs
+            _check_rows_missing(conn)
         if puzzle is not None and "pieces" not in meta:  # files of the first runs lacked them
             with conn:
                 conn.executemany(
@@ -647,44 +659,85 @@ def _store(conn: sqlite3.Connection, job: dict, out: dict) -> None:
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "heat": json.dumps(out["heat"]),
     }
+    values = [row[c] for c in _COLUMNS]
     with conn:
-        conn.execute(
+        cur = conn.execute(
             f"INSERT OR IGNORE INTO results ({', '.join(_COLUMNS)}) VALUES "
             f"({', '.join('?' for _ in _COLUMNS)})",
-            [row[c] for c in _COLUMNS],
+            values,
         )
+        if cur.rowcount == 1:
+            # the digest of the values as SQLite stores them (read back: REAL and TEXT
+            # round trips are exact, but read back all the same)
+            stored = conn.execute(
+                f"SELECT {', '.join(_COLUMNS)} FROM results WHERE id = ?", (row["id"],)
+            ).fetchone()
+            conn.execute("INSERT OR REPLACE INTO checks VALUES (?, ?)",
+                         (row["id"], _row_digest(stored)))  # fmt: skip
 
 
 @dataclass
-class StudyRun:
+class StudyRun(SearchResult):
     """What one call of :func:`run_study` did."""
 
-    planned: int  # jobs in the design
-    already_done: int  # found finished in the file
-    ran: int  # finished and written by this call
-    interrupted: bool  # Ctrl-C (or max_results) stopped it before the end
-    seconds: float
+    planned: int = 0  # jobs in the design
+    already_done: int = 0  # found finished in the file
+    ran: int = 0  # finished and written by this call
+    interrupted: bool = False  # Ctrl-C (or max_results) stopped it before the end
+    seconds: float = 0.0
     placements: int = 0
     cpu_seconds: float = 0.0
     workers: set = field(default_factory=set)
+    db: str | None = None
+    best_score: int | None = None  # best score among the jobs run now
+    note: str | None = None
+
+    _dict_exclude = ("workers", "solve_seconds", "compile_seconds", "peak_bytes", "counts",
+                     "best_score", "note")  # fmt: skip
 
     @property
     def remaining(self) -> int:
         return self.planned - self.already_done - self.ran
 
-    def summary(self) -> dict:
+    def verify(self) -> bool:
+        """Every result this call wrote was verified by its job (the verifier's recount)."""
+        from rompicapo.common import NotVerifiable
+
+        raise NotVerifiable(
+            "a study run is checked job by job (the 'verified' column of the study file)"
+        )
+
+    def _dict_extra(self) -> dict:
         return {
-            "planned": self.planned,
-            "already_done": self.already_done,
-            "ran": self.ran,
             "remaining": self.remaining,
-            "interrupted": self.interrupted,
             "seconds": round(self.seconds, 3),
-            "placements": self.placements,
             "placements_per_second": round(self.placements / self.seconds) if self.seconds else 0,
             "cpu_seconds": round(self.cpu_seconds, 3),
             "workers": len(self.workers),
         }
+
+    def report(self) -> str:
+        d = self.to_dict()
+        state = "interrupted" if self.interrupted else "done"
+        text = (
+            f"{state}: {self.ran} jobs run now, {self.already_done} found finished, "
+            f"{self.remaining} left of {self.planned}; "
+            f"{d['placements_per_second'] / 1e6:.1f} M placements/s over {d['workers']} "
+            f"workers; results in {self.db}\n"
+        )
+        if self.note:
+            text += f"note: {self.note}\n"
+        if self.remaining:
+            text += "rerun the same command to resume (finished jobs are not run again)\n"
+        return text
+
+
+def check_study_path(path: object) -> Path:
+    """A study file's name checked before any job: a writable folder, a SQLite suffix."""
+    p = Path(path) if isinstance(path, (str, os.PathLike)) else path
+    if isinstance(p, Path) and p.is_file():
+        return p  # an existing study is opened (and checked) by open_study
+    return check_output_path(path, "study file", suffixes=STUDY_SUFFIXES)
 
 
 def run_study(
@@ -713,21 +766,31 @@ def run_study(
     _interrupted = False
     design = design or Design()
     budget = budget or Budget(seconds=10.0)
-    if max_results is not None and max_results < 1:
-        raise InputError(f"max results must be positive, got {max_results}")
+    if max_results is not None:
+        max_results = check_int(max_results, "max results", minimum=1, maximum=10**18)
+    if jobs is not None:
+        jobs = check_int(jobs, "jobs", minimum=1, maximum=4096)
     planned = plan_jobs(puzzle, design, budget, clues)
-    conn = open_study(db, puzzle, create=True)
+    check_study_path(db)
     t0 = time.perf_counter()
     client = None
+    # The scheduler is reached (or refused in one line) before the study file is created, so
+    # a wrong address leaves nothing behind.
+    if isinstance(scheduler, str):
+        scheduler = client = connect_scheduler(scheduler)
+    try:
+        conn = open_study(db, puzzle, create=True)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
     try:
         done = _finished_ids(conn)
         todo = [j for j in planned if j["id"] not in done]
-        run = StudyRun(len(planned), len(planned) - len(todo), 0, False, 0.0)
+        run = StudyRun(planned=len(planned), already_done=len(planned) - len(todo), db=str(db))
         if on_start is not None:
             on_start(run.already_done)
         if todo:
-            if isinstance(scheduler, str):
-                scheduler = client = connect_scheduler(scheduler)
             _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result)
     finally:
         conn.close()
@@ -766,11 +829,26 @@ def load_results(db: str | Path) -> list[dict]:
     """Every finished job of a study file as a dict (``params`` parsed into a Variant)."""
     conn = open_study(db)
     try:
-        conn.row_factory = sqlite3.Row
-        rows = [dict(r) for r in conn.execute("SELECT * FROM results ORDER BY finished, id")]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        checks = (
+            dict(conn.execute("SELECT id, sha256 FROM checks").fetchall())
+            if "checks" in tables
+            else None
+        )
+        raw = conn.execute(
+            f"SELECT {', '.join(_COLUMNS)} FROM results ORDER BY finished, id"
+        ).fetchall()
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     finally:
         conn.close()
+    if checks is not None:
+        for values in raw:
+            if checks.get(values[0]) != _row_digest(values):
+                raise StudyError(
+                    f"{db}: result {values[0]} was edited or damaged (its checksum does not "
+                    "match); refusing to trust the file"
+                )
+    rows = [dict(zip(_COLUMNS, values, strict=True)) for values in raw]
     for r in rows:
         r["variant_obj"] = Variant.from_json(r["params"])
         r["heat"] = json.loads(r["heat"])
@@ -780,8 +858,57 @@ def load_results(db: str | Path) -> list[dict]:
     return rows
 
 
-def study_report(db: str | Path, out_dir: str | Path) -> dict:
-    """Summary table and plots of a study file (see :mod:`rompicapo.edges._study_report`)."""
-    from rompicapo.edges._study_report import write_report
+def study(
+    pieces: str | Path | Puzzle,
+    db: str | Path,
+    *,
+    clues: str | Path | Board | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    jobs: int | None = None,
+    scheduler: object | None = None,
+    design: Design | None = None,
+    max_results: int | None = None,
+    progress: ProgressCallback | None = None,
+    allow_duplicates: bool = False,
+) -> StudyRun:
+    """``rompicapo edges study`` as one call: the study of ``design`` on ``pieces`` (a Puzzle,
+    ``"eternity2"`` or a pieces file) into the SQLite file ``db``, resumable.
 
-    return write_report(db, out_dir)
+    ``time_limit`` and ``node_limit`` are each job's budget (a node budget is reproducible on
+    any machine; neither: 10 s per job). ``progress`` receives a
+    :class:`~rompicapo.common.ProgressEvent` per finished job (``done``/``total`` in jobs,
+    ``best``: the best score so far). Everything (the design, the budget, the study file,
+    the scheduler address) is checked before the first job.
+    """
+    puzzle = pieces if isinstance(pieces, Puzzle) else load_puzzle(
+        pieces, allow_duplicates=allow_duplicates
+    )
+    clue_board = load_clues(clues, puzzle)
+    seconds = check_time_limit(time_limit)
+    nodes = check_node_limit(node_limit)
+    if seconds is None and nodes is None:
+        seconds = 10.0
+    budget = Budget(nodes=nodes, seconds=seconds)
+    design = design or Design()
+    total = len(plan_jobs(puzzle, design, budget, clue_board))  # validates the design too
+    events = Progress(progress, unit="jobs", total=total)
+    best = {"score": -1}
+
+    def on_start(done: int) -> None:
+        events.update(done)
+
+    def on_result(job: dict, out: dict) -> None:
+        best["score"] = max(best["score"], int(out["score"]))
+        events.done += 1
+        events.update(events.done)
+        if best["score"] > (-1 if events.best_value is None else events.best_value):
+            events.best(best["score"])
+
+    run = run_study(
+        db, puzzle, design, budget, clues=clue_board, jobs=jobs, scheduler=scheduler,
+        max_results=max_results, on_result=on_result, on_start=on_start,
+    )  # fmt: skip
+    run.best_score = None if best["score"] < 0 else best["score"]
+    events.finish()
+    return run

@@ -46,7 +46,7 @@ def test_exact_kernel_finds_a_perfect_brendan_board(name, seed) -> None:
     puzzle = load_pieces(BENCH / f"{name}_pieces.txt", allow_duplicates=True)
     settings_ = Settings(order="rows", node_cap=10**12)
     assert make_plan(puzzle, settings=settings_).exact
-    result = search(puzzle, settings=settings_, seconds=60, seed=seed)
+    result = search(puzzle, settings=settings_, time_limit=60, seed=seed)
     assert result.solved and result.verify()
     assert result.counts["restarts"] == 1  # one depth-first search, no restart needed
     assert _perfect(result, puzzle)  # the independent verifier
@@ -65,7 +65,7 @@ def _first_board(puzzle: Puzzle, order: str, value_order: str, seed: int) -> tup
     result = search(
         puzzle,
         settings=Settings(order=order, value_order=value_order, node_cap=10**12),
-        seconds=None,
+        time_limit=None,
         seed=seed,
     )
     assert result.solved or result.exhausted
@@ -164,6 +164,8 @@ def test_the_8x8_board_found_by_the_search_is_perfect() -> None:
 def test_the_8x8_search_replays() -> None:
     # about 1.0e11 nodes: 40 min of one core here
     puzzle = load_pieces(BENCH / "brendan_08x08_pieces.txt", allow_duplicates=True)
-    result = search(puzzle, settings=Settings(order="rows", node_cap=10**16), seconds=None, seed=3)
+    result = search(
+        puzzle, settings=Settings(order="rows", node_cap=10**16), time_limit=None, seed=3
+    )
     assert result.solved and _perfect(result, puzzle)
     assert result.counts["nodes"] <= 101_852_496_620  # the recorded run (deterministic)

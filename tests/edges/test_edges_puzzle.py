@@ -167,7 +167,7 @@ def test_board_with_grey_inside_is_refused() -> None:
 
 
 def test_load_missing_file() -> None:
-    with pytest.raises(InputError, match="file not found"):
+    with pytest.raises(InputError, match="does not exist"):
         load_pieces("/nonexistent/pieces.txt")
 
 

@@ -231,7 +231,7 @@ def _checked(result, puzzle) -> None:
 )
 def test_kernel_solves_generated_puzzles(rows, cols, f, i, seed) -> None:
     puzzle, _ = generate(rows, cols, frame_colours=f, inner_colours=i, seed=seed)
-    result = search(puzzle, seconds=20, seed=seed)
+    result = search(puzzle, time_limit=20, seed=seed)
     assert result.solved and result.score == puzzle.n_joints
     assert result.counts["placements"] >= rows * cols
     _checked(result, puzzle)
@@ -244,7 +244,7 @@ def test_kernel_solves_generated_puzzles(rows, cols, f, i, seed) -> None:
 )  # fmt: skip
 def test_kernel_solves_small_benchmark_sets(name) -> None:
     puzzle = load_pieces(BENCH / f"{name}_pieces.txt", allow_duplicates=True)
-    result = search(puzzle, seconds=30, seed=1)
+    result = search(puzzle, time_limit=30, seed=1)
     assert result.solved, f"{name}: best {result.score}/{puzzle.n_joints}"
     _checked(result, puzzle)
 
@@ -253,7 +253,7 @@ def test_kernel_solves_small_benchmark_sets(name) -> None:
 def test_kernel_solves_with_other_orders(order) -> None:
     for seed, (rows, cols) in enumerate([(4, 4), (5, 7), (6, 6)]):
         puzzle, _ = generate(rows, cols, frame_colours=2, inner_colours=4, seed=seed)
-        result = search(puzzle, seconds=20, seed=seed, settings=Settings(order=order))
+        result = search(puzzle, time_limit=20, seed=seed, settings=Settings(order=order))
         assert result.solved, (order, rows, cols)
         _checked(result, puzzle)
 
@@ -266,7 +266,7 @@ def test_exhausted_search_proves_no_perfect_board() -> None:
     from rompicapo.edges.puzzle import Puzzle
 
     broken = Puzzle(3, 3, pieces, "broken")
-    result = search(broken, seconds=10)
+    result = search(broken, time_limit=10)
     assert result.exhausted and not result.solved
     assert result.score == broken.n_joints - 1  # the greedy completion places the last piece
     _checked(result, broken)
@@ -277,7 +277,7 @@ def test_clues_are_kept_and_respected() -> None:
     clues = Board.empty(6, 6)
     for r, c in ((2, 3), (4, 1)):
         clues.piece[r, c], clues.rotation[r, c] = solution.piece[r, c], solution.rotation[r, c]
-    result = search(puzzle, clues, seconds=20, seed=3)
+    result = search(puzzle, clues, time_limit=20, seed=3)
     assert result.solved
     for r, c, k, rot in clues.placements():
         assert (result.board.piece[r, c], result.board.rotation[r, c]) == (k, rot)
@@ -286,7 +286,9 @@ def test_clues_are_kept_and_respected() -> None:
 
 def test_eternity2_short_run_with_blackwood_settings() -> None:
     puzzle = eternity2()
-    result = search(puzzle, eternity2_clues("centre"), seconds=None, max_nodes=3_000_000, seed=2)
+    result = search(
+        puzzle, eternity2_clues("centre"), time_limit=None, node_limit=3_000_000, seed=2
+    )
     _checked(result, puzzle)
     # the centre clue stays where the rules put it (piece 139, rotation 2 at I8)
     if result.partial.piece[8, 7] >= 0:
@@ -302,14 +304,18 @@ def test_eternity2_short_run_with_blackwood_settings() -> None:
 
 def test_same_seed_same_search() -> None:
     puzzle, _ = generate(7, 7, frame_colours=3, inner_colours=6, seed=4)
-    a = search(puzzle, seconds=None, max_nodes=200_000, seed=8, settings=Settings(breaks="scaled"))
-    b = search(puzzle, seconds=None, max_nodes=200_000, seed=8, settings=Settings(breaks="scaled"))
+    a = search(
+        puzzle, time_limit=None, node_limit=200_000, seed=8, settings=Settings(breaks="scaled")
+    )
+    b = search(
+        puzzle, time_limit=None, node_limit=200_000, seed=8, settings=Settings(breaks="scaled")
+    )
     assert a.counts == b.counts and a.board == b.board
 
 
 def test_solve_in_two_processes_collects_the_best() -> None:
     puzzle, _ = generate(5, 5, frame_colours=2, inner_colours=3, seed=6)
-    result = solve(puzzle, seconds=20, jobs=2, seed=1)
+    result = solve(puzzle, time_limit=20, jobs=2, seed=1)
     assert result.solved and result.settings["jobs"] == 2
     _checked(result, puzzle)
 
@@ -324,7 +330,7 @@ def test_ctrl_c_returns_the_best_board_so_far() -> None:
         calls.append(progress)
         raise KeyboardInterrupt
 
-    result = search(puzzle, eternity2_clues("centre"), seconds=30, seed=4, on_progress=interrupt)
+    result = search(puzzle, eternity2_clues("centre"), time_limit=30, seed=4, on_progress=interrupt)
     assert result.interrupted and len(calls) == 1
     assert result.counts["placements"] == calls[0]["placements"] > 0
     assert result.search_score == calls[0]["best_score"] > 0
@@ -345,7 +351,7 @@ def test_all_five_clues_use_the_clue_aware_settings() -> None:
         i_below = int(np.nonzero(plan.pos_cell == (r + 1) * 16 + c)[0][0])
         i_left = int(np.nonzero(plan.pos_cell == r * 16 + c - 1)[0][0])
         assert plan.specs[i_below][1] == edges[2] and plan.specs[i_left][2] == edges[3]
-    result = search(puzzle, clues, seconds=None, max_nodes=2_000_000, seed=1)
+    result = search(puzzle, clues, time_limit=None, node_limit=2_000_000, seed=1)
     _checked(result, puzzle)
     for r, c, k, rot in clues.placements():
         assert (result.board.piece[r, c], result.board.rotation[r, c]) == (k, rot)

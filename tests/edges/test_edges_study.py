@@ -31,8 +31,8 @@ from rompicapo.edges.study import (
     plan_jobs,
     run_job,
     run_study,
-    study_report,
 )
+from rompicapo.edges.study_report import study_report
 
 # Eternity II with 20,000-node jobs: each job takes a few milliseconds of search (plus ~20 ms
 # of tables), and a node budget makes each job's counts the same on every run (what the resume
@@ -143,7 +143,7 @@ def test_report_renders_pngs_that_open(tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite"
     design = Design(colour_sets="sample:6", curves=3, break_variants=2, seeds=1)
     run_study(db, PUZZLE, design, BUDGET, jobs=1)
-    out = study_report(db, tmp_path / "report")
+    out = study_report(db, tmp_path / "report").to_dict()
     pngs = [Path(f) for f in out["files"] if f.endswith(".png")]
     assert {p.name for p in pngs} == {"colour_sets.png", "quota_curves.png", "scores.png",
                                       "heat.png"}  # fmt: skip
@@ -267,7 +267,7 @@ def test_a_baseline_job_is_blackwoods_search() -> None:
     job = next(j for j in plan_jobs(PUZZLE, DESIGN, BUDGET) if j["seed"] == 1
                and Variant.from_dict(j["variant"]) == base_variant(PUZZLE))  # fmt: skip
     out = run_job(job)
-    ref = search(PUZZLE, eternity2_clues("centre"), seconds=None, max_nodes=20_000, seed=1)
+    ref = search(PUZZLE, eternity2_clues("centre"), time_limit=None, node_limit=20_000, seed=1)
     assert (out["depth"], out["score"], out["placements"]) == (
         ref.deepest, ref.search_score, ref.counts["placements"]
     )  # fmt: skip
@@ -275,7 +275,7 @@ def test_a_baseline_job_is_blackwoods_search() -> None:
 
 
 def test_wilson_interval() -> None:
-    from rompicapo.edges._study_report import wilson
+    from rompicapo.edges.study_report import wilson
 
     # 24 of 24: the Wilson lower bound is n / (n + z^2) = 24 / 27.84 = 0.862 (Wilson 1927)
     p, lo, hi = wilson(24, 24)

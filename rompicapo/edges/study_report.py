@@ -1,4 +1,7 @@
-"""The report of a parameter study (:func:`rompicapo.edges.study.study_report`).
+"""The report of a parameter study: :func:`study_report` (``rompicapo edges study-report``).
+
+This module reads study files through :mod:`rompicapo.edges.study`; the study itself never
+imports it (the report needs matplotlib, the study's workers do not).
 
 Every job is classified by which of Blackwood's three hand-set parameters it moved (none: the
 *baseline*, his own setting; ``colours``; ``quota``; ``breaks``), so each factor is compared
@@ -16,12 +19,17 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from rompicapo.common import InputError, NotVerifiable, SearchResult
 from rompicapo.edges.puzzle import Puzzle
 from rompicapo.edges.study import Variant, load_results
+
+__all__ = ["StudyReport", "check_report_folder", "classify", "mean_ci", "study_report", "wilson"]
 
 # Bootstrap resamples: the 2.5/97.5 percentiles of 2000 means move by well under a tenth of
 # the interval's width between seeds, and 2000 x (a few hundred jobs) is instant.
@@ -144,15 +152,74 @@ def _variants(rows: list[dict], base: Variant) -> list[dict]:
     return out
 
 
-def write_report(db: str | Path, out_dir: str | Path) -> dict:
-    """Write the summary and plots of the study file ``db`` into ``out_dir``; return the
-    paths written and the headline numbers."""
+@dataclass
+class StudyReport(SearchResult):
+    """What :func:`study_report` wrote: ``files``, and the headline numbers in ``headline``
+    (``to_dict()`` puts them at the top level, as ``--json`` always printed them)."""
+
+    jobs: int = 0
+    files: list[str] = field(default_factory=list)
+    headline: dict = field(default_factory=dict)
+    out: str = ""
+
+    _dict_exclude = ("headline", "out", "solve_seconds", "compile_seconds", "peak_bytes",
+                     "counts")  # fmt: skip
+
+    def verify(self) -> bool:
+        raise NotVerifiable("a report summarises results each checked by its job")
+
+    def _dict_extra(self) -> dict:
+        return dict(self.headline)
+
+    def report(self) -> str:
+        return f"{self.jobs} jobs; report written to {self.out}:\n" + "".join(
+            f"  {f}\n" for f in self.files
+        )
+
+
+def check_report_folder(path: object) -> Path:
+    """The report's folder checked before anything is read or drawn: an existing writable
+    folder, or a new one whose parent folder exists and is writable."""
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise InputError(f"report folder: expected a folder name, got {path!r}")
+    p = Path(path)
+    name = str(p)[:200]
+    if p.exists():
+        if not p.is_dir():
+            raise InputError(f"report folder {name!r} is a file, not a folder")
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise InputError(f"report folder {name!r} is not writable")
+        return p
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"report folder {name!r}: the folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"report folder {name!r}: the folder {str(parent)!r} is not writable")
+    return p
+
+
+def study_report(db: str | Path, out_dir: str | Path) -> StudyReport:
+    """Write the summary and plots of the study file ``db`` into ``out_dir`` (checked first;
+    created if new); return the paths written and the headline numbers."""
+    check_report_folder(out_dir)
+    rows = load_results(db)  # a bad study file is refused before the folder is made
+    out = Path(out_dir)
+    out.mkdir(exist_ok=True)
+    found = write_report(rows, out)
+    return StudyReport(
+        jobs=found["jobs"],
+        files=found["files"],
+        headline={k: v for k, v in found.items() if k not in ("jobs", "files")},
+        out=str(out_dir),
+    )
+
+
+def write_report(rows: list[dict], out: Path) -> dict:
+    """Write the summary and plots of a study's ``rows`` (:func:`load_results`) into the
+    folder ``out``; return the paths written and the headline numbers."""
     import matplotlib
 
     matplotlib.use("Agg")
-    rows = load_results(db)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     if not rows:
         (out / "summary.md").write_text("# Study report\n\nNo finished jobs yet.\n")
         return {"jobs": 0, "files": [str(out / "summary.md")]}

@@ -1,0 +1,388 @@
+"""What the ``rompicapo edges`` commands do, as one call each (the CLI only parses and prints).
+
+Each function takes what a user names (``"eternity2"`` or a pieces file, a board file or a
+viewer URL, clue names), checks every argument and every output path *before* any search,
+runs, writes what was asked for, and returns a result with ``to_dict()`` (what ``--json``
+prints), ``report()`` (what the CLI prints otherwise) and ``verify()``:
+
+- :func:`solve`: Blackwood's search on all cores, then optionally ``polish`` seconds of
+  large-neighbourhood search; the board, pictures and heat map written where asked;
+- :func:`improve_board`: the large-neighbourhood search on a given board;
+- :func:`score_board`, :func:`render_board`, :func:`viewer_url`: a board's score and rule
+  check, its pictures, its e2.bucas.name URL.
+
+A result that was computed is never lost: when a write still fails at the end (the disk
+filled up, the folder went away), the result says so in ``write_errors`` and its
+``report()`` includes the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    NotVerifiable,
+    ProgressCallback,
+    SearchResult,
+    check_time_limit,
+    renamed_keywords,
+)
+from rompicapo.edges.puzzle import (
+    Board,
+    Puzzle,
+    board_url,
+    check_board_path,
+    eternity2_clues,
+    load_clues,
+    load_puzzle,
+    mismatched_joints,
+    read_board,
+    save_board,
+    score,
+)
+from rompicapo.edges.render import check_picture_path
+
+__all__ = [
+    "RenderResult",
+    "ScoreResult",
+    "UrlResult",
+    "improve_board",
+    "render_board",
+    "score_board",
+    "solve",
+    "viewer_url",
+]
+
+
+def _puzzle(pieces: str | Path | Puzzle, allow_duplicates: bool) -> Puzzle:
+    return pieces if isinstance(pieces, Puzzle) else load_puzzle(
+        pieces, allow_duplicates=allow_duplicates
+    )
+
+
+def _write(path: str, write: Callable[[], None], errors: list[str]) -> None:
+    try:
+        write()
+    except OSError as exc:
+        errors.append(f"could not write {path!r} ({exc.strerror or exc})")
+
+
+def _viewer(board: Board, puzzle: Puzzle) -> str | None:
+    # the viewer writes a colour as one letter a..z
+    if puzzle.max_colour >= 26:
+        return None
+    return board_url(board, puzzle, name=puzzle.name or "rompicapo")
+
+
+# --------------------------------------------------------------------------------------------
+# solve
+# --------------------------------------------------------------------------------------------
+
+
+@renamed_keywords(seconds="time_limit", max_nodes="node_limit")
+def solve(
+    pieces: str | Path | Puzzle,
+    clues: str | Path | Board | None = None,
+    *,
+    settings: Any = None,
+    time_limit: float | None = 60.0,
+    node_limit: int | None = None,
+    jobs: int | None = None,
+    seed: int | None = 0,
+    scheduler: object | None = None,
+    progress: ProgressCallback | None = None,
+    polish: float | None = None,
+    out: str | Path | None = None,
+    svg: str | Path | None = None,
+    png: str | Path | None = None,
+    heat: str | Path | None = None,
+    interrupted_out: str | None = None,
+    allow_duplicates: bool = False,
+):
+    """Blackwood's search (:func:`rompicapo.edges.blackwood.solve`) for ``pieces`` (a
+    :class:`Puzzle`, ``"eternity2"`` or a pieces file) with ``clues`` (a Board, a clues file,
+    ``"centre"``/``"all"``/``"none"``; None = Eternity II's centre clue on Eternity II), then,
+    with ``polish``, that many more seconds of :func:`rompicapo.edges.improve.improve` on its
+    best board. ``time_limit`` covers the search (workers' start-up included); ``polish`` is
+    extra.
+
+    Written when given (every path checked before the search): ``out`` (the board, .txt),
+    ``svg``/``png`` (its picture), ``heat`` (placements per cell, .svg or .png). When Ctrl-C
+    stops the run and no ``out`` was given, ``interrupted_out`` (a name with ``{score}``, e.g.
+    ``"edges_best_{score}.txt"``) keeps the best board. Returns the search's
+    :class:`~rompicapo.edges.blackwood.EdgeSearchResult` with ``url``, ``out`` and ``polish``
+    (the :class:`~rompicapo.edges.improve.ImproveResult`) filled in.
+    """
+    from rompicapo.edges.blackwood import Settings
+    from rompicapo.edges.blackwood import solve as blackwood_solve
+
+    deadline = Deadline(check_time_limit(time_limit))
+    if polish is not None:
+        polish = check_time_limit(polish, "polish")
+    puzzle = _puzzle(pieces, allow_duplicates)
+    clue_board = load_clues(clues, puzzle)
+    if out is not None:
+        check_board_path(out)
+    if svg is not None:
+        check_picture_path(svg, suffixes=(".svg",))
+    if png is not None:
+        check_picture_path(png, suffixes=(".png",))
+    if heat is not None:
+        check_picture_path(heat, "heat map")
+    if interrupted_out is not None and out is None:
+        check_board_path(interrupted_out.format(score=0), "board file for an interrupted run")
+    result = blackwood_solve(
+        puzzle,
+        clue_board,
+        settings=settings if settings is not None else Settings(),
+        time_limit=None if deadline.time_limit is None else max(0.05, deadline.remaining()),
+        node_limit=node_limit,
+        jobs=jobs,
+        seed=seed,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    if polish is not None and not result.interrupted:
+        from rompicapo.edges.improve import improve
+
+        result.polish = improve(
+            result.partial, puzzle, time_limit=polish, seed=seed, clues=clue_board,
+            progress=progress,
+        )  # fmt: skip
+    board = result.final_board
+    final_score = getattr(result.polish, "score_after", result.score)
+    interrupted = result.interrupted or bool(getattr(result.polish, "interrupted", False))
+    target = None if out is None else str(out)
+    if target is None and interrupted and interrupted_out is not None:
+        target = interrupted_out.format(score=final_score)
+    errors: list[str] = []
+    if target is not None:
+        _write(target, lambda: save_board(
+            target, board, puzzle, comment=f"rompicapo edges solve {puzzle.name}"
+        ), errors)  # fmt: skip
+        result.out = None if errors else target
+    from rompicapo.edges.render import save_heat, save_picture
+
+    for path in (svg, png):
+        if path is not None:
+            _write(str(path), lambda p=path: save_picture(p, board, puzzle), errors)
+    if heat is not None and result.heat is not None:
+        _write(str(heat), lambda: save_heat(heat, result.heat), errors)
+    result.url = _viewer(board, puzzle)
+    result.write_errors = errors
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# improve
+# --------------------------------------------------------------------------------------------
+
+
+def _improve_clues(spec, puzzle: Puzzle, board: Board) -> Board:
+    """Default clues of improve: Eternity II's centre clue when the board agrees with it
+    (holds it, or leaves its cell empty and the piece unused), else none."""
+    if spec is not None or not puzzle.is_eternity2:
+        return load_clues(spec if spec is not None else "none", puzzle)
+    centre = eternity2_clues("centre")
+    ((r, c, k, rot),) = centre.placements()
+    here = int(board.piece[r, c])
+    if (here == k and int(board.rotation[r, c]) == rot) or (
+        here < 0 and k not in set(board.piece.ravel().tolist())
+    ):
+        return centre
+    return Board.empty(puzzle.rows, puzzle.cols)
+
+
+@renamed_keywords(seconds="time_limit", max_iterations="node_limit")
+def improve_board(
+    board: str | Path | Board,
+    pieces: str | Path | Puzzle,
+    *,
+    clues: str | Path | Board | None = None,
+    time_limit: float | None = 30.0,
+    node_limit: int | None = None,
+    node_cap: int | None = None,
+    seed: int | None = 0,
+    progress: ProgressCallback | None = None,
+    out: str | Path | None = None,
+    interrupted_out: str | None = None,
+    allow_duplicates: bool = False,
+):
+    """:func:`rompicapo.edges.improve.improve` on ``board`` (a Board, a board file or a viewer
+    URL) of ``pieces``; ``clues`` as in :func:`solve` (None: Eternity II's centre clue when
+    the board agrees with it). ``out`` (checked first) receives the board; after Ctrl-C
+    without ``out``, ``interrupted_out`` (with ``{score}``) does."""
+    from rompicapo.edges.improve import NODE_CAP, improve
+
+    check_time_limit(time_limit)
+    puzzle = _puzzle(pieces, allow_duplicates)
+    start = read_board(board, puzzle)
+    if start.n_placed == 0:
+        raise InputError("the board holds no pieces: there is nothing to improve (solve it)")
+    clue_board = _improve_clues(clues, puzzle, start)
+    if out is not None:
+        check_board_path(out)
+    if interrupted_out is not None and out is None:
+        check_board_path(interrupted_out.format(score=0), "board file for an interrupted run")
+    res = improve(
+        start, puzzle, time_limit=time_limit, node_limit=node_limit, seed=seed,
+        clues=clue_board, node_cap=NODE_CAP if node_cap is None else node_cap,
+        progress=progress,
+    )  # fmt: skip
+    target = None if out is None else str(out)
+    if target is None and res.interrupted and interrupted_out is not None:
+        target = interrupted_out.format(score=res.score_after)
+    errors: list[str] = []
+    if target is not None:
+        _write(target, lambda: save_board(
+            target, res.board, puzzle, comment=f"rompicapo edges improve {puzzle.name}"
+        ), errors)  # fmt: skip
+        res.out = None if errors else target
+    res.write_errors = errors
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# score, render, url
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ScoreResult(SearchResult):
+    """A board's matched joints and its rule check (the independent verifier's)."""
+
+    score: int = 0
+    max_score: int = 0
+    mismatched: int = 0
+    placed: int = 0
+    cells: int = 0
+    valid: bool = False
+    problems: list[str] = field(default_factory=list)
+    puzzle: Puzzle | None = None
+    board: Board | None = None
+
+    _dict_exclude = ("puzzle", "board", "solve_seconds", "compile_seconds", "peak_bytes",
+                     "counts")  # fmt: skip
+
+    def verify(self) -> bool:
+        """The score recounted by the independent verifier equals ``score``."""
+        from rompicapo.edges.verify import count_matched_joints
+
+        if self.puzzle is None or self.board is None:
+            raise NotVerifiable("this result holds no board to check")
+        p = self.puzzle
+        recount = count_matched_joints(p.rows, p.cols, p.pieces.tolist(), self.board.placements())
+        return recount == self.score
+
+    def report(self) -> str:
+        return (
+            f"score {self.score}/{self.max_score} ({self.mismatched} mismatched joints), "
+            f"{self.placed}/{self.cells} cells filled, "
+            + ("valid" if self.valid else f"not complete: {self.problems[0]}")
+            + "\n"
+        )
+
+
+def score_board(
+    board: str | Path | Board, pieces: str | Path | Puzzle, *, allow_duplicates: bool = False
+) -> ScoreResult:
+    """Score ``board`` (a Board, a board file or a viewer URL): matched joints by the
+    independent verifier, and every rule it breaks (an incomplete board breaks one)."""
+    from rompicapo.edges.verify import board_problems, count_matched_joints
+
+    puzzle = _puzzle(pieces, allow_duplicates)
+    b = read_board(board, puzzle)
+    placements = b.placements()
+    pieces_list = puzzle.pieces.tolist()
+    problems = board_problems(puzzle.rows, puzzle.cols, pieces_list, placements)
+    return ScoreResult(
+        score=count_matched_joints(puzzle.rows, puzzle.cols, pieces_list, placements),
+        max_score=puzzle.n_joints,
+        mismatched=len(mismatched_joints(b, puzzle)),
+        placed=b.n_placed,
+        cells=puzzle.rows * puzzle.cols,
+        valid=not problems,
+        problems=problems,
+        puzzle=puzzle,
+        board=b,
+    )
+
+
+@dataclass
+class RenderResult(SearchResult):
+    """The pictures written."""
+
+    files: list[str] = field(default_factory=list)
+    score: int = 0
+    _dict_exclude = ("solve_seconds", "compile_seconds", "peak_bytes", "counts")
+
+    def verify(self) -> bool:
+        raise NotVerifiable("a picture is not an answer to check")
+
+    def report(self) -> str:
+        return "".join(f"wrote {f}\n" for f in self.files)
+
+
+def render_board(
+    board: str | Path | Board,
+    pieces: str | Path | Puzzle,
+    *,
+    svg: str | Path | None = None,
+    png: str | Path | None = None,
+    numbers: bool = False,
+    allow_duplicates: bool = False,
+) -> RenderResult:
+    """Draw ``board`` as SVG (``numbers``: piece numbers on it) and/or PNG."""
+    from rompicapo.edges.render import save_picture
+
+    if svg is None and png is None:
+        raise InputError("give an svg and/or a png file to draw")
+    if svg is not None:
+        check_picture_path(svg, suffixes=(".svg",))
+    if png is not None:
+        check_picture_path(png, suffixes=(".png",))
+    puzzle = _puzzle(pieces, allow_duplicates)
+    b = read_board(board, puzzle)
+    files = []
+    if svg is not None:
+        save_picture(svg, b, puzzle, numbers=numbers)
+        files.append(str(svg))
+    if png is not None:
+        save_picture(png, b, puzzle)
+        files.append(str(png))
+    return RenderResult(files=files, score=score(b, puzzle))
+
+
+@dataclass
+class UrlResult(SearchResult):
+    """A board's e2.bucas.name viewer URL."""
+
+    url: str = ""
+    _dict_exclude = ("solve_seconds", "compile_seconds", "peak_bytes", "counts")
+
+    def verify(self) -> bool:
+        raise NotVerifiable("a URL is not an answer to check")
+
+    def report(self) -> str:
+        return self.url + "\n"
+
+
+def viewer_url(
+    board: str | Path | Board,
+    pieces: str | Path | Puzzle,
+    *,
+    name: str | None = None,
+    allow_duplicates: bool = False,
+) -> UrlResult:
+    """The e2.bucas.name URL of ``board``; ``name`` (default: the board file's stem) is the
+    puzzle name the viewer shows."""
+    puzzle = _puzzle(pieces, allow_duplicates)
+    b = read_board(board, puzzle)
+    if name is None:
+        name = Path(board).stem if isinstance(board, (str, Path)) else "rompicapo"
+    return UrlResult(url=board_url(b, puzzle, name=name))
