@@ -56,3 +56,47 @@ def test_sudoku_solve_and_generate_in_the_page(page, artifacts):
     assert sudoku_ok(_grid(generated), _grid("".join(_cells(page))), (3, 3))
     page.screenshot(path=str(artifacts / "cover-generated.png"), full_page=True)
     assert errors == []
+
+
+def test_eternity2_viewer_reads_the_piece_under_the_pointer(page, artifacts):
+    errors = _watch(page)
+    page.goto("/static/edges.html")
+    page.wait_for_function("document.body.dataset.edgesReady === '1'", timeout=60_000)
+    page.evaluate("document.body.dataset.edgesReady = ''")
+    page.set_input_files("#e-board-file", str(DATA / "eternity2_board_blackwood_470.txt"))
+    page.wait_for_selector("#e-score:has-text('score 470 / 480')", timeout=60_000)
+    assert page.locator("#e-board line.bad").count() == 10  # 480 - 470 mismatched joints
+    assert page.input_value("#e-url").startswith("https://e2.bucas.name/")
+    # point at row 3, column 5 and read it from the file independently
+    placed = {}
+    for line in (DATA / "eternity2_board_blackwood_470.txt").read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 4 and not line.startswith("#"):
+            r, c, k, rot = map(int, parts)
+            placed[(r, c)] = (k, rot)
+    box = page.locator("#e-board").bounding_box()
+    s = box["width"] / 16
+    page.mouse.move(box["x"] + 5.5 * s, box["y"] + 3.5 * s)
+    page.wait_for_selector("#e-hover:has-text('row 3, column 5')")
+    k, rot = placed[(3, 5)]
+    assert page.evaluate("document.getElementById('e-hover').dataset.piece") == str(k)
+    assert page.evaluate("document.getElementById('e-hover').dataset.rotation") == str(rot)
+    page.screenshot(path=str(artifacts / "page-edges.png"), full_page=True)
+    assert errors == []
+
+
+def test_eternity2_live_solve_score_rises(page, artifacts):
+    errors = _watch(page)
+    page.goto("/static/edges.html")
+    page.wait_for_function("document.body.dataset.edgesReady === '1'", timeout=60_000)
+    page.fill("#s-time", "5")
+    page.click("#s-start")
+    page.wait_for_function("document.body.dataset.edgesDone === '1'", timeout=120_000)
+    history = page.evaluate("window.edgesHistory()")
+    scores = [h["score"] for h in history if h["score"] is not None]
+    assert len(scores) >= 2 and scores[-1] > scores[0], history
+    assert page.locator("#s-chart polyline.score").count() == 1
+    text = page.inner_text("#s-status")
+    assert text.startswith("done") and "verified: true" in text
+    page.screenshot(path=str(artifacts / "edges-solve.png"), full_page=True)
+    assert errors == []
