@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from rompicapo.common import InputError
+from rompicapo.common import InputError, StopRequested
 from rompicapo.web.params import field, json_body, upload_text
 
 __all__ = ["ROUTES"]
@@ -239,9 +239,33 @@ async def dlx_job(request: Request) -> JSONResponse:
     problem = await run_in_threadpool(parse_dlx, text, source="upload.dlx")
 
     def run(progress):
-        if mode == "count":
-            return count(problem, jobs=1, time_limit=seconds, progress=progress)
-        return solve(problem, limit=limit, time_limit=seconds, progress=progress)
+        last: dict[str, Any] = {}
+
+        def relay(event):
+            last["event"] = event
+            progress(event)
+
+        t0 = time.perf_counter()
+        try:
+            if mode == "count":
+                return count(problem, jobs=1, time_limit=seconds, progress=relay)
+            return solve(problem, limit=limit, time_limit=seconds, progress=relay)
+        except StopRequested:
+            # The search lets a stop from the progress callback through (it keeps no partial
+            # result then): the last report's counts are the lower bound the page shows.
+            counts = dict(last["event"].counts) if "event" in last else {}
+            return {
+                "count": int(counts.get("solutions", 0)),
+                "solutions": int(counts.get("solutions", 0)),
+                "complete": False,
+                "stopped": "interrupted",
+                "nodes": int(counts.get("nodes", 0)),
+                "counts": counts,
+                "kept": [],
+                "algorithm": "",
+                "solve_seconds": time.perf_counter() - t0,
+                "notes": ["stopped: the count is the last progress report's (a lower bound)"],
+            }
 
     job = request.app.state.jobs.start(tab, f"cover-dlx-{mode}", run)
     return JSONResponse(job.summary())

@@ -165,7 +165,7 @@ function running(on) {
 function onProgress(e) {
   const c = e.counts || {};
   const score = e.best && typeof e.best === "object" ? e.best.score : (c.best_score ?? e.best);
-  const depth = e.best && typeof e.best === "object" ? e.best.depth : c.deepest;
+  const depth = c.deepest ?? (e.best && typeof e.best === "object" ? e.best.depth : undefined);
   if (e.kind === "start" && e.message) {
     $("s-status").textContent = e.message + "…";
     return;
