@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from rompicapo.common import InputError, ProgressEvent
+from rompicapo.common import InputError, ProgressEvent, StopRequested
 from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body
 
 __all__ = ["ROUTES", "board_payload"]
@@ -115,6 +115,25 @@ async def board_route(request: Request) -> JSONResponse:
     return JSONResponse(out)
 
 
+def _stop_once(progress):
+    """The job's progress callback, raising its stop only once: a search that stops reports
+    once more as it finishes ("done"), and that report must not stop it again (the best board
+    would be lost)."""
+    stopped = False
+
+    def relay(event: ProgressEvent) -> None:
+        nonlocal stopped
+        if stopped:
+            return
+        try:
+            progress(event)
+        except StopRequested:
+            stopped = True
+            raise
+
+    return relay
+
+
 def _seconds(body: dict[str, Any], default: float) -> float:
     return field(body, "time_limit", float, default, minimum=0.5, maximum=MAX_SECONDS)
 
@@ -143,7 +162,9 @@ async def solve_route(request: Request) -> JSONResponse:
             latest["board"] = info.get("best")
             latest["depth"] = info.get("deepest")
 
-    def run(progress):
+    def run(job_progress):
+        progress = _stop_once(job_progress)
+
         def relay(event: ProgressEvent) -> None:
             with lock:
                 placements = latest["board"]
@@ -194,7 +215,9 @@ async def improve_route(request: Request) -> JSONResponse:
     board = await run_in_threadpool(_board, body, puzzle, "board", True)
 
     def run(progress):
-        res = improve_board(board, puzzle, time_limit=seconds, seed=seed, progress=progress)
+        res = improve_board(
+            board, puzzle, time_limit=seconds, seed=seed, progress=_stop_once(progress)
+        )
         out = res.to_dict()
         out["board"] = board_payload(res.board, puzzle)
         return out
