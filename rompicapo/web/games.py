@@ -3,9 +3,11 @@ search statistics and alpha-beta tree, Nim with Bouton's advice.
 
 Connect Four positions early in the game can take the solver seconds to minutes, so a move's
 analysis works under a time cap: every column is tried with a node budget that grows while time
-remains; a column not solved in time is "unknown" (never a guessed score). The computer's move
-is a proven best column when the known scores prove one, else the solver's safe heuristic
-move. "Who wins from here" without a cap runs as a job (stoppable between node budgets).
+remains, first for its outcome (win/draw/loss, the cheaper weak search), then for its exact
+score; a column not settled in time is "unknown" (never a guessed value). The computer's move
+is a proven best column when the known values prove one, else the solver's safe heuristic
+move. "Who wins from here" runs as a job with a longer cap (stoppable between solver calls of at
+most ~1.2 s each).
 """
 
 from __future__ import annotations
@@ -34,12 +36,16 @@ C4_FIRST_BUDGET = 20_000
 # A "who wins" job: at most this long, budgets up to this many nodes per column and try.
 C4_JOB_SECONDS = 60.0
 C4_JOB_MAX_BUDGET = 64_000_000
+# ... and one solver call of a job at most about this long: Stop (or a closed tab) is honoured
+# between calls, within 2 s.
+C4_JOB_TRY_SECONDS = 1.2
 # Solved child positions kept (moves -> exact score of the player to move there).
 C4_CACHE = 20_000
 
 _solver: Any = None
 _solver_lock = threading.Lock()
-_c4_cache: OrderedDict[str, int] = OrderedDict()
+_c4_cache: OrderedDict[str, int] = OrderedDict()  # child moves -> exact score (its mover)
+_c4_weak: OrderedDict[str, int] = OrderedDict()  # child moves -> +1/0/-1 (its mover)
 _cache_lock = threading.Lock()
 _init_lock = threading.Lock()
 
@@ -79,12 +85,23 @@ def _position_info(moves: str) -> dict[str, Any]:
     }
 
 
-def _cached(moves: str) -> int | None:
+def _cached(cache: OrderedDict[str, int], moves: str) -> int | None:
     with _cache_lock:
-        score = _c4_cache.get(moves)
+        score = cache.get(moves)
         if score is not None:
-            _c4_cache.move_to_end(moves)
+            cache.move_to_end(moves)
         return score
+
+
+def _remember(cache: OrderedDict[str, int], moves: str, score: int) -> None:
+    with _cache_lock:
+        cache[moves] = score
+        if len(cache) > C4_CACHE:
+            cache.popitem(last=False)
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
 
 
 def connect4_columns(
@@ -94,123 +111,160 @@ def connect4_columns(
     solver: Any = None,
     lock: Any = None,
     max_budget: int | None = None,
+    max_try_seconds: float | None = None,
     progress: Any = None,
 ) -> list[dict[str, Any]]:
-    """The score of playing each column after ``moves`` (Pons' convention, the mover's view):
-    ``{"column", "state": "full" | "solved" | "unknown", "score"}``; columns not solved within
-    ``time_cap`` seconds are unknown. Solved children are cached."""
+    """The value of playing each column after ``moves``, from the mover's point of view:
+    ``{"column", "state", "score", "sign"}`` with state ``"full"``, ``"solved"`` (``score`` is
+    Pons' exact score), ``"weak"`` (only ``sign`` is known: +1 win, 0 draw, -1 loss) or
+    ``"unknown"`` (not settled within ``time_cap`` seconds; nothing is guessed).
+
+    The weak search (win/draw/loss) is several times cheaper, so the first half of the time
+    goes to it, the rest to exact scores. Results are cached per child position.
+    ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
+    stop within 2 s): a column that fails a try of that length is not tried again in that phase.
+    ``progress`` receives a :class:`ProgressEvent` after every try (and may raise
+    StopRequested)."""
     from rompicapo.games.connect4 import CELLS, parse_position
 
     p = parse_position(moves)
     if p.over:
         raise InputError(f"the game is already over after {moves!r}")
     out: list[dict[str, Any]] = []
-    todo = []
+    children = []
     for col in range(1, 8):
+        entry: dict[str, Any] = {"column": col, "state": "unknown", "score": None, "sign": None}
+        out.append(entry)
         if col not in p.playable_columns():
-            out.append({"column": col, "state": "full", "score": None})
+            entry["state"] = "full"
             continue
         child = p.play(col)
         if child.won:
-            out.append({"column": col, "state": "solved", "score": (CELLS + 1 - p.count) // 2})
+            entry.update(state="solved", score=(CELLS + 1 - p.count) // 2, sign=1)
         elif child.over:
-            out.append({"column": col, "state": "solved", "score": 0})
-        elif (cached := _cached(child.moves)) is not None:
-            out.append({"column": col, "state": "solved", "score": -cached})
+            entry.update(state="solved", score=0, sign=0)
+        elif (exact := _cached(_c4_cache, child.moves)) is not None:
+            entry.update(state="solved", score=-exact, sign=-_sign(exact))
         else:
-            out.append({"column": col, "state": "unknown", "score": None})
-            todo.append((col, child))
-    t0 = time.perf_counter()
-    budget = C4_FIRST_BUDGET
-    rate = None  # nodes per second, measured on the tries that ran out
-    solver = solver or _get_solver()
+            if (weak := _cached(_c4_weak, child.moves)) is not None:
+                entry.update(state="weak", sign=-weak)
+            children.append((col, child))
+    solver = solver or _get_solver()  # made (and its kernel loaded) before the clock starts
     lock = lock or _solver_lock
-    while todo:
-        left = []
-        for col, child in todo:
-            remaining = time_cap - (time.perf_counter() - t0)
-            if remaining <= 0:
-                left.append((col, child))
-                continue
-            limit = budget if rate is None else max(1000, min(budget, int(rate * remaining)))
-            start = time.perf_counter()
-            with lock:
-                res = solver.try_solve(child, node_limit=limit)
-            spent = time.perf_counter() - start
-            if res is None:
-                rate = limit / max(spent, 1e-6)
-                left.append((col, child))
-            else:
-                with _cache_lock:
-                    _c4_cache[child.moves] = res.score
-                    if len(_c4_cache) > C4_CACHE:
-                        _c4_cache.popitem(last=False)
-                out[col - 1] = {"column": col, "state": "solved", "score": -res.score}
-        todo = left
-        if progress is not None:
-            progress(
-                ProgressEvent(
-                    kind="progress",
-                    done=7 - len(todo),
-                    total=7,
-                    unit="columns",
-                    elapsed=time.perf_counter() - t0,
-                    message=f"node budget {budget:,} per column",
-                )
-            )
-        if time.perf_counter() - t0 >= time_cap or (max_budget and budget >= max_budget):
-            break
-        budget *= 4
-        if max_budget:
-            budget = min(budget, max_budget)
+    t0 = time.perf_counter()
+
+    def phase(todo: list, weak: bool, deadline: float) -> None:
+        budget = C4_FIRST_BUDGET
+        rate = None  # nodes per second, measured on the tries that ran out
+        while todo:
+            left = []
+            for col, child in todo:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    return
+                limit = budget if rate is None else max(1000, min(budget, int(rate * remaining)))
+                last_try = False
+                if max_try_seconds is not None and rate is not None:
+                    last_try = limit >= int(rate * max_try_seconds)
+                    limit = min(limit, int(rate * max_try_seconds))
+                start = time.perf_counter()
+                with lock:
+                    res = solver.try_solve(child, weak=weak, node_limit=limit)
+                spent = time.perf_counter() - start
+                if res is None:
+                    rate = limit / max(spent, 1e-6)
+                    if not last_try:
+                        left.append((col, child))
+                elif weak:
+                    _remember(_c4_weak, child.moves, _sign(res.score))
+                    out[col - 1].update(state="weak", sign=-_sign(res.score))
+                else:
+                    _remember(_c4_cache, child.moves, res.score)
+                    out[col - 1].update(state="solved", score=-res.score, sign=-_sign(res.score))
+                if progress is not None:
+                    progress(
+                        ProgressEvent(
+                            kind="progress",
+                            done=sum(c["state"] in ("solved", "full") for c in out),
+                            total=7,
+                            unit="columns",
+                            elapsed=time.perf_counter() - t0,
+                            counts={"weak": sum(c["state"] == "weak" for c in out)},
+                            message=f"{'weak' if weak else 'exact'} search, budget {limit:,}",
+                        )
+                    )
+            todo = left
+            if max_budget and budget >= max_budget:
+                return
+            budget *= 4
+            if max_budget:
+                budget = min(budget, max_budget)
+
+    phase([(c, ch) for c, ch in children if out[c - 1]["state"] == "unknown"], True,
+          t0 + time_cap / 2)  # fmt: skip
+    phase([(c, ch) for c, ch in children if out[c - 1]["state"] != "solved"], False,
+          t0 + time_cap)  # fmt: skip
     return out
 
 
 def _summary(moves: str, columns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The position's value from its columns: ``score`` when every column is exact (or a win
+    with the next stone is known), ``sign`` (+1/0/-1) when the outcome is proven, and the best
+    columns that are known."""
     from rompicapo.games.connect4 import explain_score
 
-    known = [c["score"] for c in columns if c["state"] == "solved"]
-    unknown = any(c["state"] == "unknown" for c in columns)
-    best = max(known) if known else None
+    playable = [c for c in columns if c["state"] != "full"]
+    exact = [c["score"] for c in playable if c["state"] == "solved"]
+    signs = [c["sign"] for c in playable if c["sign"] is not None]
+    all_exact = len(exact) == len(playable)
+    best = max(exact) if exact else None
     out: dict[str, Any] = {"columns": columns, "best_known": best}
-    # the position's value is proven when every column is known, or a known one already wins
-    # with the largest score any column could have
-    if known and (not unknown or (best > 0 and _proves_best(moves, best))):
+    out["score"] = None
+    out["sign"] = None
+    if exact and (all_exact or best == (42 + 1 - len(moves)) // 2):
         out["score"] = best
+        out["sign"] = _sign(best)
         out["explanation"] = explain_score(best)
-        out["best_columns"] = [c["column"] for c in columns if c["score"] == best]
-    else:
-        out["score"] = None
-        out["explanation"] = (
-            f"at least {explain_score(best)}" if best is not None and best > 0 else "unknown"
-        )
-        out["best_columns"] = []
+        out["best_columns"] = [c["column"] for c in playable if c["score"] == best]
+        return out
+    if signs and (max(signs) == 1 or len(signs) == len(playable)):
+        out["sign"] = max(signs)
+        out["explanation"] = {1: "the player to move wins", 0: "draw with best play",
+                              -1: "the opponent wins"}[out["sign"]]  # fmt: skip
+        out["best_columns"] = [c["column"] for c in playable if c["sign"] == out["sign"]]
+        return out
+    out["explanation"] = "unknown"
+    out["best_columns"] = []
     return out
 
 
-def _proves_best(moves: str, best: int) -> bool:
-    # a win with the next stone is the largest score there is
-    return best == (42 + 1 - len(moves)) // 2
-
-
 def connect4_move(moves: str, time_cap: float) -> dict[str, Any]:
-    """The computer's column after ``moves``: a best column when the analysis proves one
-    (all columns known, or a known win), else the solver's safe heuristic move, never a column
-    known to be worse than another known one."""
+    """The computer's column after ``moves``: a best column when the analysis proves one (every
+    column exact: the best score; a proven win: a winning column, the fastest known; every
+    outcome known: a column keeping the best outcome), else the solver's safe heuristic move,
+    never a column known to be worse than another known one."""
     columns = connect4_columns(moves, time_cap)
-    known = {c["column"]: c["score"] for c in columns if c["state"] == "solved"}
-    unknown = [c["column"] for c in columns if c["state"] == "unknown"]
-    best = max(known.values()) if known else None
-    if known and (not unknown or best > 0):
-        col = min((c for c, s in known.items() if s == best), key=lambda c: abs(c - 4))
-        how = "proven best" if not unknown else "a proven win"
+    summary = _summary(moves, columns)
+    playable = [c for c in columns if c["state"] != "full"]
+
+    def centre(cands: list[dict[str, Any]]) -> int:
+        exact = [c for c in cands if c["state"] == "solved"]
+        if exact:
+            top = max(c["score"] for c in exact)
+            cands = [c for c in exact if c["score"] == top]
+        return min(cands, key=lambda c: abs(c["column"] - 4))["column"]
+
+    if summary["sign"] is not None:
+        col = centre([c for c in playable if c["sign"] == summary["sign"]])
+        how = "proven best" if summary["score"] is not None else "keeps the proven outcome"
     else:
         with _solver_lock:
             col = _get_solver().best_move(moves, node_limit=1)  # its safe heuristic move
-        if col in known and best is not None and known[col] < best:
-            col = min((c for c, s in known.items() if s == best), key=lambda c: abs(c - 4))
+        signs = {c["column"]: c["sign"] for c in playable if c["sign"] is not None}
+        if col in signs and signs[col] < max(signs.values()):
+            col = centre([c for c in playable if c["sign"] == max(signs.values())])
         how = "heuristic (position too young to solve in time)"
-    return {"column": col, "how": how, **_summary(moves, columns)}
+    return {"column": col, "how": how, **summary}
 
 
 async def c4_analyze(request: Request) -> JSONResponse:
@@ -258,6 +312,7 @@ async def c4_solve(request: Request) -> JSONResponse:
             solver=solver,
             lock=threading.Lock(),
             max_budget=C4_JOB_MAX_BUDGET,
+            max_try_seconds=C4_JOB_TRY_SECONDS,
             progress=progress,
         )
         return {**_position_info(moves), **_summary(moves, columns)}

@@ -175,7 +175,7 @@ def render_tile(board: Board, z: int, x: int, y: int) -> bytes:
         steps = board.steps(rr, cc)
         frac = (steps - 1) / max(1, board.cells - 1)
         colour = LUT[np.minimum((frac * 256).astype(np.int64), 255)]
-        if z >= 0:  # cells of a pixel or more: shade by the local step, the path shows
+        if z >= 1:  # cells of 2 pixels or more: shade by the local step, the path shows
             shade = 0.72 + 0.28 * ((steps % 50) / 49.0)
             colour = (colour * shade[..., None]).astype(np.uint8)
         img[ri[0] : ri[-1] + 1, ci[0] : ci[-1] + 1] = colour[r_inv][:, c_inv]

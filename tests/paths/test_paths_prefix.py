@@ -52,7 +52,7 @@ def _random_prefix(rng, rows, cols, length):
     return p
 
 
-@pytest.mark.parametrize("rows,cols", [(5, 5), (4, 6), (5, 6)])
+@pytest.mark.parametrize("rows,cols", [(5, 5), (4, 6)])
 def test_agrees_with_brute_force(rows, cols):
     rng = random.Random(rows * 100 + cols)
     statuses = set()

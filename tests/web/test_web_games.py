@@ -44,7 +44,7 @@ def test_connect4_computer_keeps_a_won_position_won(client):
         moves = _late_position(seed, played=24)
         body = {"moves": moves, "time_limit": 2}
         d = client.post("/api/games/connect4/analyze", json=body).json()
-        if d["score"] is None or d["score"] <= 0:
+        if d["sign"] != 1:
             continue
         winner = 1 + len(moves) % 2
         while not parse_position(moves).over:
@@ -64,8 +64,9 @@ def test_connect4_early_positions_answer_within_the_cap(client):
     d = client.post("/api/games/connect4/analyze", json={"moves": "", "time_limit": 0.05}).json()
     assert d["score"] is None
     for c in d["columns"]:
-        assert c["state"] in ("unknown", "solved")
-        assert (c["score"] is None) == (c["state"] == "unknown")
+        assert c["state"] in ("unknown", "solved", "weak")
+        assert (c["score"] is None) == (c["state"] != "solved")
+        assert (c["sign"] is None) == (c["state"] == "unknown")
     r = client.post("/api/games/connect4/move", json={"moves": "", "time_limit": 0.05})
     assert r.status_code == 200 and 1 <= r.json()["column"] <= 7
 
@@ -116,3 +117,43 @@ def test_nim_advice(client):
     for bad in ([], [-1], [10**7], ["3"], [1.5], "3,5"):
         r = client.post("/api/games/nim", json={"heaps": bad})
         assert r.status_code == 400, bad
+
+
+def test_connect4_who_wins_job_and_its_stop(client):
+    import time
+
+    moves = _late_position(5, played=30)
+    job = client.post(
+        "/api/games/connect4/solve", json={"moves": moves, "tab": "c4", "time_limit": 20}
+    ).json()
+    deadline = time.monotonic() + 60
+    while (s := client.get(f"/api/jobs/{job['id']}").json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert s["state"] == "done" and s["result"]["score"] is not None
+    scores = [c["score"] for c in s["result"]["columns"]]
+    assert Connect4Analysis(moves=moves, scores=scores).verify(max_empty=12)
+    # the empty board: far beyond the job; stop is honoured between solver calls of ~1.2 s
+    # (the bound below is loose on purpose: it catches a job that ignores stop, not a slow CPU)
+    job = client.post("/api/games/connect4/solve", json={"moves": "", "tab": "c4"}).json()
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    client.post(f"/api/jobs/{job['id']}/stop")
+    while client.get(f"/api/jobs/{job['id']}").json()["state"] == "running":
+        assert time.monotonic() - t0 < 10, "the job ignores stop"
+        time.sleep(0.05)
+
+
+def test_connect4_outcomes_agree_with_exact_scores(client):
+    """The weak phase's W/D/L agree with the exact scores of the same columns."""
+    from rompicapo.web.games import connect4_columns
+
+    for seed in range(4):
+        moves = _late_position(seed + 10, played=26)
+        # a cap too short for exact scores on some columns, then a long one
+        quick = connect4_columns(moves, 0.02)
+        full = connect4_columns(moves, 2.0)
+        for q, f in zip(quick, full, strict=True):
+            assert f["state"] in ("solved", "full")
+            if q["sign"] is not None:
+                assert q["sign"] == (f["score"] > 0) - (f["score"] < 0)

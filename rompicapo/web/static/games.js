@@ -53,6 +53,11 @@ function c4ShowScores(a) {
       text = col.score > 0 ? `+${col.score}` : String(col.score);
       cls = col.score > 0 ? "win" : col.score < 0 ? "loss" : "draw";
       if (a.best_columns && a.best_columns.includes(c)) cls += " best";
+    } else if (col && col.state === "weak") {
+      // only the outcome is known (the weak search): Win, Draw or Loss for the player to move
+      text = { 1: "W", 0: "D", "-1": "L" }[col.sign];
+      cls = col.sign > 0 ? "win" : col.sign < 0 ? "loss" : "draw";
+      if (a.best_columns && a.best_columns.includes(c)) cls += " best";
     } else if (col && col.state === "unknown") text = "?";
     box.append(el("span", { class: cls, "data-col": c, title: `column ${c}` }, text));
   }
@@ -67,8 +72,7 @@ function c4Status(a) {
     const mover = a.to_move;
     const you = c4.side === 0 || mover === c4.side;
     text = `${who(mover)} to move${you ? " (you)" : " (computer)"}.`;
-    if (a.score !== null && a.score !== undefined) text += ` With best play ${a.explanation}.`;
-    else if (a.explanation && a.explanation !== "unknown") text += ` The player to move wins: ${a.explanation}.`;
+    if (a.sign !== null && a.sign !== undefined) text += ` With best play: ${a.explanation}.`;
   }
   $("c4-status").textContent = text;
   c4.over = a.over;
@@ -81,7 +85,7 @@ async function c4Refresh() {
   c4ShowScores(a.over ? null : a);
   c4Status(a);
   // for tests and the curious: every analysis the page showed, in order
-  (window.c4Log ||= []).push({ moves: a.moves, to_move: a.to_move, score: a.score ?? null, over: a.over, winner: a.winner });
+  (window.c4Log ||= []).push({ moves: a.moves, to_move: a.to_move, score: a.score ?? null, sign: a.sign ?? null, over: a.over, winner: a.winner });
   document.body.dataset.c4Moves = c4.moves; // for tests: the position the page shows
   document.body.dataset.c4Over = a.over ? "1" : "0";
   return a;
@@ -170,7 +174,7 @@ $("c4-solve").onclick = async () => {
     if (s.result) {
       c4ShowScores(s.result);
       const r = s.result;
-      $("c4-verdict").textContent = r.score !== null
+      $("c4-verdict").textContent = r.sign !== null
         ? `Who wins from here: ${r.explanation}; best column(s) ${r.best_columns.join(", ")}.`
         : `Not settled in ${s.seconds.toFixed(1)} s: ${r.explanation}.`;
     } else if (s.state === "stopped") $("c4-verdict").textContent = "Stopped.";
@@ -241,7 +245,7 @@ async function tttTree(a) {
   const c = t.counts;
   $("ttt-tree-note").textContent =
     `${fmt(c.nodes)} nodes visited, ${fmt(c.leaves)} leaves, ${fmt(c.cut_moves)} branches cut (red, dashed). ` +
-    "Blue: X (max) to move, orange: O (min); the number is the node's value.";
+    "Blue: X (max) to move, orange: O (min), grey: game over; in a node its value, on an edge the cell played.";
   box.append(drawTree(t.tree));
   box.scrollLeft = Math.max(0, t.tree._x - box.clientWidth / 2); // the root in view
 }
