@@ -24,6 +24,16 @@ from rompicapo.web.params import field, json_body, upload_text
 
 __all__ = ["ROUTES"]
 
+
+def _known(body: dict[str, Any], *names: str) -> dict[str, Any]:
+    """``body`` when it names only ``names``: a field the route does not know is a mistake
+    (a typo would otherwise be ignored silently), so it is a 400 naming it."""
+    extra = sorted(set(body) - set(names))
+    if extra:
+        takes = ", ".join(names)
+        raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
+    return body
+
 # Sudoku: grids up to 16x16 on the page (25x25 generation takes minutes).
 SUDOKU_MAX_SIDE = 16
 # Generation with a wanted difficulty tries new seeds for at most this long.
@@ -56,7 +66,7 @@ def _sudoku(body: dict[str, Any]):
 async def sudoku_solve(request: Request) -> JSONResponse:
     from rompicapo.cover import sudoku
 
-    puzzle = _sudoku(await json_body(request))
+    puzzle = _sudoku(_known(await json_body(request), "puzzle"))
     r = await run_in_threadpool(sudoku.solve, puzzle, limit=2)
     out = r.to_dict()
     out["verified"] = r.verify() if r.solutions else None
@@ -68,7 +78,7 @@ async def sudoku_solve(request: Request) -> JSONResponse:
 async def sudoku_rate(request: Request) -> JSONResponse:
     from rompicapo.cover import sudoku
 
-    puzzle = _sudoku(await json_body(request))
+    puzzle = _sudoku(_known(await json_body(request), "puzzle"))
     r = await run_in_threadpool(sudoku.rate, puzzle)
     return JSONResponse(r.to_dict())
 
@@ -76,7 +86,7 @@ async def sudoku_rate(request: Request) -> JSONResponse:
 async def sudoku_hint(request: Request) -> JSONResponse:
     from rompicapo.cover.sudoku_hint import next_step
 
-    puzzle = _sudoku(await json_body(request))
+    puzzle = _sudoku(_known(await json_body(request), "puzzle"))
     step = await run_in_threadpool(next_step, [list(row) for row in puzzle.grid], puzzle.box)
     if step is None:
         return JSONResponse(
@@ -112,7 +122,7 @@ def _generate(box: str, symmetric: bool, difficulty: str, seed: int | None) -> d
 
 
 async def sudoku_generate(request: Request) -> JSONResponse:
-    body = await json_body(request)
+    body = _known(await json_body(request), "box", "symmetric", "difficulty", "seed")
     box = field(body, "box", str, "3x3", choices=("2x2", "2x3", "3x3", "3x4", "4x4"))
     symmetric = field(body, "symmetric", bool, False)
     difficulty = field(body, "difficulty", str, "any", choices=DIFFICULTIES)
@@ -138,7 +148,7 @@ async def queens_route(request: Request) -> JSONResponse:
     from rompicapo.cover import queens
     from rompicapo.cover.verify import queens_ok
 
-    body = await json_body(request)
+    body = _known(await json_body(request), "n", "index")
     n = field(body, "n", int, 8, minimum=1, maximum=QUEENS_MAX)
     index = field(body, "index", int, 0, minimum=0, maximum=POLY_MAX_INDEX)
     r = await run_in_threadpool(lambda: queens(n, limit=index + 1, keep=index + 1, jobs=1))
@@ -172,7 +182,7 @@ async def polyomino_route(request: Request) -> JSONResponse:
     from rompicapo.cover import pack
     from rompicapo.cover.verify import tiling_ok
 
-    body = await json_body(request)
+    body = _known(await json_body(request), "pieces", "region", "index")
     shapes, region = _packing_input(body)
     index = field(body, "index", int, 0, minimum=0, maximum=POLY_MAX_INDEX)
 
@@ -196,7 +206,7 @@ async def polyomino_route(request: Request) -> JSONResponse:
 async def polyomino_count(request: Request) -> JSONResponse:
     from rompicapo.cover import pack
 
-    body = await json_body(request)
+    body = _known(await json_body(request), "pieces", "region")
     shapes, region = _packing_input(body)
 
     def run():
@@ -224,7 +234,7 @@ async def dlx_job(request: Request) -> JSONResponse:
     the raw body: a job counting (exact, one worker) or listing solutions."""
     from rompicapo.cover import count, parse_dlx, solve
 
-    q = dict(request.query_params)
+    q = _known(dict(request.query_params), "tab", "mode", "limit", "time_limit")
     for key in ("limit", "time_limit"):
         if key in q:
             try:

@@ -30,6 +30,16 @@ from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body
 
 __all__ = ["ROUTES", "board_payload"]
 
+
+def _known(body: dict[str, Any], *names: str) -> dict[str, Any]:
+    """``body`` when it names only ``names``: a field the route does not know is a mistake
+    (a typo would otherwise be ignored silently), so it is a 400 naming it."""
+    extra = sorted(set(body) - set(names))
+    if extra:
+        takes = ", ".join(names)
+        raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
+    return body
+
 # Boards up to this side on the page (Eternity II is 16; published sets stop at 20).
 MAX_SIDE = 20
 # Text of a pieces file or a board (400 pieces of ~15 characters): well under this.
@@ -104,7 +114,7 @@ def board_payload(board, puzzle) -> dict[str, Any]:
 async def board_route(request: Request) -> JSONResponse:
     from rompicapo.edges import score_board
 
-    body = await json_body(request)
+    body = _known(await json_body(request), "pieces", "board")
     puzzle = await run_in_threadpool(_puzzle, body)
     board = await run_in_threadpool(_board, body, puzzle, "board", False)
     out = board_payload(board, puzzle)
@@ -144,7 +154,7 @@ async def solve_route(request: Request) -> JSONResponse:
     from rompicapo.edges.blackwood import search
     from rompicapo.edges.puzzle import Board, load_clues
 
-    body = await json_body(request)
+    body = _known(await json_body(request), "tab", "pieces", "clues", "time_limit", "seed")
     tab = field(body, "tab", str, max_length=64)
     seconds = _seconds(body, 10.0)
     seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
@@ -207,7 +217,7 @@ async def improve_route(request: Request) -> JSONResponse:
     """A job: the improver (large-neighbourhood search) on the board given."""
     from rompicapo.edges import improve_board
 
-    body = await json_body(request)
+    body = _known(await json_body(request), "tab", "pieces", "board", "time_limit", "seed")
     tab = field(body, "tab", str, max_length=64)
     seconds = _seconds(body, 10.0)
     seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
