@@ -158,3 +158,19 @@ def test_a_closed_event_stream_stops_the_solve_within_two_seconds(live_server):
         time.sleep(0.05)
     assert s["state"] == "stopped"
     assert s["result"]["interrupted"] and s["result"]["board"]["placed"] == 256  # best kept
+
+
+@pytest.mark.slow  # a study of two jobs and its matplotlib report: ~15 s on a loaded machine
+def test_study_report_of_an_uploaded_file(client, tmp_path):
+    from rompicapo.edges.study import Budget, Design, run_study
+
+    db = tmp_path / "tiny.sqlite"
+    design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
+    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    r = client.post("/api/edges/study", content=db.read_bytes())
+    assert r.status_code == 200, r.text
+    rep = r.json()
+    assert rep["jobs"] >= 2 and "summary" in rep and rep["summary"].startswith("#")
+    assert rep["images"] and all(im["png"] for im in rep["images"])
+    # the report was made in a temporary folder of the server and nothing names a server path
+    assert "/tmp" not in json.dumps({k: v for k, v in rep.items() if k != "summary"})
