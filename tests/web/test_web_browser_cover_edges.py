@@ -55,6 +55,16 @@ def test_sudoku_solve_and_generate_in_the_page(page, artifacts):
     page.wait_for_selector("#sd-status:has-text('unique solution')", timeout=60_000)
     assert sudoku_ok(_grid(generated), _grid("".join(_cells(page))), (3, 3))
     page.screenshot(path=str(artifacts / "cover-generated.png"), full_page=True)
+    # a .dlx upload listed in a job: Langford pairs for n = 7 (52 sequences, each twice)
+    dlx = Path(__file__).resolve().parents[1] / "data" / "exact-cover" / "langford-7.dlx"
+    page.set_input_files("#x-file", str(dlx))
+    page.select_option("#x-mode", "list")
+    page.fill("#x-limit", "200")
+    page.click("#x-start")
+    page.wait_for_selector("#x-status:has-text('exactly')", timeout=60_000)
+    assert "exactly 52 solutions" in page.inner_text("#x-status")
+    assert page.inner_text("#x-out").count("solution ") == 52
+    page.screenshot(path=str(artifacts / "cover-dlx.png"), full_page=True)
     assert errors == []
 
 
