@@ -10,17 +10,8 @@ import argparse
 import os
 import sys
 
+from rompicapo.cli.options import add_run_options, positive_int
 from rompicapo.common import InputError
-
-
-def _table_text(table) -> str:
-    rows, cols = table.shape
-    width = max(len(f"{int(table.max()):,}"), len(str(cols - 1)))
-    head = "    " + " ".join(f"{c:>{width}}" for c in range(cols))
-    lines = [head]
-    for r in range(rows):
-        lines.append(f"{r:>3} " + " ".join(f"{int(v):>{width},}" for v in table[r]))
-    return "\n".join(lines)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,36 +34,44 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--moves", default="caselle", help="caselle (default), knight, or 'DR,DC;DR,DC;...'"
     )
-    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
-    p.add_argument("--checkpoint", metavar="FILE", help="save finished jobs here; rerun to resume")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run the jobs on this Dask scheduler")
     p.add_argument(
-        "--list", type=int, metavar="N", help="print the first N paths from --start instead"
+        "--checkpoint",
+        metavar="FILE",
+        help="save finished jobs in FILE.json (checksummed); rerun to resume",
     )
     p.add_argument(
-        "--random", type=int, metavar="SEED", help="print one path found in a seeded random order"
+        "--list",
+        type=positive_int,
+        metavar="N",
+        help="print the first N paths from --start instead (N >= 1)",
     )
-    p.add_argument("--json", action="store_true", help="JSON output (JSON lines with --list)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, no statistics line")
+    p.add_argument(
+        "--random",
+        type=int,
+        metavar="SEED",
+        help="print one path found in a seeded random order (any integer seed)",
+    )
+    add_run_options(
+        p,
+        scheduler=True,
+        jobs_help="worker processes (default: all cores; more are capped)",
+    )
     p.set_defaults(handler=_count)
 
 
 def _count(args: argparse.Namespace) -> int:
+    from rompicapo.cli.progress import ProgressPrinter
     from rompicapo.common import dumps_json
     from rompicapo.paths import parse_cell, parse_size, render
     from rompicapo.paths.count import count_paths, iter_paths, search_path
 
     rows, cols = parse_size(args.size)
     start = parse_cell(args.start) if args.start is not None else None
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     kind = "closed tours" if args.closed else "paths"
 
     if args.list is not None or args.random is not None:
         if start is None:
             raise InputError("--list and --random need --start R,C")
-        if args.list is not None and args.list < 0:
-            raise InputError(f"--list must be at least 0, got {args.list}")
         if args.random is not None:
             found = search_path(rows, cols, start, args.moves, args.closed, seed=args.random)
             paths = [found.path] if found.path is not None else []
@@ -92,19 +91,21 @@ def _count(args: argparse.Namespace) -> int:
             print(f"no {kind} from {start} on {rows}x{cols}")
         return 0
 
-    progress = not args.quiet and not args.json and sys.stderr.isatty()
+    show = not args.quiet and not args.json and sys.stderr.isatty()
     try:
-        result = count_paths(
-            rows,
-            cols,
-            start,
-            args.moves,
-            args.closed,
-            jobs=args.jobs,
-            checkpoint=args.checkpoint,
-            scheduler=args.scheduler,
-            progress=progress,
-        )
+        with ProgressPrinter(f"{rows}x{cols} jobs", enabled=show, transient=False) as progress:
+            result = count_paths(
+                rows,
+                cols,
+                start,
+                args.moves,
+                args.closed,
+                jobs=args.jobs,
+                checkpoint=args.checkpoint,
+                scheduler=args.scheduler,
+                progress=progress,
+                time_limit=args.time_limit,
+            )
     except KeyboardInterrupt:
         if args.checkpoint:
             print(
@@ -116,30 +117,11 @@ def _count(args: argparse.Namespace) -> int:
             print("interrupted: nothing saved (give --checkpoint FILE to make a count resumable)",
                   file=sys.stderr)  # fmt: skip
         return 130
-
-    if args.json:
-        print(dumps_json(result.as_dict()))
-        return 0
-    board = f"{rows}x{cols} {result.moves}"
-    if start is not None:
-        print(f"{board} {kind} from {start}: {result.count:,}")
-        if result.count == 0:
-            print(
-                f"no {kind[:-1]} from {start}: proven by exhaustive search ({result.nodes:,} nodes)"
-            )
-    else:
-        print(f"{board} {kind} from every start:")
-        print(_table_text(result.table))
-        print(f"total {result.total:,}  min {result.min:,}  max {result.max:,}")
-        if result.total == 0:
-            print(f"no {kind[:-1]} from any start: proven by exhaustive search "
-                  f"({result.nodes:,} nodes)")  # fmt: skip
     if not args.quiet:
-        searched = result.nodes - result.counts.get("nodes_from_checkpoint", 0)
-        rate = searched / result.solve_seconds if result.solve_seconds > 0 else 0.0
-        jobs = f"  jobs {result.jobs}" if result.jobs else ""
-        print(
-            f"nodes {result.nodes:,}{jobs}  {result.solve_seconds:.3f} s"
-            f" (+{result.compile_seconds:.2f} s compile)  {rate / 1e6:.1f} M nodes/s"
-        )
+        for note in result.notes:
+            print(f"note: {note}", file=sys.stderr)
+    if args.json:
+        print(dumps_json(result.to_dict()))
+    else:
+        print(result.report(stats=not args.quiet))
     return 0

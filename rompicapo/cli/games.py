@@ -136,13 +136,9 @@ def _grundy(args: argparse.Namespace) -> int:
 
 
 def _connect4_solve(args: argparse.Namespace) -> int:
-    from rompicapo.games.connect4 import Connect4Solver
+    from rompicapo.games.connect4 import solve_moves
 
-    solver = Connect4Solver()
-    if args.analyze:
-        _print(args, solver.analyze(args.moves, weak=args.weak))
-    else:
-        _print(args, solver.solve(args.moves, weak=args.weak))
+    _print(args, solve_moves(args.moves, analyze=args.analyze, weak=args.weak))
     return 0
 
 

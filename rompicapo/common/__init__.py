@@ -27,6 +27,7 @@ from rompicapo.common.errors import (
     StopRequested,
 )
 from rompicapo.common.files import (
+    atomic_path,
     check_input_path,
     check_output_path,
     decode_text,
@@ -79,6 +80,7 @@ __all__ = [
     "SearchResult",
     "StopRequested",
     "Stopwatch",
+    "atomic_path",
     "available_memory",
     "check_input_path",
     "check_int",

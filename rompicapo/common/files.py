@@ -27,6 +27,7 @@ from rompicapo.common.errors import InputError
 
 __all__ = [
     "MAX_TEXT_BYTES",
+    "atomic_path",
     "check_input_path",
     "check_output_path",
     "read_checked_json",
@@ -144,11 +145,51 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    _usual_mode(tmp)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _usual_mode(name: str) -> None:
+    """mkstemp makes files only their owner can read (0600); a result file gets the mode any
+    new file would get (0666 less the umask), as ``open(path, "w")`` gives."""
+    os.chmod(name, 0o666 & ~_umask())
+
+
+def _umask() -> int:
+    # Linux reports it without changing it (os.umask would, for a moment, in every thread)
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path | str):
+    """``with atomic_path(p) as tmp:`` write ``tmp`` (a new name in ``p``'s folder) any way you
+    like (a writer that needs a file name, ``np.save`` to an open handle, ``pwrite``...);
+    on success it is renamed onto ``p``, on any failure it is removed: a reader never sees a
+    half-written ``p`` and a failed write leaves nothing behind."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    os.close(fd)
+    _usual_mode(tmp)
+    try:
+        yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

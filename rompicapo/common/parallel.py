@@ -47,8 +47,14 @@ def run_jobs(
     scheduler: str | None = None,
     max_pending: int | None = None,
     threads: bool = False,
+    deadline: Deadline | None = None,
 ) -> Iterator[tuple[J, R]]:
     """Run ``func(job)`` for every job and yield ``(job, result)`` pairs as they finish.
+
+    ``deadline``: when it passes, no more results are awaited: jobs not started are
+    cancelled, local worker processes are stopped (a job in a process cannot be interrupted
+    otherwise; with threads the running jobs are left to finish on their own), and the
+    iteration ends. The caller's own clock tells it that the results are incomplete.
 
     - ``scheduler=None``: local processes, ``n_jobs`` of them (default: all cores); with
       ``n_jobs=1`` the jobs run in this process, in order, which is easiest to debug.
@@ -68,6 +74,8 @@ def run_jobs(
     n = default_jobs() if n_jobs is None else check_int(n_jobs, "jobs", minimum=1, maximum=4096)
     if n == 1:
         for job in jobs:
+            if deadline is not None and deadline.expired():
+                return
             yield job, func(job)
         return
     limit = max_pending or 4 * n
@@ -87,7 +95,11 @@ def run_jobs(
                 if len(pending) >= limit:
                     break
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                timeout = None if deadline is None else deadline.remaining()
+                done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+                if not done:  # the deadline passed while every job in flight still ran
+                    _stop(pool, pending)
+                    return
                 for fut in done:
                     job = pending.pop(fut)
                     yield job, fut.result()
@@ -95,10 +107,24 @@ def run_jobs(
                         pending[pool.submit(func, nxt)] = nxt
                         break
         except BaseException:
-            for fut in pending:
-                fut.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop(pool, pending)
             raise
+
+
+def _stop(pool, pending) -> None:
+    """Cancel what has not started and stop local worker processes now (Ctrl-C, a deadline):
+    otherwise leaving the pool would wait for every running job to finish."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    if processes:
+        # the pool sees its workers die and fails every pending future itself; cancelling
+        # them first would make its manager thread raise InvalidStateError (Python 3.11)
+        for proc in processes:
+            proc.terminate()
+        pool.shutdown(wait=False)
+        return
+    for fut in pending:
+        fut.cancel()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _run_dask(

@@ -46,6 +46,7 @@ __all__ = [
     "bench",
     "parse_position",
     "read_test_set",
+    "solve_moves",
 ]
 
 WIDTH, HEIGHT, CELLS = K.WIDTH, K.HEIGHT, K.SIZE
@@ -154,8 +155,7 @@ class Connect4Result(SearchResult):
         empty = CELLS - len(self.moves)
         if empty > max_empty:
             raise NotVerifiable(
-                f"{empty} empty cells: too many for the independent search "
-                f"(max_empty={max_empty})"
+                f"{empty} empty cells: too many for the independent search (max_empty={max_empty})"
             )
         true = V.connect4_score(self.moves)
         return (true > 0) - (true < 0) == self.score if self.weak else true == self.score
@@ -242,6 +242,20 @@ class Connect4Bench(SearchResult):
         if self.positions == 0:
             raise NotVerifiable("no positions were solved")
         return self.correct == self.positions and not self.mismatches
+
+
+def solve_moves(
+    moves: str, *, analyze: bool = False, weak: bool = False, solver: Connect4Solver | None = None
+) -> Connect4Result | Connect4Analysis:
+    """The score of the position after ``moves`` (or, with ``analyze``, of every column).
+
+    The moves are checked before the solver's table is allocated or its kernel loaded, so a
+    bad position costs nothing."""
+    position = parse_position(moves)
+    if position.over:
+        raise InputError(f"the game is already over after {position.moves!r}")
+    solver = solver or Connect4Solver()
+    return solver.analyze(position, weak=weak) if analyze else solver.solve(position, weak=weak)
 
 
 def read_test_set(path: object) -> list[tuple[str, int]]:

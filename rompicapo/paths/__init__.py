@@ -5,6 +5,8 @@ the previous one, a jump being 3 cells along a row or column or 2 along a diagon
 leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 
 - :func:`construct` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
+  :func:`find_path` also checks it and writes and draws it where asked, every output path
+  checked before the search; :func:`write_path` saves a path as ``.npy`` or ``.rpath``;
 - :func:`count_paths` counts them all exactly, :func:`search_path` finds one or proves none,
   :func:`iter_paths` streams them;
 - :func:`verify_path` checks a path with code that shares nothing with the solvers;
@@ -17,6 +19,15 @@ leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 """
 
 from rompicapo.paths import render
+from rompicapo.paths.api import (
+    BlockLookup,
+    FileCheck,
+    cells_at,
+    check_path_file,
+    find_path,
+    steps_of,
+    write_path,
+)
 from rompicapo.paths.construct import (
     PathResult,
     blocks_refusal,
@@ -38,14 +49,19 @@ from rompicapo.paths.verify import PathCheck, load_path, verify_path, verify_pat
 __all__ = [
     "CASELLE",
     "KNIGHT",
+    "BlockLookup",
     "CountResult",
     "ExhaustiveResult",
+    "FileCheck",
     "MoveSet",
     "PathCheck",
     "PathResult",
     "blocks_refusal",
+    "cells_at",
+    "check_path_file",
     "construct",
     "count_paths",
+    "find_path",
     "iter_paths",
     "load_path",
     "parse_cell",
@@ -54,6 +70,8 @@ __all__ = [
     "render",
     "search_path",
     "start_classes",
+    "steps_of",
     "verify_path",
     "verify_path_file",
+    "write_path",
 ]

@@ -18,9 +18,9 @@ Steps are numbered from 1, as on the paper board: step 1 is the start, step R*C 
 
 >>> bp = BlockPath(10, 10)
 >>> bp.cell_at(1), bp.cell_at(100)
-((0, 0), (9, 0))
+((0, 0), (6, 2))
 >>> bp.step_of((9, 0))
-100
+84
 """
 
 from __future__ import annotations
@@ -63,6 +63,11 @@ def split_length(n: int) -> tuple[int, int, int]:
     return parts, base, extra
 
 
+def _short(number: int) -> str:
+    text = str(number)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
+
+
 @lru_cache(maxsize=1)
 def _table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The block table as arrays ``cells[role, h, w, k]``, ``index[role, h, w, cell]`` and
@@ -98,15 +103,15 @@ class BlockPath:
     """
 
     def __init__(self, rows: int, cols: int) -> None:
-        rows, cols = int(rows), int(cols)
+        rows, cols = int(rows), int(cols)  # Python ints: the checks below cannot overflow
         if rows < MIN_SIDE or cols < MIN_SIDE:
             raise InputError(
-                f"the block construction needs both sides >= {MIN_SIDE}, got {rows}x{cols} "
-                "(use --method greedy)"
+                f"the block construction needs both sides >= {MIN_SIDE}, got {rows}x{cols}"
             )
         if rows * cols > _MAX_CELLS:
             raise InputError(
-                f"a {rows}x{cols} board has more than 2^62 cells: steps would not fit in 64 bits"
+                f"a {_short(rows)}x{_short(cols)} board has more than 2^62 cells: steps would "
+                "not fit in 64 bits"
             )
         self.rows = rows
         self.cols = cols
@@ -142,6 +147,13 @@ class BlockPath:
         rows and columns). O(1) per step. Raises InputError outside 1..R*C.
         """
         scalar = np.ndim(step) == 0
+        if scalar or isinstance(step, (list, tuple)):
+            # exact Python ints first: a huge step must be refused, not wrap around in int64
+            for s in [step] if scalar else step:
+                if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
+                    raise InputError(f"a step is a whole number, got {str(s)[:40]!r}")
+                if not 1 <= int(s) <= self.cells:
+                    raise InputError(f"step {_short(int(s))} is outside 1..{self.cells:,}")
         steps = np.atleast_1d(np.asarray(step, dtype=np.int64)) - 1
         if steps.size and (steps.min() < 0 or steps.max() >= self.cells):
             bad = int(steps.min() if steps.min() < 0 else steps.max()) + 1
@@ -165,6 +177,15 @@ class BlockPath:
         else:
             r, c = cell, col
             scalar = np.ndim(r) == 0 and np.ndim(c) == 0
+        if scalar:
+            for v in (r, c):
+                if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                    raise InputError(f"a cell is two whole numbers, got {str(cell)[:40]!r}")
+            if not (0 <= int(r) < self.rows and 0 <= int(c) < self.cols):
+                raise InputError(
+                    f"cell ({_short(int(r))}, {_short(int(c))}) is off the "
+                    f"{self.rows:,}x{self.cols:,} board"
+                )
         rs = np.atleast_1d(np.asarray(r, dtype=np.int64)).ravel()
         cs = np.atleast_1d(np.asarray(c, dtype=np.int64)).ravel()
         if rs.shape != cs.shape:

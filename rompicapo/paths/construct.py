@@ -37,13 +37,20 @@ from typing import Any
 import numpy as np
 
 from rompicapo.common import (
+    Deadline,
     InputError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
     SearchResult,
     Stopwatch,
     check_memory,
-    default_jobs,
+    check_seed,
+    check_time_limit,
     jit_warmup,
     peak_rss_bytes,
+    resolve_jobs,
+    seed_sequence,
 )
 from rompicapo.paths import _kernel
 from rompicapo.paths.moves import MoveSet, parse_moves
@@ -133,11 +140,15 @@ def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
 
 
 def parse_cell(
-    text: str | tuple[int, int] | int, rows: int | None = None, cols: int | None = None
+    text: str | tuple[int, int] | int,
+    rows: int | None = None,
+    cols: int | None = None,
+    what: str = "start",
 ) -> tuple[int, int]:
     """``"R,C"`` (0-based; ``R:C`` too), a pair, or a flat index -> (r, c).
 
-    With ``rows`` and ``cols`` the cell must be on that board (:class:`InputError` otherwise).
+    With ``rows`` and ``cols`` the cell must be on that board (:class:`InputError` otherwise,
+    naming the cell ``what``).
     """
     if isinstance(text, str):
         m = _CELL.fullmatch(text)
@@ -155,7 +166,7 @@ def parse_cell(
             raise InputError(f"bad cell {text!r}: give (row, col)") from None
     if rows is not None and cols is not None and not (0 <= r < rows and 0 <= c < cols):
         raise InputError(
-            f"start ({r}, {c}) is outside the {rows}x{cols} board "
+            f"{what} ({r}, {c}) is outside the {rows}x{cols} board "
             f"(rows 0..{rows - 1}, columns 0..{cols - 1})"
         )
     return r, c
@@ -187,6 +198,23 @@ class PathResult(SearchResult):
     proof: str = ""
     rotations: int = 0
     restarts: int = 0
+    # the verifier's verdict once checked (None: not checked yet), what was written, and notes
+    # for the user (a capped number of jobs, say)
+    verified: bool | None = None
+    written: list[str] = field(default_factory=list)
+    unwritten: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # a path streamed to an .rpath file and never held in memory (path is None then)
+    out: str | None = None
+    out_bytes: int = 0
+    write_seconds: float = 0.0
+    verify_seconds: float = 0.0
+    reason: str = ""
+
+    _dict_exclude = (
+        "path", "moves", "verified", "written", "unwritten", "notes", "out", "out_bytes",
+        "write_seconds", "verify_seconds", "reason", "solve_seconds", "compile_seconds",
+    )  # fmt: skip
 
     @property
     def found(self) -> bool:
@@ -195,6 +223,11 @@ class PathResult(SearchResult):
     @property
     def cells(self) -> int:
         return self.rows * self.cols
+
+    @property
+    def streamed(self) -> bool:
+        """The path went straight to an ``.rpath`` file (``out``) and is not in memory."""
+        return self.found and self.path is None and self.out is not None
 
     def grid(self) -> np.ndarray:
         """The R x C array of step numbers (1 = start), as written on paper."""
@@ -205,8 +238,19 @@ class PathResult(SearchResult):
         return step_grid(self.path, self.rows, self.cols)
 
     def verify(self) -> bool:
-        """Check the path with the independent verifier (False when there is no path)."""
-        return bool(self.check()) if self.found else False
+        """Check the path with the independent verifier: True when it is a valid path (closed
+        when asked) from ``start``, False when it is not. A streamed path is checked in its
+        ``.rpath`` file. Raises :class:`~rompicapo.common.NotVerifiable` when there is no
+        complete path (not found, impossible, interrupted): there is nothing to check."""
+        if not self.found:
+            raise NotVerifiable(f"no path to check (the search ended {self.status!r})")
+        if self.streamed:
+            from rompicapo.paths.verify_stream import verify_rpath
+
+            self.verified = bool(verify_rpath(self.out, start=self.start, moves=self.moves))
+        else:
+            self.verified = bool(self.check())
+        return self.verified
 
     def check(self):
         """The verifier's full verdict (a PathCheck with the reason of a failure)."""
@@ -221,26 +265,81 @@ class PathResult(SearchResult):
             closed=self.closed,
         )
 
-    def summary(self, verified: bool | None = None) -> dict[str, Any]:
-        """The fields of ``rompicapo path --json``."""
-        return {
-            "rows": self.rows,
-            "cols": self.cols,
-            "start": list(self.start),
+    def _dict_extra(self) -> dict[str, Any]:
+        """The keys of ``rompicapo path --json`` (a streamed path has its file's keys)."""
+        verified = self.verified
+        if verified is None:
+            verified = bool(self.check()) if self.found and self.path is not None else False
+        out: dict[str, Any] = {
             "moves": self.moves.spec,
-            "closed": self.closed,
-            "method": self.method,
-            "seed": self.seed,
             "found": self.found,
-            "status": self.status,
-            "verified": self.verify() if verified is None else verified,
-            "proof": self.proof,
-            "rotations": self.rotations,
-            "restarts": self.restarts,
-            "solve_seconds": round(self.solve_seconds, 6),
+            "verified": verified,
             "compile_seconds": round(self.compile_seconds, 6),
-            "peak_bytes": self.peak_bytes,
         }
+        if self.streamed:
+            out.update(
+                reason=self.reason,
+                out=self.out,
+                bytes=self.out_bytes,
+                write_seconds=round(self.write_seconds, 3),
+                verify_seconds=round(self.verify_seconds, 3),
+            )
+        else:
+            out["solve_seconds"] = round(self.solve_seconds, 6)
+        if self.written:
+            out["written"] = list(self.written)
+        if self.unwritten:
+            out["unwritten"] = list(self.unwritten)
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+    def report(self, *, grid: bool = True) -> str:
+        """The lines ``rompicapo path`` prints: the outcome, the numbered grid of a small board
+        (``grid``), and the files written."""
+        from rompicapo.paths.render import grid_text
+
+        rows, cols, (r0, c0) = self.rows, self.cols, self.start
+        board = f"{rows}x{cols} {self.moves.name} from ({r0}, {c0})"
+        if self.closed:
+            board += ", closed tour"
+        timing = f"solve {self.solve_seconds:.3f} s, compile {self.compile_seconds:.2f} s"
+        verdict = {True: "verified", False: "NOT VERIFIED", None: "not checked"}[self.verified]
+        lines = []
+        if self.streamed:
+            lines.append(
+                f"{rows}x{cols} caselle from (0, 0): blocks, written to {self.out} "
+                f"({self.out_bytes / 1e9:.3g} GB in {self.write_seconds:.2f} s), "
+                f"{verdict if self.verified else verdict + ': ' + self.reason} "
+                f"in {self.verify_seconds:.2f} s (compile {self.compile_seconds:.2f} s)"
+            )
+        elif self.found:
+            how = (
+                f"{self.counts['bands']} bands of {self.counts['blocks_per_band']} blocks"
+                if self.method == "blocks"
+                else f"{self.rotations} rotations, {self.restarts} restarts"
+            )
+            lines.append(f"{board}: found, {verdict} ({how}, {timing})")
+            if grid and cols <= TEXT_GRID_COLS and rows * cols <= TEXT_GRID_CELLS:
+                lines += ["", grid_text(self.path, rows, cols)]
+        elif self.status == "impossible":
+            lines.append(f"{board}: impossible: {self.proof}")
+        elif self.status == "interrupted":
+            done = self.counts.get("path_cells", 0)
+            lines.append(f"{board}: interrupted after {done:,} of {rows * cols:,} cells ({timing})")
+        else:
+            within = " within the time limit" if self.counts.get("time_limit_reached") else ""
+            lines.append(
+                f"{board}: not found{within} ({self.rotations} rotations, {self.restarts} "
+                f"restarts, {timing}); no proof that none exists"
+            )
+        lines += [f"wrote {name}" for name in self.written]
+        return "\n".join(lines)
+
+
+# Boards with at most this many columns and cells are printed as a numbered grid.
+TEXT_GRID_COLS = 40
+TEXT_GRID_CELLS = 2500
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,7 +487,7 @@ def construct(
     max_attempts: int | None = None,
     time_limit: float | None = None,
     prove: bool = True,
-    progress: bool = False,
+    progress: ProgressCallback | None = None,
     jobs: int | None = None,
     strips: int | None = None,
     method: str = "greedy",
@@ -400,14 +499,18 @@ def construct(
         start: the first cell, ``(r, c)`` 0-based, ``"r,c"`` or a flat index.
         moves: ``"caselle"`` (default), ``"knight"``, ``"DR,DC;..."`` or a :class:`MoveSet`.
         closed: ask for a closed tour (the last cell one move from the first).
-        seed: makes the run reproducible (the same seed gives the same path); ``None`` = 0.
+        seed: makes the run reproducible (the same seed gives the same path); any integer,
+            negative ones included; ``None`` = 0.
         tie_break: Warnsdorff's tie-break: ``"centre"`` (farthest from the centre, default),
             ``"order"`` (first in the seeded move order) or ``"random"``.
         max_attempts: give up after this many regrowths (default: 64 + 4 log2(cells)).
-        time_limit: give up after this many seconds of search.
+        time_limit: give up after this many seconds of wall clock for the whole call
+            (compilation included).
         prove: on small boards (<= 42 cells), settle a failure by exhaustive search.
-        progress: show a progress bar on stderr (worth it above ~10^8 cells).
-        jobs: threads solving bands of the board at once (default: all cores).
+        progress: a callable receiving :class:`~rompicapo.common.ProgressEvent` (cells of the
+            path done); the library draws nothing.
+        jobs: threads solving bands of the board at once (default: all cores; more than the
+            cores are capped, with a note in ``result.notes``).
         strips: bands of rows the board is cut into (default: 1 below 0.5M cells, then 2, then
             one per ~1M cells, at most 64, bands of at least 64 rows; 1 for closed tours). The
             bands, not the jobs, decide the
@@ -424,6 +527,7 @@ def construct(
     start or move set, and :class:`~rompicapo.common.InsufficientMemoryError` when the arrays
     would not fit in the memory available (checked before allocating).
     """
+    deadline = Deadline(check_time_limit(time_limit))
     if cols is None:
         cols = rows
     rows, cols = parse_size((rows, cols))
@@ -431,9 +535,10 @@ def construct(
     mset = parse_moves(moves)
     if tie_break not in TIE_BREAKS:
         raise InputError(f"unknown tie-break {tie_break!r}: use one of {', '.join(TIE_BREAKS)}")
-    seed = 0 if seed is None else int(seed)
-    if seed < 0:
-        raise InputError(f"seed must be >= 0, got {seed}")
+    seed = check_seed(seed)
+    seed = 0 if seed is None else seed
+    jobs, jobs_note = resolve_jobs(jobs)
+    progress = _progress_callback(progress)
     n = rows * cols
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
@@ -441,10 +546,15 @@ def construct(
     if method == "blocks" and why_not == _SHORT_SIDE:
         method = "greedy"  # a board with a side below 5 is small enough for a direct search
     if method == "blocks" and why_not:
-        raise InputError(f"the block construction does not apply: {why_not} (use greedy)")
+        raise InputError(
+            f"the block construction does not apply: {why_not} (use method='greedy')"
+        )
     if method == "blocks" or (method == "auto" and not why_not):
-        return _construct_blocks(rows, cols, mset, jobs)
+        result = _construct_blocks(rows, cols, mset, jobs)
+        result.notes += [jobs_note] if jobs_note else []
+        return result
     result = PathResult(rows=rows, cols=cols, start=(r0, c0), moves=mset, closed=closed, seed=seed)
+    result.notes += [jobs_note] if jobs_note else []
     if len(mset) > 16:
         raise InputError(f"the constructor takes at most 16 moves, {mset.name!r} has {len(mset)}")
     obstruction = ""
@@ -475,7 +585,8 @@ def construct(
     canonical = sorted(mset.moves)
     dr0 = np.array([m[0] for m in canonical], dtype=np.int64)
     dc0 = np.array([m[1] for m in canonical], dtype=np.int64)
-    ss = np.random.SeedSequence(seed)
+    # seeds >= 0 keep the paths they always gave; negative ones get their own streams
+    ss = np.random.SeedSequence(seed) if seed >= 0 else seed_sequence(seed)
     start_flat = r0 * cols + c0
 
     with Stopwatch() as sw:
@@ -488,7 +599,7 @@ def construct(
         pieces = _plan_pieces(rows, cols, (r0, c0), closed, strips)
         run = _Run(
             dr0=dr0, dc0=dc0, tie=TIE_BREAKS[tie_break], max_attempts=max_attempts,
-            deadline=None if time_limit is None else time.perf_counter() + time_limit,
+            deadline=None if time_limit is None else time.perf_counter() + deadline.remaining(),
         )  # fmt: skip
         status, done_cells = _solve_pieces(
             run, pieces, rows, cols, state, path, pos, ss, jobs, progress
@@ -515,6 +626,10 @@ def construct(
         del path
         return result
     result.status = "not found"
+    if run.timed_out:  # keep the cells done, as an interrupted run does; no proof now
+        result.counts["time_limit_reached"] = 1
+        result.path = path[:done_cells].copy()
+        return result
     if n > STRUCTURE_CELLS and min(rows, cols) >= NARROW_SIDE:
         _prove_by_structure(result, start_flat, dr0, dc0, path, state)
     del path, pos, state
@@ -525,6 +640,16 @@ def construct(
 
 METHODS = ("greedy", "blocks", "auto")
 _SHORT_SIDE = "it needs both sides >= 5"
+
+
+def _progress_callback(progress: object) -> ProgressCallback | None:
+    """``progress`` as a callback: earlier releases took a bool (True drew a bar on stderr);
+    the library no longer draws, so a bool means no callback."""
+    if isinstance(progress, bool) or progress is None:
+        return None
+    if not callable(progress):
+        raise InputError(f"progress must be a callable or None, got {type(progress).__name__}")
+    return progress
 
 
 def blocks_refusal(
@@ -549,7 +674,7 @@ def _construct_blocks(rows: int, cols: int, mset: MoveSet, jobs: int | None) -> 
     from rompicapo.paths.blocks import BlockPath, warm_up
 
     result = PathResult(rows=rows, cols=cols, start=(0, 0), moves=mset, method="blocks")
-    result.compile_seconds = jit_warmup("paths.blocks", warm_up)
+    bp = BlockPath(rows, cols)  # sizes checked (exact ints) before compiling anything
     n = rows * cols
     itemsize = 4 if n <= INT32_CELLS else 8
     # the path array, plus the verifier's byte per cell that every caller runs next
@@ -558,8 +683,8 @@ def _construct_blocks(rows: int, cols: int, mset: MoveSet, jobs: int | None) -> 
         f"a {rows}x{cols} block path ({n:,} cells at {itemsize + 1} bytes each with its check; "
         "write it to a .rpath file to stream it instead)",
     )
+    result.compile_seconds = jit_warmup("paths.blocks", warm_up)
     with Stopwatch() as sw:
-        bp = BlockPath(rows, cols)
         result.path = bp.fill_path(jobs=jobs)
     result.solve_seconds = sw.seconds
     result.peak_bytes = peak_rss_bytes()
@@ -616,6 +741,7 @@ class _Run:
     exact_nodes: int = 0
     merges: int = 0
     stop: bool = False
+    timed_out: bool = False  # the time limit stopped the walk (not a failure of the search)
 
 
 # Boards from STRIP_CELLS cells up are cut into bands of whole rows, about BAND_CELLS each,
@@ -753,18 +879,11 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
     pieces = list(pieces)
     seeds = list(ss.spawn(len(pieces)))
     done = [0] * len(pieces)
-    bar = task = None
-    if progress:
-        from rompicapo.common import progress_bar
-
-        bar = progress_bar()
-        bar.start()
-        task = bar.add_task(f"path {rows}x{cols}", total=n)
+    tracker = Progress(progress, unit="cells", total=n)
 
     def report(i: int, cells: int) -> None:
         done[i] = cells
-        if bar is not None:
-            bar.update(task, completed=sum(done))
+        tracker.update(sum(done))
 
     def solve(i: int) -> str:
         pc = pieces[i]
@@ -784,7 +903,7 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
         else:
             from concurrent.futures import ThreadPoolExecutor
 
-            workers = default_jobs() if jobs is None else max(1, int(jobs))
+            workers = max(1, int(jobs))
             with ThreadPoolExecutor(max_workers=min(workers, len(pieces))) as pool:
                 futures = [pool.submit(solve, i) for i in range(len(pieces))]
                 try:
@@ -795,7 +914,9 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
                     statuses.append("interrupted")
         # A band that could not hand over is merged with the next band and solved again: the
         # failed hand-over disappears, and a merge that reaches the last band has none at all.
-        while "interrupted" not in statuses and "gave up" in statuses[:-1]:
+        while (
+            "interrupted" not in statuses and "gave up" in statuses[:-1] and not run.timed_out
+        ):
             i = statuses.index("gave up")
             pieces[i : i + 2] = [_merge_pieces(pieces[i], pieces[i + 1])]
             seeds[i : i + 2] = [seeds[i].spawn(1)[0]]
@@ -804,9 +925,7 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
             run.merges += 1
     except KeyboardInterrupt:
         statuses = ["interrupted"]
-    finally:
-        if bar is not None:
-            bar.stop()
+    tracker.finish()
     # the cells done in path order: whole pieces, then the prefix of the first unfinished one
     in_order = 0
     for i, pc in enumerate(pieces):
@@ -860,9 +979,16 @@ def _search_piece(run, pc, cols, state, path, pos, ss, report) -> str:
             while status == _kernel.PAUSED:
                 if run.stop:
                     return "interrupted"
+                # the wall clock is looked at between chunks (a fraction of a second each), so
+                # a run that would succeed without restarts still honours the time limit
+                if run.deadline is not None and time.perf_counter() > run.deadline:
+                    run.timed_out = True
+                    return "gave up"
                 # the window opens a little before the rest of the band is done: the cells the
                 # walk deferred around it are often reachable only through it
-                target = min(n - reserved - WINDOW_SLACK * (reserved > 0), plen + CHUNK_CELLS)
+                # with a time limit, shorter chunks: the clock is read between them
+                chunk = CHUNK_CELLS if run.deadline is None else CHUNK_CELLS // 4
+                target = min(n - reserved - WINDOW_SLACK * (reserved > 0), plen + chunk)
                 # while the window is shut, a stuck walk should open it rather than search long
                 budget = min(work_budget, PHASE1_WORK) if reserved else work_budget
                 plen, rot, _work, rng, status = _kernel.extend_path(

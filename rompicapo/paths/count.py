@@ -21,9 +21,7 @@ paths with :mod:`rompicapo.paths.verify`, which shares no code with them.
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,13 +31,28 @@ from typing import Any
 import numpy as np
 
 from rompicapo.common import (
+    Deadline,
     InputError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
     SearchResult,
     Stopwatch,
+    check_int,
+    check_limit,
+    check_memory,
+    check_node_limit,
+    check_output_path,
+    check_seed,
+    check_time_limit,
     connect_scheduler,
     jit_warmup,
-    progress_bar,
+    peak_rss_bytes,
+    read_checked_json,
+    resolve_jobs,
     run_jobs,
+    seed_u64,
+    write_checked_json,
 )
 from rompicapo.paths import _count_kernel as K
 from rompicapo.paths.moves import MoveSet, parse_moves
@@ -87,6 +100,12 @@ ENUM_CHUNK = 256
 
 NO_LIMIT = 2**62
 
+# An exhaustive search holds the path and a move mask per cell (two int64 arrays) and, for the
+# count from every start, a list of start classes: beyond this many cells no exhaustive search
+# could finish anyway (7x7 from every start is already 10^11 nodes), so the board is refused
+# before anything is allocated instead of growing memory with no output.
+MAX_SEARCH_CELLS = 1 << 20
+
 
 # --------------------------------------------------------------------------------------------
 # Results
@@ -115,6 +134,12 @@ class CountResult(SearchResult):
     jobs: int = 0
     split_depth: int = 0
     samples: dict[Cell, np.ndarray] = field(default_factory=dict)
+    # False when the time limit stopped the count first: ``count`` is then a lower bound
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
+    checkpoint: str | None = None
+
+    _dict_exclude = ("samples", "table")
 
     @property
     def total(self) -> int:
@@ -128,33 +153,71 @@ class CountResult(SearchResult):
     def max(self) -> int:
         return int(self.table.max()) if self.table is not None else self.count
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain data for JSON output."""
-        d: dict[str, Any] = {
-            "rows": self.rows,
-            "cols": self.cols,
-            "start": list(self.start) if self.start is not None else None,
-            "moves": self.moves,
-            "closed": self.closed,
-            "count": self.count,
-            "nodes": self.nodes,
-            "jobs": self.jobs,
-            "solve_seconds": round(self.solve_seconds, 6),
-            "compile_seconds": round(self.compile_seconds, 6),
-        }
-        if self.table is not None:
-            d.update(table=self.table.tolist(), total=self.total, min=self.min, max=self.max)
-        return d
+    def _dict_extra(self) -> dict[str, Any]:
+        if self.table is None:
+            return {}
+        return {"table": self.table, "total": self.total, "min": self.min, "max": self.max}
+
+    def report(self, *, stats: bool = True) -> str:
+        """The lines ``rompicapo count`` prints: the count (or the table), a proof line when
+        there is no path, and (``stats``) the nodes and speed."""
+        kind = "closed tours" if self.closed else "paths"
+        board = f"{self.rows}x{self.cols} {self.moves}"
+        lines = []
+        if not self.complete:
+            done = self.counts.get("jobs_done", 0)
+            lines.append(
+                f"{board} {kind}: stopped by the time limit after {done:,} of {self.jobs:,} "
+                f"jobs; at least {self.count:,} (not a complete count)"
+                + (
+                    f"; the jobs done are saved in {self.checkpoint}: the same call resumes"
+                    if self.checkpoint
+                    else ""
+                )
+            )
+        elif self.start is not None:
+            lines.append(f"{board} {kind} from {self.start}: {self.count:,}")
+            if self.count == 0:
+                lines.append(
+                    f"no {kind[:-1]} from {self.start}: proven by exhaustive search "
+                    f"({self.nodes:,} nodes)"
+                )
+        else:
+            lines.append(f"{board} {kind} from every start:")
+            lines.append(_table_text(self.table))
+            lines.append(f"total {self.total:,}  min {self.min:,}  max {self.max:,}")
+            if self.total == 0:
+                lines.append(
+                    f"no {kind[:-1]} from any start: proven by exhaustive search "
+                    f"({self.nodes:,} nodes)"
+                )
+        if stats:
+            searched = self.nodes - self.counts.get("nodes_from_checkpoint", 0)
+            rate = searched / self.solve_seconds if self.solve_seconds > 0 else 0.0
+            jobs = f"  jobs {self.jobs}" if self.jobs else ""
+            lines.append(
+                f"nodes {self.nodes:,}{jobs}  {self.solve_seconds:.3f} s"
+                f" (+{self.compile_seconds:.2f} s compile)  {rate / 1e6:.1f} M nodes/s"
+            )
+        return "\n".join(lines)
 
     def verify(self) -> bool:
         """Check every sample path with the independent verifier, and the table's bookkeeping.
 
         True when each sample is a valid path (closed when asked) from its start, the count
         from that start is non-zero, every start with a non-zero count has a sample in its
-        class of symmetric starts, and the table sums to ``count``.
+        class of symmetric starts, and the table sums to ``count``. Raises
+        :class:`~rompicapo.common.NotVerifiable` for an incomplete count (time limit) and for
+        a count of zero (no path to check: that answer rests on the exhaustive search alone).
         """
         from rompicapo.paths.verify import verify_path
 
+        if not self.complete:
+            raise NotVerifiable("the count was stopped by the time limit: nothing to check")
+        if self.count == 0:
+            raise NotVerifiable(
+                "a count of zero has no path to check; it rests on the exhaustive search alone"
+            )
         moves = parse_moves(self.moves)
         for start, path in self.samples.items():
             check = verify_path(
@@ -163,7 +226,9 @@ class CountResult(SearchResult):
             if not check:
                 return False
         if self.table is None:
-            return self.count == 0 or self.start in self.samples
+            if self.start not in self.samples:
+                raise NotVerifiable("the result keeps no sample path (samples=False)")
+            return True
         if self.table.shape != (self.rows, self.cols) or int(self.table.sum()) != self.count:
             return False
         for rep, members in start_classes(self.rows, self.cols, moves).items():
@@ -171,6 +236,16 @@ class CountResult(SearchResult):
             if len(counts) != 1 or (counts.pop() > 0) != (rep in self.samples):
                 return False
         return True
+
+
+def _table_text(table) -> str:
+    rows, cols = table.shape
+    width = max(len(f"{int(table.max()):,}"), len(str(cols - 1)))
+    head = "    " + " ".join(f"{c:>{width}}" for c in range(cols))
+    lines = [head]
+    for r in range(rows):
+        lines.append(f"{r:>3} " + " ".join(f"{int(v):>{width},}" for v in table[r]))
+    return "\n".join(lines)
 
 
 @dataclass
@@ -198,10 +273,24 @@ class ExhaustiveResult(SearchResult):
             return True
         return False if self.proven else None
 
+    def report(self) -> str:
+        where = "any start" if self.start is None else f"{self.start}"
+        kind = "closed tour" if self.closed else "path"
+        head = f"{self.rows}x{self.cols} {self.moves} {kind} from {where}"
+        if self.path is not None:
+            return f"{head}: found ({self.nodes:,} nodes)"
+        if self.proven:
+            return f"{head}: none, proven by exhaustive search ({self.nodes:,} nodes)"
+        return f"{head}: not settled within the node limit ({self.nodes:,} nodes)"
+
     def verify(self) -> bool:
-        """A found path passes the independent verifier; no path found verifies trivially."""
+        """A found path passes the independent verifier (True) or not (False). Without a
+        path there is nothing to check: :class:`~rompicapo.common.NotVerifiable` (a proof of
+        non-existence rests on the exhaustive search alone)."""
         if self.path is None:
-            return True
+            raise NotVerifiable(
+                "no path to check" + (" (none exists, by exhaustive search)" if self.proven else "")
+            )
         from rompicapo.paths.verify import verify_path
 
         first = (int(self.path[0]) // self.cols, int(self.path[0]) % self.cols)
@@ -222,15 +311,26 @@ class ExhaustiveResult(SearchResult):
 # --------------------------------------------------------------------------------------------
 
 
-def _check_board(rows: int, cols: int, moves: str | MoveSet) -> MoveSet:
+def _check_board(rows: int, cols: int, moves: str | MoveSet, out_paths: int = 1) -> MoveSet:
+    """The move set of a valid board for exhaustive search, or InputError before allocating:
+    sizes are compared as Python ints (no overflow), the board must be small enough for an
+    exhaustive search to be held, and its arrays must fit in memory."""
     for name, v in (("rows", rows), ("cols", cols)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise InputError(f"{name} must be an integer, got {v!r}")
         if v < 1:
             raise InputError(f"the board needs at least one row and one column, got {rows}x{cols}")
+    cells = int(rows) * int(cols)
+    if cells > MAX_SEARCH_CELLS:
+        raise InputError(
+            f"a {rows}x{cols} board has {cells:,} cells: exhaustive search takes at most "
+            f"{MAX_SEARCH_CELLS:,} cells (7x7 from every start is already 10^11 nodes)"
+        )
     ms = parse_moves(moves)
     if len(ms) > K.MAX_MOVES:
         raise InputError(f"at most {K.MAX_MOVES} moves are supported, got {len(ms)}")
+    # path and move masks (int64 per cell), the output buffer of paths, and the padded board
+    check_memory(8 * cells * (3 + out_paths), f"exhaustive search of a {rows}x{cols} board")
     return ms
 
 
@@ -366,13 +466,41 @@ def _warm_up() -> float:
     )
 
 
-def _count_job(job: tuple) -> tuple[int, int, list[int] | None]:
+# With a time limit, a job runs in slices of this many nodes (a few tenths of a second) and
+# looks at the clock between them, so a worker stops soon after the deadline instead of
+# finishing a job that may take minutes. The kernel resumes exactly where a slice stopped, so
+# the counts are those of one uninterrupted call.
+SLICE_NODES = 2_000_000
+
+
+def _count_job(job: tuple) -> tuple[int | None, int, list[int] | None]:
     """Worker: count the completions of one prefix. ``job`` = (rows, cols, moves, closed,
-    prefix); returns (paths, nodes, one path or None). Top level, so processes can import it."""
-    rows, cols, moves, closed, prefix = job
-    run = _kernel_run(rows, cols, parse_moves(moves), closed, list(prefix))
-    sample = run.out[0].tolist() if len(run.out) else None
-    return run.leaves, run.nodes, sample
+    prefix[, deadline]); returns (paths, nodes, one path or None), paths None when the
+    deadline (seconds since the epoch, for workers in other processes or machines) came
+    first. Top level, so processes can import it."""
+    rows, cols, moves, closed, prefix = job[:5]
+    deadline = job[5] if len(job) > 5 else None
+    ms = parse_moves(moves)
+    if deadline is None:
+        run = _kernel_run(rows, cols, ms, closed, list(prefix))
+        sample = run.out[0].tolist() if len(run.out) else None
+        return run.leaves, run.nodes, sample
+    leaves = nodes = 0
+    sample = None
+    state = None
+    while True:
+        if time.time() > deadline:
+            return None, nodes, None
+        run = _kernel_run(
+            rows, cols, ms, closed, list(prefix), node_limit=SLICE_NODES, state=state
+        )
+        leaves += run.leaves
+        nodes += run.nodes
+        if sample is None and len(run.out):
+            sample = run.out[0].tolist()
+        if run.status == K.DONE:
+            return leaves, nodes, sample
+        state = (run.path, run.masks, run.depth)
 
 
 # --------------------------------------------------------------------------------------------
@@ -392,15 +520,20 @@ def _problem(rows, cols, start, moves: MoveSet, closed, split_depth) -> dict[str
 
 
 def _load_checkpoint(path: Path) -> dict[str, Any] | None:
-    """The checkpoint at ``path`` (None if there is no file); InputError if it is unusable."""
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
+    """The checkpoint at ``path`` (None if there is no file); InputError if it is unusable.
+
+    Checkpoints carry a checksum of their content (:func:`~rompicapo.common.write_checked_json`):
+    an edited count or a damaged file is refused, never added to a total.
+    """
+    if not path.exists():
         return None
-    except OSError as exc:
-        raise InputError(f"cannot read checkpoint {path}: {exc.strerror}") from None
     try:
-        data = json.loads(text)
+        data = read_checked_json(path, kind=CHECKPOINT_FORMAT, what="checkpoint")
+    except InputError as exc:
+        raise InputError(
+            f"checkpoint {str(path)!r} is corrupt or not a rompicapo count checkpoint ({exc})"
+        ) from None
+    try:
         if data.get("format") != CHECKPOINT_FORMAT or data.get("version") != CHECKPOINT_VERSION:
             raise ValueError
         problem = data["problem"]
@@ -422,13 +555,13 @@ def _load_checkpoint(path: Path) -> dict[str, Any] | None:
             [int(x) for x in value]
     except (ValueError, TypeError, KeyError, AttributeError):
         raise InputError(
-            f"checkpoint {path} is corrupt or not a rompicapo count checkpoint"
+            f"checkpoint {str(path)!r} is corrupt or not a rompicapo count checkpoint"
         ) from None
     return data
 
 
 def _save_checkpoint(path: Path, problem, done, samples) -> None:
-    """Write the checkpoint atomically: a temp file in the same folder, then os.replace."""
+    """Write the checkpoint atomically, with a checksum of its content."""
     data = {
         "format": CHECKPOINT_FORMAT,
         "version": CHECKPOINT_VERSION,
@@ -436,18 +569,7 @@ def _save_checkpoint(path: Path, problem, done, samples) -> None:
         "done": done,
         "samples": {str(k): v for k, v in samples.items()},
     }
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w") as fh:
-            json.dump(data, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_checked_json(path, data, kind=CHECKPOINT_FORMAT)
 
 
 # --------------------------------------------------------------------------------------------
@@ -495,64 +617,98 @@ def count_paths(
     jobs: int | None = None,
     checkpoint: str | os.PathLike | None = None,
     scheduler: Any = None,
-    progress: bool = False,
+    progress: ProgressCallback | None = None,
     samples: bool = True,
+    time_limit: float | None = None,
 ) -> CountResult:
     """Count exactly the paths (``closed=True``: closed tours) from ``start``, or from every
     start when ``start`` is None.
 
-    - ``jobs``: worker processes (default: all cores; 1 = this process only). Without
-      ``jobs``, ``checkpoint`` or ``scheduler`` a small count runs in this process at once.
-    - ``checkpoint``: a JSON file of finished prefix jobs; an interrupted count (Ctrl-C,
-      a crash) resumes from it and gives the same total. It records the problem and refuses
-      a different one (:class:`~rompicapo.common.InputError`).
-    - ``scheduler``: a Dask scheduler address (or ``distributed.Client``) to run the jobs on.
-    - ``progress``: a progress bar with ETA on stderr.
+    - ``jobs``: worker processes (default None: all cores; 1 = this process only; more than
+      the cores are capped, with a note in ``result.notes``). Without ``jobs``,
+      ``checkpoint`` or ``scheduler`` a small count runs in this process at once.
+    - ``checkpoint``: a ``.json`` file of finished prefix jobs, checksummed; an interrupted
+      count (Ctrl-C, a crash, the time limit) resumes from it and gives the same total. It
+      records the problem and refuses a different one, or an edited file
+      (:class:`~rompicapo.common.InputError`). Its folder is checked before any search.
+    - ``scheduler``: a Dask scheduler address (or ``distributed.Client``) to run the jobs on;
+      a wrong address is refused before any search.
+    - ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (jobs done of
+      the total); the library draws nothing.
     - ``samples``: keep one path per class of starts in the result, for ``verify()``.
+    - ``time_limit``: seconds of wall clock for the whole call; when it runs out the jobs
+      finished so far are saved (with ``checkpoint``) and the result has ``complete=False``.
 
     With ``start=None`` each class of starts under the board's symmetries (that preserve the
     move set) is counted once; ``table`` has every start. Raises InputError for a bad size,
-    start or move set. On KeyboardInterrupt the checkpoint is saved and the interrupt re-raised.
+    start, move set, path or address, and for a board too large for an exhaustive search. On
+    KeyboardInterrupt the checkpoint is saved and the interrupt re-raised.
     """
+    deadline = Deadline(check_time_limit(time_limit))
     ms = _check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)
     if start is not None:
         start = _check_start(start, rows, cols)
-        classes = {start: [start]}
-    else:
-        classes = start_classes(rows, cols, ms)
-    compile_seconds = _warm_up()
-    ckpt = Path(checkpoint) if checkpoint is not None else None
-
-    per_rep: dict[Cell, int] = {}
-    nodes = 0
-    found: dict[Cell, np.ndarray] = {}
-    n_jobs_run = 0
-    split_depth = 0
-    resumed_nodes = 0
-    with Stopwatch() as sw:
-        todo = list(classes)
-        if jobs is None and ckpt is None and scheduler is None:
-            budget = PROBE_NODES
-            for rep in list(todo):
-                run = _kernel_run(
-                    rows, cols, ms, closed, [rep[0] * cols + rep[1]], node_limit=budget
-                )
-                if run.status != K.DONE:
-                    break
-                budget -= run.nodes
-                per_rep[rep] = run.leaves
-                nodes += 1 + run.nodes  # the start state, then the states below it
-                if len(run.out):
-                    found[rep] = run.out[0].copy()
-                todo.remove(rep)
-        if todo:
-            counted, job_nodes, job_samples, n_jobs_run, split_depth, resumed_nodes = (
-                _count_in_jobs(rows, cols, start, ms, closed, todo, jobs, ckpt, scheduler, progress)
-            )
-            per_rep.update(counted)
-            found.update(job_samples)
-            nodes += job_nodes
+    notes: list[str] = []
+    if jobs is not None:
+        jobs, note = resolve_jobs(jobs)
+        if note:
+            notes.append(note)
+    ckpt = None
+    data = None
+    if checkpoint is not None:
+        ckpt = check_output_path(checkpoint, "checkpoint", suffixes=(".json",))
+        data = _load_checkpoint(ckpt)
+        if data is not None:  # another problem's file is refused before any work
+            _same_problem(ckpt, data, rows, cols, start, ms, closed)
+    tracker = Progress(progress, unit="jobs")
+    own_client = None
+    if isinstance(scheduler, str):
+        scheduler = own_client = connect_scheduler(scheduler)
+    try:
+        classes = {start: [start]} if start is not None else start_classes(rows, cols, ms)
+        compile_seconds = _warm_up()
+        per_rep: dict[Cell, int] = {}
+        nodes = 0
+        found: dict[Cell, np.ndarray] = {}
+        n_jobs_run = 0
+        split_depth = 0
+        resumed_nodes = 0
+        jobs_done = 0
+        complete = True
+        with Stopwatch() as sw:
+            todo = list(classes)
+            if jobs is None and ckpt is None and scheduler is None:
+                budget = PROBE_NODES
+                if time_limit is not None:  # the kernel has no clock: bound it by its speed
+                    budget = min(budget, max(1, int(10_000_000 * deadline.remaining())))
+                for rep in list(todo):
+                    run = _kernel_run(
+                        rows, cols, ms, closed, [rep[0] * cols + rep[1]], node_limit=budget
+                    )
+                    if run.status != K.DONE:
+                        break
+                    budget -= run.nodes
+                    per_rep[rep] = run.leaves
+                    nodes += 1 + run.nodes  # the start state, then the states below it
+                    if len(run.out):
+                        found[rep] = run.out[0].copy()
+                    todo.remove(rep)
+            if todo:
+                outcome = _count_in_jobs(
+                    rows, cols, start, ms, closed, todo, jobs, ckpt, data, scheduler,
+                    tracker, deadline,
+                )  # fmt: skip
+                counted, job_nodes, job_samples, n_jobs_run, split_depth = outcome[:5]
+                resumed_nodes, jobs_done = outcome[5:]
+                per_rep.update(counted)
+                found.update(job_samples)
+                nodes += job_nodes
+                complete = jobs_done == n_jobs_run
+    finally:
+        if own_client is not None:
+            own_client.close()
+    tracker.finish(counts={"nodes": nodes})
 
     table = None
     if start is None:
@@ -563,36 +719,38 @@ def count_paths(
         count = int(table.sum())
     else:
         count = per_rep[start]
+    counts = {"nodes": nodes, "jobs": n_jobs_run, "nodes_from_checkpoint": resumed_nodes}
+    if not complete:
+        counts["jobs_done"] = jobs_done
     return CountResult(
         solve_seconds=sw.seconds,
         compile_seconds=compile_seconds,
         # nodes_from_checkpoint: nodes of jobs finished by earlier runs (not this solve_seconds)
-        counts={"nodes": nodes, "jobs": n_jobs_run, "nodes_from_checkpoint": resumed_nodes},
+        counts=counts,
         rows=rows,
         cols=cols,
         moves=ms.spec,
         closed=bool(closed),
         start=start,
         count=count,
-        table=table,
+        table=table if complete else None,
         nodes=nodes,
         jobs=n_jobs_run,
         split_depth=split_depth,
         samples=found if samples else {},
+        complete=complete,
+        notes=notes,
+        checkpoint=None if ckpt is None else str(ckpt),
+        peak_bytes=peak_rss_bytes(),
     )
 
 
-def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, progress):
+def _count_in_jobs(
+    rows, cols, start, ms, closed, reps, jobs, ckpt, data, scheduler, tracker, deadline
+):
     """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up."""
-    data = _load_checkpoint(ckpt) if ckpt is not None else None
     if data is not None:
-        want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"))
-        if data["problem"] != want:
-            raise InputError(
-                f"checkpoint {ckpt} is for a different problem ({_describe(data['problem'])}); "
-                f"use another file for {_describe(want)}"
-            )
-        depth = int(want["split_depth"])
+        depth = _same_problem(ckpt, data, rows, cols, start, ms, closed)
         done: dict[str, list[int]] = data["done"]
         samples: dict[int, list[int]] = {int(k): v for k, v in data.get("samples", {}).items()}
     else:
@@ -603,8 +761,12 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
     prefixes, prefix_nodes = _prefix_jobs(rows, cols, ms, closed, reps, depth)
     keyed = {".".join(map(str, p)): p for p in prefixes}
     if not set(done) <= set(keyed):
-        raise InputError(f"checkpoint {ckpt} lists jobs this problem does not have: corrupt")
-    pending = [(rows, cols, ms.spec, bool(closed), p) for k, p in keyed.items() if k not in done]
+        raise InputError(f"checkpoint {str(ckpt)!r} lists jobs this problem does not have: corrupt")
+    # the deadline travels with each job as seconds since the epoch (workers' clocks)
+    until = () if deadline.time_limit is None else (time.time() + deadline.remaining(),)
+    pending = [
+        (rows, cols, ms.spec, bool(closed), p, *until) for k, p in keyed.items() if k not in done
+    ]
     resumed_nodes = sum(job_nodes for _, job_nodes in done.values())
 
     last_save = time.monotonic()
@@ -613,29 +775,31 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
         if ckpt is not None:
             _save_checkpoint(ckpt, problem, done, samples)
 
-    own_client = None
-    if isinstance(scheduler, str) and pending:
-        scheduler = own_client = connect_scheduler(scheduler)
-    with progress_bar(disable=not progress, transient=False) as bar:
-        task = bar.add_task(f"{rows}x{cols} jobs", total=len(keyed), completed=len(done))
-        try:
-            for job, (leaves, job_nodes, sample) in run_jobs(
-                _count_job, pending, n_jobs=jobs, scheduler=scheduler
-            ):
-                prefix = job[4]
-                done[".".join(map(str, prefix))] = [leaves, job_nodes]
-                if sample is not None and prefix[0] not in samples:
-                    samples[prefix[0]] = sample
-                bar.advance(task)
-                if ckpt is not None and time.monotonic() - last_save > CHECKPOINT_EVERY:
-                    save()
-                    last_save = time.monotonic()
-        except KeyboardInterrupt:
-            save()
-            raise
-        finally:
-            if own_client is not None:
-                own_client.close()
+    tracker.total = len(keyed)
+    tracker.update(len(done))
+    try:
+        for job, (leaves, job_nodes, sample) in run_jobs(
+            _count_job,
+            pending,
+            n_jobs=jobs,
+            scheduler=scheduler,
+            deadline=None if deadline.time_limit is None else deadline,
+        ):
+            prefix = job[4]
+            if leaves is None:  # stopped by the deadline: not done, not saved
+                break
+            done[".".join(map(str, prefix))] = [leaves, job_nodes]
+            if sample is not None and prefix[0] not in samples:
+                samples[prefix[0]] = sample
+            tracker.update(len(done))
+            if ckpt is not None and time.monotonic() - last_save > CHECKPOINT_EVERY:
+                save()
+                last_save = time.monotonic()
+            if deadline.expired():
+                break  # the time limit: keep what is done (saved below), stop the rest
+    except KeyboardInterrupt:
+        save()
+        raise
     save()
 
     counted = {rep: 0 for rep in reps}
@@ -649,7 +813,18 @@ def _count_in_jobs(rows, cols, start, ms, closed, reps, jobs, ckpt, scheduler, p
         for cell, path in samples.items()
         if cell in rep_of
     }
-    return counted, nodes, found, len(keyed), depth, resumed_nodes
+    return counted, nodes, found, len(keyed), depth, resumed_nodes, len(done)
+
+
+def _same_problem(ckpt, data, rows, cols, start, ms, closed) -> int:
+    """The split depth of a checkpoint of this very problem; InputError for another one."""
+    want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"))
+    if data["problem"] != want:
+        raise InputError(
+            f"checkpoint {str(ckpt)!r} is for a different problem "
+            f"({_describe(data['problem'])}); use another file for {_describe(want)}"
+        )
+    return check_int(want["split_depth"], "the checkpoint's split depth", minimum=1)
 
 
 def _describe(problem: dict[str, Any]) -> str:
@@ -676,13 +851,14 @@ def search_path(
 ) -> ExhaustiveResult:
     """Find one path from ``start`` (any start when None) by exhaustive search, or prove none.
 
-    ``node_limit`` caps the nodes (over all starts); ``seed`` tries moves in a random order,
-    which gives a random (not uniform) path. See :class:`ExhaustiveResult` for ``proven``.
+    ``node_limit`` caps the nodes (over all starts); ``seed`` (any integer) tries moves in a
+    random order, which gives a random (not uniform) path. See :class:`ExhaustiveResult` for
+    ``proven``.
     """
     ms = _check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)
-    if node_limit is not None and node_limit < 1:
-        raise InputError(f"node_limit must be at least 1, got {node_limit}")
+    node_limit = check_node_limit(node_limit)
+    seed = _kernel_seed(check_seed(seed))
     if start is not None:
         start = _check_start(start, rows, cols)
     reps = [start] if start is not None else list(start_classes(rows, cols, ms))
@@ -723,6 +899,14 @@ def search_path(
     )
 
 
+def _kernel_seed(seed: int | None) -> int | None:
+    """The kernel's non-negative int64 seed: small seeds as they are (the paths they gave
+    before stay the same), any other integer folded into [0, 2^63)."""
+    if seed is None or 0 <= seed < 2**63:
+        return seed
+    return seed_u64(seed) % 2**63
+
+
 def iter_paths(
     rows: int,
     cols: int,
@@ -734,13 +918,19 @@ def iter_paths(
     """Yield the paths from ``start`` one by one, in search order, at most ``limit`` of them.
 
     Streams: the kernel fills a buffer of paths and resumes from its saved state, so the first
-    paths arrive at once and memory stays small however many paths there are.
+    paths arrive at once and memory stays small however many paths there are. ``limit`` is
+    None (all of them) or a positive integer; the board is checked when the iterator is made,
+    not at its first ``next()``.
     """
-    ms = _check_board(rows, cols, moves)
+    ms = _check_board(rows, cols, moves, out_paths=ENUM_CHUNK)
     rows, cols = int(rows), int(cols)
     r, c = _check_start(start, rows, cols)
-    if limit is not None and limit < 0:
-        raise InputError(f"limit must be at least 0, got {limit}")
+    limit = check_limit(limit)
+    return _iter_paths(rows, cols, (r, c), ms, closed, limit)
+
+
+def _iter_paths(rows, cols, start, ms, closed, limit) -> Iterator[np.ndarray]:
+    r, c = start
     _warm_up()
     prefix = [r * cols + c]
     state = None

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rompicapo.common import InputError, InsufficientMemoryError
+from rompicapo.common import InputError, InsufficientMemoryError, NotVerifiable
 from rompicapo.paths import construct, parse_cell, parse_size, search_path, verify_path
 from rompicapo.paths.construct import EXHAUSTIVE_CELLS, _luby
 
@@ -72,7 +72,9 @@ def test_random_boards_are_found_and_verified_or_proven_impossible(rows, cols, d
 def test_boards_with_no_path_are_reported_impossible(rows, cols):
     res = construct(rows, cols)
     assert res.status == "impossible"
-    assert not res.found and not res.verify()
+    assert not res.found
+    with pytest.raises(NotVerifiable):  # no path: nothing to check, never a silent False
+        res.verify()
     assert res.proof
 
 
@@ -146,7 +148,7 @@ def test_large_board_and_counts():
     assert res.path.dtype == np.int32
     assert res.solve_seconds > 0 and res.compile_seconds >= 0
     assert res.peak_bytes > 9 * 10**6
-    summary = res.summary()
+    summary = res.to_dict()
     for key in (
         "rows", "cols", "start", "moves", "found", "verified", "rotations", "restarts",
         "solve_seconds", "compile_seconds", "peak_bytes",

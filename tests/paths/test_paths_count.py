@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from rompicapo.common import InputError
+from rompicapo.common import InputError, NotVerifiable
 from rompicapo.paths import _count_kernel as K
 from rompicapo.paths import count as count_module
 from rompicapo.paths._count_kernel import count_plain
@@ -345,7 +345,11 @@ def test_results_verify_with_the_independent_verifier():
     assert not result.verify()
     assert count_paths(5, 7, start=(2, 3)).verify()
     assert search_path(5, 5, (0, 0)).verify()
-    assert count_paths(4, 4).verify()  # nothing to show, nothing wrong
+    # no path to show: a zero count and a proof of none cannot be checked independently
+    with pytest.raises(NotVerifiable):
+        count_paths(4, 4).verify()
+    with pytest.raises(NotVerifiable):
+        search_path(4, 4, (0, 0)).verify()
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,8 @@ def test_checkpoint_from_the_cli(capsys, tmp_path):
     ckpt = tmp_path / "c.json"
     code, out, _ = run(capsys, "4x5", "--jobs", "1", "--checkpoint", str(ckpt), "--json")
     assert code == 0 and json.loads(out)["count"] == 144
-    assert json.loads(ckpt.read_text())["format"] == "rompicapo-count-checkpoint"
+    saved = json.loads(ckpt.read_text())
+    assert saved["kind"] == saved["payload"]["format"] == "rompicapo-count-checkpoint"
     code, _, err = run(capsys, "5x4", "--checkpoint", str(ckpt))
     assert code == 2 and "different problem" in err and err.count("\n") == 1
 
@@ -95,9 +96,10 @@ def test_checkpoint_from_the_cli(capsys, tmp_path):
         (["5x7", "--start", "5,0"], "outside the 5x7 board"),
         (["5x7", "--start", "2"], "write R,C"),
         (["5x7", "--moves", "queen"], "unknown move set"),
-        (["5x7", "--jobs", "0"], "--jobs must be at least 1"),
+        (["5x7", "--jobs", "0"], "--jobs: must be at least 1"),
         (["5x7", "--list", "3"], "need --start"),
-        (["5x7", "--start", "0,0", "--list", "-1"], "--list must be at least 0"),
+        (["5x7", "--start", "0,0", "--list", "-1"], "--list: must be at least 1"),
+        (["5", "--start", "0,0", "--list", "0"], "--list: must be at least 1"),
         (["5x7", "--start", "1,1", "--all-starts"], "not allowed with"),
         (["4x5", "--scheduler", "nonsense"], "cannot connect to the Dask scheduler"),
     ],

@@ -46,7 +46,7 @@ def test_checkpoint_resumes_to_the_same_total(tmp_path, monkeypatch, uninterrupt
         m.setattr(count_module, "run_jobs", _interrupt_after(37))
         with pytest.raises(KeyboardInterrupt):
             count_paths(5, 6, checkpoint=ckpt)
-    saved = json.loads(ckpt.read_text())
+    saved = json.loads(ckpt.read_text())["payload"]
     assert len(saved["done"]) == 37  # every finished job was saved on the interrupt
     assert saved["problem"]["rows"] == 5 and saved["problem"]["start"] is None
 

@@ -1,0 +1,549 @@
+"""The paths family's entry points, one per command, each validating everything before work.
+
+- :func:`find_path` (``rompicapo path``): one path, written and drawn where asked. Every output
+  path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are checked *before* the
+  search, so a typo costs a second, not the search;
+- :func:`write_path`: a path (an array or a :class:`PathResult`) to ``.npy`` or ``.rpath``,
+  checked by the independent verifier first, written atomically;
+- :func:`check_path_file` (``rompicapo verify-path``): the verdict on a saved path;
+- :func:`cells_at` and :func:`steps_of` (``rompicapo path-at`` / ``step-of``): random access to
+  the block construction's path, sizes and steps compared as exact integers.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    InternalError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    Stopwatch,
+    atomic_path,
+    check_int,
+    check_output_path,
+    check_time_limit,
+    connect_scheduler,
+    jit_warmup,
+    peak_rss_bytes,
+    resolve_jobs,
+)
+from rompicapo.paths.construct import (
+    PathResult,
+    blocks_refusal,
+    construct,
+    parse_cell,
+    parse_size,
+)
+from rompicapo.paths.moves import MoveSet, parse_moves
+
+__all__ = [
+    "PATH_SUFFIXES",
+    "BlockLookup",
+    "FileCheck",
+    "cells_at",
+    "check_path_file",
+    "find_path",
+    "steps_of",
+    "write_path",
+]
+
+# What a path file may be: a numpy array of flat cells, or the streamed move format.
+PATH_SUFFIXES = (".npy", ".rpath")
+_PICTURES = (("pdf", ".pdf"), ("png", ".png"), ("svg", ".svg"))
+
+
+def _is_rpath(path: Path) -> bool:
+    return path.name.lower().endswith(".rpath")
+
+
+# --------------------------------------------------------------------------------------------
+# write_path
+# --------------------------------------------------------------------------------------------
+
+
+def write_path(
+    path_or_result: PathResult | np.ndarray | Any,
+    filename: str | os.PathLike[str],
+    verify: bool = True,
+    *,
+    rows: int | None = None,
+    cols: int | None = None,
+    moves: str | MoveSet = "caselle",
+    start: tuple[int, int] | None = None,
+    closed: bool = False,
+    packed: bool = False,
+) -> Path:
+    """Write a path to ``filename``: ``.npy`` (the flat cells ``r * cols + c``) or ``.rpath``
+    (its start and moves, one byte per move, or 3 bits with ``packed``).
+
+    ``path_or_result`` is a :class:`PathResult` with a path (its board, moves and start are
+    used), or an array of flat cells with ``rows`` and ``cols`` (and ``moves``, ``start``,
+    ``closed`` when they matter). With ``verify`` the independent verifier checks the path
+    first: an invalid array is an :class:`~rompicapo.common.InputError`, an invalid result an
+    :class:`~rompicapo.common.InternalError` (a solver bug). The extension must be known (no
+    suffix is appended) and the folder writable; the file appears whole or not at all.
+    Returns the path written.
+    """
+    method = ""
+    from_result = isinstance(path_or_result, PathResult)
+    if from_result:
+        res = path_or_result
+        if not res.found or res.path is None:
+            raise InputError(f"the result holds no complete path to write (it is {res.status!r})")
+        path, rows, cols, mset = res.path, res.rows, res.cols, res.moves
+        start, closed, method = res.start, res.closed, res.method
+    else:
+        if rows is None:
+            raise InputError("write_path of an array needs the board: rows (and cols)")
+        rows, cols = parse_size((rows, rows if cols is None else cols))
+        mset = parse_moves(moves)
+        path = np.asarray(path_or_result)
+        if path.ndim != 1 or path.dtype.kind not in "iu":
+            raise InputError(
+                f"a path is a 1-D array of integer cells, got shape {path.shape} of {path.dtype}"
+            )
+    target = check_output_path(filename, "path file", suffixes=PATH_SUFFIXES)
+    if packed and not _is_rpath(target):
+        raise InputError("packed applies to .rpath files")
+    if verify:
+        from rompicapo.paths.verify import verify_path
+
+        check = verify_path(path, rows, cols, mset, start=start, closed=closed)
+        if not check:
+            if from_result:
+                raise InternalError(f"the verifier rejects the solver's path: {check.reason}")
+            raise InputError(f"not writing {str(target)!r}: not a valid path: {check.reason}")
+    with atomic_path(target) as tmp:
+        if _is_rpath(target):
+            from rompicapo.paths.rpath import write_path_array
+
+            write_path_array(
+                tmp, path, rows, cols, mset.moves, method=method,
+                encoding="u3" if packed else "u8",
+            )  # fmt: skip
+        else:
+            with open(tmp, "wb") as fh:
+                np.save(fh, path)
+    return target
+
+
+# --------------------------------------------------------------------------------------------
+# find_path
+# --------------------------------------------------------------------------------------------
+
+
+def find_path(
+    rows: int | str,
+    cols: int | None = None,
+    start: tuple[int, int] | str | int | None = None,
+    moves: str | MoveSet = "caselle",
+    *,
+    method: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    packed: bool = False,
+    resume: bool = False,
+    pdf: str | os.PathLike[str] | None = None,
+    png: str | os.PathLike[str] | None = None,
+    svg: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    scheduler: Any = None,
+    time_limit: float | None = None,
+    progress: ProgressCallback | None = None,
+    **options: Any,
+) -> PathResult:
+    """Find one path through every cell, check it, and write and draw it where asked.
+
+    ``rows`` may be a size text (``"10"``, ``"5x7"``). ``start=None`` means (0, 0) with the
+    block construction where it applies (``method="auto"``); a given start means the greedy
+    search, unless ``method`` says otherwise. ``options`` go to :func:`construct`
+    (``closed``, ``seed``, ``tie_break``, ``max_attempts``, ``prove``, ``strips``).
+
+    - ``out``: ``.npy`` or ``.rpath``; with the block construction and no picture, an
+      ``.rpath`` is written chunk by chunk and never held in memory (``resume`` keeps the
+      chunks of an interrupted run, ``scheduler`` writes and checks it on a Dask cluster).
+      A path that was not completed is saved as ``NAME.partial.npy`` beside ``out``.
+    - ``pdf``, ``png``, ``svg``: pictures of a found path.
+    - ``time_limit``: seconds of wall clock for the whole call (the block construction is not
+      a search and always completes).
+
+    Every output path, the scheduler address and every size are checked before the search.
+    A file that still cannot be written at the end (a disk that filled up) is listed in
+    ``result.unwritten``; the result is kept. Returns a :class:`PathResult` with ``verified``
+    set by the independent verifier when a path was found.
+    """
+    deadline = Deadline(check_time_limit(time_limit))
+    if isinstance(rows, str):
+        if cols is not None:
+            raise InputError("give the size as one text ('5x7') or as rows and cols, not both")
+        rows, cols = parse_size(rows)
+    rows, cols = parse_size((rows, rows if cols is None else cols))
+    if method is None:
+        method = "auto" if start is None else "greedy"
+    start = parse_cell((0, 0) if start is None else start, rows, cols)
+    mset = parse_moves(moves)
+    closed = bool(options.get("closed", False))
+
+    out_path = None if out is None else check_output_path(out, "out", suffixes=PATH_SUFFIXES)
+    rpath = out_path is not None and _is_rpath(out_path)
+    if (packed or resume) and not rpath:
+        raise InputError("packed and resume apply to an out file ending in .rpath")
+    if packed and len(mset) > 8:
+        raise InputError(
+            f"packed (3 bits a move) holds at most 8 moves; {mset.name} has {len(mset)}"
+        )
+    pictures = {
+        kind: check_output_path(name, kind, suffixes=(suffix,))
+        for (kind, suffix), name in zip(_PICTURES, (pdf, png, svg), strict=True)
+        if name is not None
+    }
+    if "svg" in pictures:
+        from rompicapo.paths.render import SVG_MAX_CELLS
+
+        if rows * cols > SVG_MAX_CELLS:
+            raise InputError(
+                f"an SVG of a {rows}x{cols} board ({rows * cols:,} cells) would be too heavy to "
+                f"view; SVG is for boards up to {SVG_MAX_CELLS:,} cells (200x200): use a PNG"
+            )
+    why_not = blocks_refusal(rows, cols, start, mset, closed)
+    # only the open caselle block construction is streamed; any other method is built whole
+    stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
+    if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
+        raise InputError(f"the block construction does not apply: {why_not}")
+    if scheduler is not None and not stream:
+        raise InputError(
+            "scheduler writes block paths to a file: give out='FILE.rpath', no picture, and a "
+            "board the block construction makes"
+            + (f" ({why_not})" if why_not else "")
+        )
+    partial = None
+    if out_path is not None:
+        partial = out_path.with_name(out_path.name[: -len(out_path.suffix)] + ".partial.npy")
+    if stream:
+        return _stream_blocks(out_path, rows, cols, jobs, scheduler, resume, packed, progress)
+
+    remaining = None if time_limit is None else max(1e-3, deadline.remaining())
+    res = construct(
+        rows, cols, start, mset, method=method, jobs=jobs, time_limit=remaining,
+        progress=progress, **options,
+    )  # fmt: skip
+    if res.found:
+        res.verified = bool(res.check())
+
+    def attempt(name: Path, write) -> None:
+        try:
+            write()
+            res.written.append(str(name))
+        except OSError as exc:
+            res.unwritten.append(
+                f"could not write {str(name)!r} ({exc.strerror or exc}); the result is printed"
+            )
+
+    if out_path is not None and res.path is not None:
+        if res.found and res.verified:
+            attempt(out_path, lambda: write_path(res, out_path, verify=False, packed=packed))
+        elif not res.found:  # an interrupted search keeps the cells it had
+            attempt(partial, lambda: _save_npy(partial, res.path))
+    if res.found and res.verified:
+        from rompicapo.paths import render
+
+        title = f"{rows}x{cols}, {mset.name} moves, from ({start[0]}, {start[1]})"
+        writers = {
+            "pdf": lambda p: render.write_pdf(res.path, rows, cols, p, title=title),
+            "png": lambda p: render.write_png(res.path, rows, cols, p),
+            "svg": lambda p: render.write_svg(res.path, rows, cols, p),
+        }
+        for kind, name in pictures.items():
+            attempt(name, lambda k=kind, n=name: _atomic(n, writers[k]))
+    return res
+
+
+def _atomic(name: Path, write) -> None:
+    suffix = name.suffix
+    with atomic_path(name) as tmp:
+        # the writers pick their format by name: give the temporary file the same suffix
+        final = tmp.with_name(tmp.name + suffix)
+        try:
+            write(final)
+            os.replace(final, tmp)
+        finally:
+            if final.exists():
+                final.unlink()
+
+
+def _save_npy(name: Path, path: np.ndarray) -> None:
+    with atomic_path(name) as tmp, open(tmp, "wb") as fh:
+        np.save(fh, path)
+
+
+def _stream_blocks(out_path, rows, cols, jobs, scheduler, resume, packed, progress) -> PathResult:
+    """The block path written to an ``.rpath`` file chunk by chunk (never the whole path in
+    memory), then checked by the streaming verifier."""
+    from rompicapo.paths.blocks import warm_up, write_blocks_rpath
+    from rompicapo.paths.verify_stream import verify_rpath
+
+    jobs, note = resolve_jobs(jobs)
+    res = PathResult(rows=rows, cols=cols, start=(0, 0), method="blocks", seed=None)
+    res.notes += [note] if note else []
+    client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
+    try:
+        res.compile_seconds = jit_warmup("paths.blocks", warm_up)
+        writing = Progress(progress, unit="chunks")
+        with Stopwatch() as write_sw:
+            header = write_blocks_rpath(
+                out_path,
+                rows,
+                cols,
+                jobs=jobs,
+                scheduler=client,
+                on_chunk=lambda k: writing.update(writing.done + k),
+                resume=resume,
+                encoding="u3" if packed else "u8",
+            )
+        writing.finish()
+        checking = Progress(progress, unit="chunks", total=2 * header.n_chunks)
+        with Stopwatch() as verify_sw:
+            check = verify_rpath(
+                out_path,
+                jobs=jobs,
+                scheduler=client,
+                on_progress=lambda done, total: checking.update(done),
+            )
+        checking.finish()
+    finally:
+        if client is not None and client is not scheduler:
+            client.close()
+    res.status = "found"
+    res.out = str(out_path)
+    res.out_bytes = header.file_size
+    res.write_seconds = write_sw.seconds
+    res.verify_seconds = verify_sw.seconds
+    res.solve_seconds = write_sw.seconds
+    res.verified = bool(check)
+    res.reason = check.reason
+    res.peak_bytes = peak_rss_bytes()
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# check_path_file
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class FileCheck(SearchResult):
+    """The verdict on a saved path: ``valid``, or the first problem (``reason``)."""
+
+    file: str = ""
+    rows: int = 0
+    cols: int = 0
+    moves: str = "caselle"
+    valid: bool = False
+    reason: str = ""
+    verify_seconds: float = 0.0
+    streamed: bool = False
+    notes: list[str] = field(default_factory=list)
+    _name: str = ""
+
+    _dict_exclude = ("streamed",)
+
+    def verify(self) -> bool:
+        """The check itself: True when the file holds a valid path, False when it does not."""
+        return self.valid
+
+    def report(self) -> str:
+        what = f"{self.rows}x{self.cols} {self._name or self.moves}"
+        if self.valid:
+            how = ", streamed" if self.streamed else ""
+            return f"{self.file}: a valid {what} path ({self.verify_seconds:.2f} s{how})"
+        return f"{self.file}: not a valid {what} path: {self.reason}"
+
+
+def check_path_file(
+    filename: str | os.PathLike[str],
+    size: str | int | tuple[int, int] | None = None,
+    *,
+    moves: str | MoveSet = "caselle",
+    start: tuple[int, int] | str | int | None = None,
+    closed: bool = False,
+    jobs: int | None = None,
+    scheduler: Any = None,
+    progress: ProgressCallback | None = None,
+) -> FileCheck:
+    """Check the path saved in ``filename`` with the independent verifier.
+
+    An ``.rpath`` file knows its board (``size``, if given, must agree) and is checked
+    streaming, in threads (``jobs``) or on a Dask cluster (``scheduler``); any other file is
+    read as a ``.npy`` array of flat cells, memory-mapped, and needs ``size``. ``start``: the
+    path must start there; ``closed``: it must close into a tour (``.npy`` only).
+    A file that is not a path file at all is an :class:`~rompicapo.common.InputError`; a path
+    file whose path is wrong gives ``valid=False`` with the reason.
+    """
+    if not isinstance(filename, (str, os.PathLike)) or not os.fspath(filename):
+        raise InputError(f"expected a path file name, got {filename!r}")
+    name = os.fspath(filename)
+    mset = parse_moves(moves)
+    result = FileCheck(file=name, moves=mset.spec, _name=mset.name)
+    if name.lower().endswith(".rpath"):
+        from rompicapo.paths.rpath import read_header
+        from rompicapo.paths.verify_stream import verify_rpath
+
+        header = read_header(name)
+        rows, cols = header.rows, header.cols
+        if size is not None and parse_size(size) != (rows, cols):
+            raise InputError(f"{name} holds a {rows}x{cols} path, not {size}")
+        if closed:
+            raise InputError(".rpath files hold open paths; closed applies to .npy files")
+        first = parse_cell(start, rows, cols) if start is not None else None
+        jobs, note = resolve_jobs(jobs)
+        result.notes += [note] if note else []
+        client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
+        tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
+        try:
+            with Stopwatch() as sw:
+                check = verify_rpath(
+                    name, start=first, moves=mset, jobs=jobs, scheduler=client,
+                    on_progress=lambda done, total: tracker.update(done),
+                )  # fmt: skip
+        finally:
+            if client is not None and client is not scheduler:
+                client.close()
+        tracker.finish()
+        result.streamed = True
+    else:
+        from rompicapo.paths.verify import verify_path_file
+
+        if scheduler is not None:
+            raise InputError("scheduler applies to .rpath files; a .npy file is checked here")
+        if size is None:
+            raise InputError("checking a .npy path file needs the board size")
+        rows, cols = parse_size(size)
+        first = parse_cell(start, rows, cols) if start is not None else None
+        with Stopwatch() as sw:
+            check = verify_path_file(name, rows, cols, mset, start=first, closed=closed)
+    result.rows, result.cols = rows, cols
+    result.valid = bool(check)
+    result.reason = check.reason
+    result.verify_seconds = round(sw.seconds, 3)
+    result.solve_seconds = sw.seconds
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# cells_at / steps_of
+# --------------------------------------------------------------------------------------------
+
+# Up to this many cells verify() fills the whole block path and checks the answers against it.
+LOOKUP_VERIFY_CELLS = 1 << 22
+
+
+@dataclass
+class BlockLookup(SearchResult):
+    """Answers of random access to the block construction's path: ``cells[i]`` is visited at
+    ``steps[i]`` (1 = the start). ``query`` is ``"steps"`` (cells asked for steps) or
+    ``"cells"`` (steps asked for cells)."""
+
+    rows: int = 0
+    cols: int = 0
+    method: str = "blocks"
+    steps: list[int] = field(default_factory=list)
+    cells: list[tuple[int, int]] = field(default_factory=list)
+    query: str = "steps"
+
+    _dict_exclude = ("query",)
+
+    def report(self) -> str:
+        pairs = zip(self.steps, self.cells, strict=True)
+        if self.query == "steps":
+            return "\n".join(f"step {s}: {r},{c}" for s, (r, c) in pairs)
+        return "\n".join(f"{r},{c}: step {s}" for s, (r, c) in pairs)
+
+    def verify(self) -> bool:
+        """Fill the whole path, check it with the independent verifier, and look the answers
+        up in it. Raises :class:`~rompicapo.common.NotVerifiable` above
+        :data:`LOOKUP_VERIFY_CELLS` cells (the path would not be held to check against)."""
+        from rompicapo.paths.blocks import BlockPath
+        from rompicapo.paths.verify import verify_path
+
+        n = self.rows * self.cols
+        if n > LOOKUP_VERIFY_CELLS:
+            raise NotVerifiable(
+                f"a {self.rows}x{self.cols} board is too large to fill and check "
+                f"(at most {LOOKUP_VERIFY_CELLS:,} cells)"
+            )
+        path = BlockPath(self.rows, self.cols).fill_path(jobs=1)
+        if not verify_path(path, self.rows, self.cols, "caselle", start=(0, 0)):
+            return False
+        return all(
+            int(path[s - 1]) == r * self.cols + c
+            for s, (r, c) in zip(self.steps, self.cells, strict=True)
+        )
+
+
+def _block_path(rows, cols):
+    from rompicapo.paths.blocks import BlockPath
+
+    rows, cols = parse_size((rows, rows if cols is None else cols))
+    return BlockPath(rows, cols)
+
+
+def _warm_blocks() -> float:
+    from rompicapo.paths.blocks import warm_up
+
+    return jit_warmup("paths.blocks", warm_up)
+
+
+def cells_at(rows: int | str, cols: int | None, steps) -> BlockLookup:
+    """The cells the block construction's path visits at ``steps`` (1 = the start, R*C the
+    end): exact integers, each checked against 1..R*C before any arithmetic. O(1) each."""
+    if isinstance(rows, str):
+        rows, cols = parse_size(rows)
+    bp = _block_path(rows, cols)
+    steps = [
+        check_int(s, "step", minimum=1, maximum=bp.cells) for s in _as_list(steps, pair=False)
+    ]
+    compile_seconds = _warm_blocks()  # after the checks: a bad step costs no compilation
+    with Stopwatch() as sw:
+        cells = [bp.cell_at(s) for s in steps]
+    return BlockLookup(
+        rows=bp.rows, cols=bp.cols, steps=steps, cells=cells, query="steps",
+        solve_seconds=sw.seconds, compile_seconds=compile_seconds,
+    )  # fmt: skip
+
+
+def steps_of(rows: int | str, cols: int | None, cells) -> BlockLookup:
+    """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or
+    ``"r,c"``, 0-based, on the board). O(1) each."""
+    if isinstance(rows, str):
+        rows, cols = parse_size(rows)
+    bp = _block_path(rows, cols)
+    cells = [parse_cell(c, bp.rows, bp.cols, "cell") for c in _as_list(cells, pair=True)]
+    compile_seconds = _warm_blocks()
+    with Stopwatch() as sw:
+        steps = [bp.step_of(c) for c in cells]
+    return BlockLookup(
+        rows=bp.rows, cols=bp.cols, steps=steps, cells=cells, query="cells",
+        solve_seconds=sw.seconds, compile_seconds=compile_seconds,
+    )  # fmt: skip
+
+
+def _as_list(values, *, pair: bool) -> list:
+    """One value or an iterable of them, as a non-empty list (a pair is one cell)."""
+    one_cell = isinstance(values, tuple) and len(values) == 2 and all(
+        isinstance(v, (int, np.integer)) for v in values
+    )
+    if isinstance(values, (str, int, np.integer)) or (pair and one_cell):
+        return [values]
+    values = list(values)
+    if not values:
+        raise InputError("nothing asked: give at least one step or cell")
+    return values
