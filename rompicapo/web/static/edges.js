@@ -175,8 +175,11 @@ function onProgress(e) {
   if (e.best && typeof e.best === "object") drawBoard(e.best);
   const rate = e.rate ? `${fmt(Math.round(e.rate))} ${e.unit}/s` : "";
   const placements = c.placements && e.elapsed ? `${fmt(Math.round(c.placements / e.elapsed))} placements/s` : rate;
-  $("s-status").textContent = `best search score ${c.best_score ?? score ?? "?"} / ${c.max_score ?? "?"}, ` +
-    `deepest ${c.deepest ?? "?"} pieces; ${placements}; ${e.elapsed.toFixed(1)} s`;
+  const top = c.max_score ?? (st.view ? st.view.max_score : "?");
+  $("s-status").textContent = c.deepest === undefined
+    ? `best score ${score ?? "?"} / ${top}; ${rate}; ${e.elapsed.toFixed(1)} s` // the improver
+    : `best search score ${c.best_score ?? score ?? "?"} / ${top}, deepest ${c.deepest} pieces; ` +
+      `${placements}; ${e.elapsed.toFixed(1)} s`;
   document.body.dataset.edgesScore = c.best_score ?? score ?? "";
 }
 
