@@ -140,7 +140,7 @@ def _single(grid, cand, units, n) -> Step | None:
                 d = next(iter(cand[r][c]))
                 return Step(
                     "naked single",
-                    f"row {r + 1}, column {c + 1} can only hold {d}: every other digit "
+                    f"row {r + 1}, column {c + 1} can only hold {_sym(d)}: every other digit "
                     "already appears in its row, column or box",
                     cell=(r, c),
                     digit=d,
@@ -152,12 +152,12 @@ def _single(grid, cand, units, n) -> Step | None:
                 continue
             spots = [(r, c) for r, c in cells if d in cand[r][c]]
             if not spots:
-                return Step("contradiction", f"{d} has no place left in {name}")
+                return Step("contradiction", f"{_sym(d)} has no place left in {name}")
             if len(spots) == 1:
                 r, c = spots[0]
                 return Step(
                     "hidden single",
-                    f"in {name}, {d} fits only at row {r + 1}, column {c + 1}",
+                    f"in {name}, {_sym(d)} fits only at row {r + 1}, column {c + 1}",
                     cell=(r, c),
                     digit=d,
                 )
@@ -182,8 +182,8 @@ def _locked(grid, cand, units, n, box) -> Step | None:
                 if gone:
                     return Step(
                         "pointing",
-                        f"in {bname}, {d} can only go in {word} {k + 1}, so {d} is removed "
-                        f"from the rest of {word} {k + 1} ({_cells(gone)})",
+                        f"in {bname}, {_sym(d)} can only go in {word} {k + 1}, so "
+                        f"{_sym(d)} is removed from the rest of {word} {k + 1} ({_cells(gone)})",
                         digit=d,
                         eliminations=gone,
                     )
@@ -202,12 +202,17 @@ def _locked(grid, cand, units, n, box) -> Step | None:
             if gone:
                 return Step(
                     "claiming",
-                    f"in {lname}, {d} can only go in {bname}, so {d} is removed from the "
-                    f"rest of {bname} ({_cells(gone)})",
+                    f"in {lname}, {_sym(d)} can only go in {bname}, so {_sym(d)} is removed "
+                    f"from the rest of {bname} ({_cells(gone)})",
                     digit=d,
                     eliminations=gone,
                 )
     return None
+
+
+def _sym(d: int) -> str:
+    # digits as the grid writes them: 1-9, then A, B, ... (16x16 uses 1-9 and A-G)
+    return "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[d - 1]
 
 
 def _cells(gone: list[tuple[int, int, int]]) -> str:
