@@ -202,13 +202,48 @@ class CountResult(SearchResult):
         return "\n".join(lines)
 
     def verify(self) -> bool:
+        """Recount with independent code: True when the recount equals ``count`` (and the table
+        from every start, when there is one), False when not.
+
+        The recount (:func:`rompicapo.paths.verify.recount_paths`, a plain depth-first search
+        in Python) is slow on purpose, so it runs on boards of at most
+        :data:`~rompicapo.paths.verify.RECOUNT_MAX_CELLS` cells; larger counts raise
+        :class:`~rompicapo.common.NotVerifiable` (their sample paths can still be checked with
+        :meth:`check_samples`, which is evidence, not a verification). An incomplete count
+        (time limit) raises NotVerifiable too.
+        """
+        from rompicapo.paths.verify import RECOUNT_MAX_CELLS, recount_paths
+
+        if not self.complete:
+            raise NotVerifiable("the count was stopped by the time limit: nothing to check")
+        if self.rows * self.cols > RECOUNT_MAX_CELLS:
+            raise NotVerifiable(
+                f"{self.rows}x{self.cols} is too large for the independent recount (at most "
+                f"{RECOUNT_MAX_CELLS} cells); check_samples() checks the sample paths"
+            )
+        moves = parse_moves(self.moves)
+        if self.table is None:
+            return (
+                recount_paths(self.rows, self.cols, moves, self.start, closed=self.closed)
+                == self.count
+            )
+        if self.table.shape != (self.rows, self.cols):
+            return False
+        for r in range(self.rows):
+            for c in range(self.cols):
+                want = recount_paths(self.rows, self.cols, moves, (r, c), closed=self.closed)
+                if int(self.table[r, c]) != want:
+                    return False
+        return int(self.table.sum()) == self.count
+
+    def check_samples(self) -> bool:
         """Check every sample path with the independent verifier, and the table's bookkeeping.
 
         True when each sample is a valid path (closed when asked) from its start, the count
         from that start is non-zero, every start with a non-zero count has a sample in its
-        class of symmetric starts, and the table sums to ``count``. Raises
-        :class:`~rompicapo.common.NotVerifiable` for an incomplete count (time limit) and for
-        a count of zero (no path to check: that answer rests on the exhaustive search alone).
+        class of symmetric starts, and the table sums to ``count``. This is evidence, not a
+        recount: see :meth:`verify`. Raises :class:`~rompicapo.common.NotVerifiable` for an
+        incomplete count and for a count of zero (no path to check).
         """
         from rompicapo.paths.verify import verify_path
 
@@ -491,9 +526,7 @@ def _count_job(job: tuple) -> tuple[int | None, int, list[int] | None]:
     while True:
         if time.time() > deadline:
             return None, nodes, None
-        run = _kernel_run(
-            rows, cols, ms, closed, list(prefix), node_limit=SLICE_NODES, state=state
-        )
+        run = _kernel_run(rows, cols, ms, closed, list(prefix), node_limit=SLICE_NODES, state=state)
         leaves += run.leaves
         nodes += run.nodes
         if sample is None and len(run.out):

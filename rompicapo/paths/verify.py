@@ -45,7 +45,14 @@ import numpy as np
 from rompicapo.common import InputError, check_memory
 from rompicapo.paths.moves import NAMED_MOVES, MoveSet, parse_moves
 
-__all__ = ["PathCheck", "load_path", "verify_path", "verify_path_file"]
+__all__ = [
+    "RECOUNT_MAX_CELLS",
+    "PathCheck",
+    "load_path",
+    "recount_paths",
+    "verify_path",
+    "verify_path_file",
+]
 
 # 2^20 steps per chunk: the temporaries of one chunk (a dozen arrays of 4-8 bytes per step, ~60
 # MB) stay in or near the cache, while each numpy call still works on a million elements so its
@@ -431,3 +438,60 @@ def _as_path_array(path: object) -> tuple[np.ndarray | None, str]:
     if arr.shape[0] == 0:
         return None, "the path is empty"
     return arr, ""
+
+
+# --------------------------------------------------------------------------------------------
+# An independent recount, for small boards
+# --------------------------------------------------------------------------------------------
+
+# A plain depth-first count in Python visits every partial path: about 10^5 of them per start
+# at 20 cells (4 x 5 caselle), a second or so. Beyond this many cells the recount is refused.
+RECOUNT_MAX_CELLS = 20
+
+
+def recount_paths(
+    rows: int,
+    cols: int,
+    moves: str | MoveSet,
+    start: tuple[int, int],
+    *,
+    closed: bool = False,
+) -> int:
+    """The number of paths through every cell of the board from ``start`` (closed tours only
+    with ``closed``), by a plain depth-first search with no pruning: code that shares nothing
+    with the counting kernel, slow on purpose, for boards of at most
+    :data:`RECOUNT_MAX_CELLS` cells.
+
+    >>> recount_paths(4, 5, "caselle", (0, 0))   # as rompicapo count 4x5 --start 0,0
+    6
+    """
+    rows, cols = _board_size(rows, cols)
+    if rows * cols > RECOUNT_MAX_CELLS:
+        raise InputError(
+            f"the plain recount takes boards of at most {RECOUNT_MAX_CELLS} cells, "
+            f"not {rows}x{cols}"
+        )
+    ms = moves if isinstance(moves, MoveSet) else parse_moves(moves)
+    n = rows * cols
+    neighbours = [
+        [
+            (r + dr) * cols + (c + dc)
+            for dr, dc in ms.moves
+            if 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
+        for r in range(rows)
+        for c in range(cols)
+    ]
+    first = _flat_cell(start, rows, cols)
+    home = set(neighbours[first])
+
+    def walk(cell: int, seen: int, depth: int) -> int:
+        if depth == n:
+            return 1 if not closed or cell in home else 0
+        return sum(
+            walk(nxt, seen | (1 << nxt), depth + 1)
+            for nxt in neighbours[cell]
+            if not seen >> nxt & 1
+        )
+
+    return walk(first, 1 << first, 1)

@@ -131,9 +131,10 @@ def test_time_limit_stops_a_count_and_keeps_what_is_done(tmp_path):
 
 
 def test_verify_raises_not_verifiable_without_an_answer():
-    for res in (construct(3, 3), search_path(4, 4, (0, 0)), count_paths(4, 4)):
-        with pytest.raises(NotVerifiable):
+    for res in (construct(3, 3), search_path(4, 4, (0, 0)), count_paths(5, 5, start=(0, 0))):
+        with pytest.raises(NotVerifiable):  # no path; no path; too big for the plain recount
             res.verify()
+    assert count_paths(4, 4).verify()  # zero paths, confirmed by the independent recount
     with pytest.raises(NotVerifiable):
         cells_at(10**6, 10**6, [1]).verify()
     assert construct(6, 6, start=(1, 1), seed=-1).verify()  # negative seeds are seeds
