@@ -15,7 +15,6 @@ import base64
 import contextlib
 import shutil
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -164,21 +163,15 @@ async def solve_route(request: Request) -> JSONResponse:
         clues = load_clues(None, puzzle)
     else:
         clues = load_clues(clues_name, puzzle)
-    latest: dict[str, Any] = {"board": None}
-    lock = threading.Lock()
-
-    def on_board(info: dict) -> None:  # the search's dict report: it carries the best board
-        with lock:
-            latest["board"] = info.get("best")
-            latest["depth"] = info.get("deepest")
-
     def run(job_progress):
         progress = _stop_once(job_progress)
+        # The search reports twice each time: a ProgressEvent (score, counts), then the older
+        # dict report that carries the best board. The event is held until its board comes,
+        # so the page's board and score always go together; start and done pass at once.
+        held: dict[str, Any] = {"event": None, "board": None}
 
-        def relay(event: ProgressEvent) -> None:
-            with lock:
-                placements = latest["board"]
-            counts = dict(event.counts)
+        def forward(event: ProgressEvent) -> None:
+            placements = held["board"]
             best = None
             if placements is not None:
                 b = Board.empty(puzzle.rows, puzzle.cols)
@@ -189,10 +182,22 @@ async def solve_route(request: Request) -> JSONResponse:
             progress(
                 ProgressEvent(
                     kind=event.kind, done=event.done, total=event.total, unit=event.unit,
-                    elapsed=event.elapsed, rate=event.rate, best=best, counts=counts,
-                    message=event.message,
+                    elapsed=event.elapsed, rate=event.rate, best=best,
+                    counts=dict(event.counts), message=event.message,
                 )
             )  # fmt: skip
+
+        def relay(event: ProgressEvent) -> None:
+            if event.kind in ("start", "done"):
+                forward(event)
+            else:
+                held["event"] = event
+
+        def on_board(info: dict) -> None:
+            held["board"] = info.get("best")
+            if held["event"] is not None:
+                event, held["event"] = held["event"], None
+                forward(event)
 
         # The first search of a server compiles (or loads) the kernels, which takes seconds
         # under load; a tiny search first keeps that out of the user's time limit.

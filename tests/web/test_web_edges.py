@@ -78,9 +78,16 @@ def test_board_of_an_uploaded_pieces_file(client):
 
 
 def test_solve_job_and_improve_job(client):
-    r = client.post("/api/edges/solve", json={"tab": "e1", "time_limit": 2, "seed": 3})
+    r = client.post("/api/edges/solve", json={"tab": "e1", "time_limit": 3, "seed": 3})
     assert r.status_code == 200
-    s = _wait(client, r.json()["id"])
+    job = r.json()["id"]
+    live = []  # (search score reported, score of the board sent with it, recounted here)
+    while (s := client.get(f"/api/jobs/{job}").json())["state"] == "running":
+        e = s["event"] or {}
+        if isinstance(e.get("best"), dict) and "best_score" in e.get("counts", {}):
+            live.append((e["counts"]["best_score"], e["best"]["score"], _verified_score(e["best"])))
+        time.sleep(0.1)
+    assert live and all(a == b == c for a, b, c in live), live  # the board goes with its score
     assert s["state"] == "done", s
     res = s["result"]
     board = res["board"]
