@@ -129,7 +129,7 @@ def run_peer(folder: Path, seconds: float, seed: int = 1) -> dict:
 
 
 def run_ours(seconds: float, seed: int) -> dict:
-    r = search(eternity2(), eternity2_clues("centre"), seconds=seconds, seed=seed)
+    r = search(eternity2(), eternity2_clues("centre"), time_limit=seconds, seed=seed)
     return {
         "placements": r.counts["placements"],
         "cpu_seconds": r.cpu_seconds,
@@ -148,7 +148,7 @@ def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
     cpu = cpu_model()
     print(f"CPU: {cpu}; warming up (libblackwood compiles on its first run, rompicapo jits)")
     run_peer(folder, seconds)
-    search(eternity2(), eternity2_clues("centre"), seconds=None, max_nodes=1000)
+    search(eternity2(), eternity2_clues("centre"), time_limit=None, node_limit=1000)
     load_before = load()
     print(f"load before: {load_before}\n")
     print("| round | program | placements | CPU s | wall s | M placements/CPU-s |")
@@ -193,13 +193,13 @@ def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
 
 def ours_only(seconds: float, seeds: int) -> None:
     print(f"## {JOB}, rompicapo only, {seconds:g} s per seed\n")
-    search(eternity2(), eternity2_clues("centre"), seconds=None, max_nodes=1000)
+    search(eternity2(), eternity2_clues("centre"), time_limit=None, node_limit=1000)
     print(f"CPU: {cpu_model()}; load before: {load()}\n")
     print("| seed | placements | seconds | CPU seconds | M/s wall | M/s CPU | best |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     rates = []
     for seed in range(seeds):
-        r = search(eternity2(), eternity2_clues("centre"), seconds=seconds, seed=seed)
+        r = search(eternity2(), eternity2_clues("centre"), time_limit=seconds, seed=seed)
         rates.append(r.placements_per_cpu_second / 1e6)
         print(
             f"| {seed} | {r.counts['placements']:,} | {r.solve_seconds:.1f} | "
@@ -225,7 +225,7 @@ def two_vs_one(seconds: float) -> None:
     print("|---:|---:|---:|---:|---:|---:|")
     base = None
     for jobs in (1, 2):
-        r = solve(puzzle, clues, seconds=seconds, jobs=jobs, seed=10)
+        r = solve(puzzle, clues, time_limit=seconds, jobs=jobs, seed=10)
         rate = r.counts["placements"] / r.solve_seconds / 1e6
         base = base or rate
         print(

@@ -7,9 +7,11 @@ and with ``diagonals`` also ``d d`` and ``a d`` (main and anti-diagonal); one op
 candidate (r, c, d): 4N^2 items (N = 9: 324) and N^3 options (729). Givens are options
 forced into the solution; givens that clash simply give no solution.
 
-Classic 9x9 puzzles go to :mod:`rompicapo.cover._sudoku_kernel` (singles plus MRV guessing on
-bit masks), a whole file in one kernel call (:func:`solve_batch`); the DLX engine handles
-everything else and serves as the independent cross-check in the tests.
+Classic 9x9 puzzles go to :mod:`rompicapo.cover._sudoku_bits_kernel` (per-digit band bit
+sets: triad rules, hidden and naked singles, DPLL-style branching), a whole file in one kernel
+call (:func:`solve_batch`); the older cell-mask kernel :mod:`rompicapo.cover._sudoku_kernel`
+stays for :func:`rate`, whose labels are defined by its deductions and guess counts. The DLX
+engine handles everything else and serves as the independent cross-check in the tests.
 
 Text: a puzzle is N*N symbols row by row, ``1-9`` then ``A-Z`` (N <= 35; for N = 16 the digits
 are 1-9, A-G), with ``.``, ``0`` or ``_`` for an empty cell; blanks, ``|``, ``+`` and lines of
@@ -278,15 +280,36 @@ def _tables():
     return _sudoku_kernel.tables()
 
 
+@lru_cache(maxsize=1)
+def _bits_tables() -> np.ndarray:
+    from rompicapo.cover import _sudoku_bits_kernel
+
+    return _sudoku_bits_kernel.tables()
+
+
+def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.ndarray) -> int:
+    """One 9x9 puzzle (``uint8[81]``) through the band bit-set kernel: its solution count up
+    to ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
+    from rompicapo.cover import _sudoku_bits_kernel as BK
+
+    if cells.max() > 9:  # the kernel indexes its words by digit: check here, not there
+        raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
+    stack = np.zeros((BK.STACK_ROWS, BK.STACK_COLS), np.int64)
+    return int(BK.solve_one(cells, limit, solution, _bits_tables(), stack, stats))
+
+
 def _warm() -> float:
+    from rompicapo.cover import _sudoku_bits_kernel as BK
     from rompicapo.cover import _sudoku_kernel as SK
 
     def tiny() -> None:
         puzzles = np.zeros((1, 81), np.uint8)
-        SK.solve_batch(
+        BK.solve_batch(
             puzzles, 2, np.zeros_like(puzzles), np.zeros(1, np.int32), np.zeros(1, np.int64),
-            *_tables(),
+            _bits_tables(),
         )  # fmt: skip
+        _bits_one(puzzles[0], 1, np.zeros(81, np.uint8), np.zeros(2, np.int64))
+        # the cell kernel stays for rating (its guess counts define the labels)
         SK.solve_one(puzzles[0], 1, np.zeros(81, np.uint8), *_tables(), np.zeros(2, np.int64))
 
     return jit_warmup("cover.sudoku9", tiny)
@@ -381,18 +404,17 @@ def solve(puzzle: Sudoku | str, *, limit: int = 2, engine: str = "auto") -> Sudo
     if use_bitboard and not puzzle.is_classic9:
         raise InputError("the bitboard engine solves classic 9x9 Sudoku only")
     if use_bitboard:
-        from rompicapo.cover import _sudoku_kernel as SK
-
         compile_seconds = _warm()
         solution = np.zeros(81, np.uint8)
         stats = np.zeros(2, np.int64)
         with Stopwatch() as sw:
-            n = SK.solve_one(puzzle.array().reshape(81), max_solutions, solution, *_tables(), stats)
+            n = _bits_one(puzzle.array().reshape(81), max_solutions, solution, stats)
         grids = [solution.reshape(9, 9).tolist()] if n else []
         return SudokuResult(
             puzzle=puzzle, solutions=grids, count=int(n), max_solutions=max_solutions,
             engine="bitboard", solve_seconds=sw.seconds, compile_seconds=compile_seconds,
-            peak_bytes=peak_rss_bytes(), counts={"guesses": int(stats[0]), "passes": int(stats[1])},
+            peak_bytes=peak_rss_bytes(),
+            counts={"guesses": int(stats[0]), "propagations": int(stats[1])},
         )  # fmt: skip
     from rompicapo.cover.solve import solve as cover_solve
 
@@ -559,7 +581,7 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
             raise InputError(f"puzzles must be an array of rows of 81 cells, got {puzzles.shape}")
         if not np.issubdtype(puzzles.dtype, np.integer) or puzzles.min() < 0 or puzzles.max() > 9:
             raise InputError("puzzle cells must be integers 0 (empty) to 9")
-    from rompicapo.cover import _sudoku_kernel as SK
+    from rompicapo.cover import _sudoku_bits_kernel as BK
 
     if not isinstance(puzzles, np.ndarray):
         puzzles = list(puzzles)
@@ -567,12 +589,14 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
             raise InputError("batch solving takes classic 9x9 puzzles only")
         puzzles = np.array([p.array().reshape(81) for p in puzzles], dtype=np.uint8)
     puzzles = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
+    if puzzles.size and puzzles.max() > 9:
+        raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
     compile_seconds = _warm()
     solutions = np.zeros_like(puzzles)
     counts = np.zeros(len(puzzles), np.int32)
     guesses = np.zeros(len(puzzles), np.int64)
     with Stopwatch() as sw:
-        SK.solve_batch(puzzles, max_solutions, solutions, counts, guesses, *_tables())
+        BK.solve_batch(puzzles, max_solutions, solutions, counts, guesses, _bits_tables())
     return BatchResult(
         puzzles=puzzles, solutions=solutions, counts_per_puzzle=counts, guesses=guesses,
         max_solutions=max_solutions, solve_seconds=sw.seconds, compile_seconds=compile_seconds,
@@ -588,13 +612,10 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
 def _count_upto(puzzle: Sudoku, grid: np.ndarray, limit: int) -> int:
     """Solutions of ``grid`` (same shape and variant as ``puzzle``), counted up to ``limit``."""
     if puzzle.is_classic9:
-        from rompicapo.cover import _sudoku_kernel as SK
-
-        return int(
-            SK.solve_one(
-                grid.reshape(81), limit, np.zeros(81, np.uint8), *_tables(), np.zeros(2, np.int64)
-            )
-        )
+        return _bits_one(
+            np.ascontiguousarray(grid, np.uint8).reshape(81), limit, np.zeros(81, np.uint8),
+            np.zeros(2, np.int64),
+        )  # fmt: skip
     from rompicapo.cover.solve import _Search
 
     problem, givens = _problem_and_givens(puzzle.with_grid(grid))

@@ -238,6 +238,39 @@ def _summary(moves: str, columns: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _loses_in_two(moves: str, col: int) -> bool:
+    """After the mover plays ``col``, can the opponent win at once, or make a move after which
+    he has two winning moves (the mover can block only one)? Plain play-outs of the public
+    Position; no search."""
+    from rompicapo.games.connect4 import parse_position
+
+    after = parse_position(moves).play(col)
+    if after.won:
+        return False
+    if after.over:
+        return False
+    replies = after.playable_columns()
+    if any(after.play(r).won for r in replies):
+        return True
+    for r in replies:
+        them = after.play(r)
+        if them.over:
+            continue
+        ours = them.playable_columns()
+        if any(them.play(x).won for x in ours):
+            continue  # we win first: this reply does not refute col
+        threats = 0
+        for x in ours:
+            # the opponent's winning moves after we pass: let us play x and see if he still
+            # wins somewhere (a threat we cannot meet with x)
+            mine = them.play(x)
+            if not mine.over and any(mine.play(y).won for y in mine.playable_columns()):
+                threats += 1
+        if threats == len(ours):  # every answer of ours leaves him a win
+            return True
+    return False
+
+
 def connect4_move(moves: str, time_cap: float) -> dict[str, Any]:
     """The computer's column after ``moves``: a best column when the analysis proves one (every
     column exact: the best score; a proven win: a winning column, the fastest known; every
@@ -261,8 +294,14 @@ def connect4_move(moves: str, time_cap: float) -> dict[str, Any]:
         with _solver_lock:
             col = _get_solver().best_move(moves, node_limit=1)  # its safe heuristic move
         signs = {c["column"]: c["sign"] for c in playable if c["sign"] is not None}
-        if col in signs and signs[col] < max(signs.values()):
-            col = centre([c for c in playable if c["sign"] == max(signs.values())])
+        top = max(signs.values()) if signs else None
+        allowed = [c["column"] for c in playable if c["sign"] is None or c["sign"] == top]
+        # two plies of tactics the heuristic does not see: a reply that leaves the opponent
+        # two winning moves at once (or one we did not block) loses
+        safe = [c for c in allowed if not _loses_in_two(moves, c)]
+        pool = safe or allowed
+        if col not in pool:
+            col = min(pool, key=lambda c: abs(c - 4))
         how = "heuristic (position too young to solve in time)"
     return {"column": col, "how": how, **summary}
 

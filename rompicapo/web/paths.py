@@ -7,18 +7,17 @@
   (:class:`rompicapo.paths.blocks.BlockPath`), so a 10^6 x 10^6 map is drawn tile by tile on
   demand; other starts use the greedy constructor's path (boards up to
   :data:`GREEDY_MAX_CELLS`), kept for the few boards last asked;
-- ``count``: the per-start counts of a small board as a job with progress (one class of
-  symmetric starts at a time).
+- ``count``: the per-start counts of a small board as a job with progress.
 
 A tile is a 256 x 256 PNG of zoom ``z`` (a cell is 2^z pixels; z < 0: a pixel is 2^-z cells),
-coloured by the step number (start blue to end red), with the cell grid when cells are big.
+coloured by the step number (start blue to end red) with a lightness sawtooth along the steps,
+and the cell grid when cells are big.
 """
 
 from __future__ import annotations
 
 import io
 import threading
-import time
 from collections import OrderedDict
 from typing import Any
 
@@ -28,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from rompicapo.common import InputError, ProgressEvent, check_int
+from rompicapo.common import InputError, check_int
 from rompicapo.web.params import field, json_body
 
 __all__ = ["ROUTES", "Board", "get_board", "render_tile"]
@@ -175,9 +174,15 @@ def render_tile(board: Board, z: int, x: int, y: int) -> bytes:
         steps = board.steps(rr, cc)
         frac = (steps - 1) / max(1, board.cells - 1)
         colour = LUT[np.minimum((frac * 256).astype(np.int64), 255)]
-        if z >= 1:  # cells of 2 pixels or more: shade by the local step, the path shows
-            shade = 0.72 + 0.28 * ((steps % 50) / 49.0)
-            colour = (colour * shade[..., None]).astype(np.uint8)
+        # the global colour changes too slowly to see the path on a big board: a sawtooth of
+        # lightness along the steps shows its direction and bands at every zoom (a period of
+        # 50 steps for big cells; coarser views a period spanning a few hundred pixels)
+        period = 50 if z >= 1 else 1024 << -z
+        phase = (steps % period) / period
+        if z < 1:  # 8 levels: flat runs keep the PNG encoding fast where cells are pixels
+            phase = np.floor(phase * 8) / 8
+        shade = 0.66 + 0.34 * phase
+        colour = (colour * shade[..., None]).astype(np.uint8)
         img[ri[0] : ri[-1] + 1, ci[0] : ci[-1] + 1] = colour[r_inv][:, c_inv]
         if z >= 3:  # the cell grid: darken the first pixel row and column of every cell
             edge = (1 << z) - 1
@@ -314,7 +319,7 @@ async def prefix(request: Request) -> JSONResponse:
 
 
 async def count(request: Request) -> JSONResponse:
-    """The per-start counts of a small board, as a job: one class of starts at a time."""
+    """The per-start counts of a small board, as a job with progress."""
     body = await json_body(request)
     rows = field(body, "rows", int, minimum=1, maximum=COUNT_MAX_CELLS)
     cols = field(body, "cols", int, minimum=1, maximum=COUNT_MAX_CELLS)
@@ -326,31 +331,14 @@ async def count(request: Request) -> JSONResponse:
         )
 
     def run(progress):
-        from rompicapo.paths import count_paths, start_classes
+        from rompicapo.paths import count_paths
 
-        classes = start_classes(rows, cols)
-        table = [[0] * cols for _ in range(rows)]
-        t0 = time.perf_counter()
-        nodes = 0
-        progress(ProgressEvent(kind="start", done=0, total=len(classes), unit="classes"))
-        for i, (rep, members) in enumerate(classes.items(), 1):
-            res = count_paths(rows, cols, start=rep, jobs=1)
-            nodes += int(res.nodes)
-            for r, c in members:
-                table[r][c] = int(res.count)
-            progress(
-                ProgressEvent(
-                    kind="progress",
-                    done=i,
-                    total=len(classes),
-                    unit="classes",
-                    elapsed=time.perf_counter() - t0,
-                    counts={"nodes": nodes},
-                )
-            )
-        total = sum(map(sum, table))
-        return {"rows": rows, "cols": cols, "table": table, "total": total, "nodes": nodes,
-                "source": "computed now"}  # fmt: skip
+        # one call: the count's own prefix jobs report progress (and a Stop raised from the
+        # callback ends it between jobs, as Ctrl-C does)
+        res = count_paths(rows, cols, jobs=1, progress=progress)
+        table = res.table.tolist()
+        return {"rows": rows, "cols": cols, "table": table, "total": int(res.count),
+                "nodes": int(res.nodes), "source": "computed now"}  # fmt: skip
 
     job = request.app.state.jobs.start(tab, "paths-count", run)
     return JSONResponse(job.summary())

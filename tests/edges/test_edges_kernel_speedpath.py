@@ -185,7 +185,7 @@ def test_exhausted_walk_counts_every_partial_board(rows, cols, seed) -> None:
     settings = Settings(order="rows", quota="none", breaks="none", value_order="table")
     plan = make_plan(puzzle, settings=settings)
     assert not plan.checked and not plan.exact
-    result = search(puzzle, settings=settings, seconds=None, max_nodes=10**8, seed=seed)
+    result = search(puzzle, settings=settings, time_limit=None, node_limit=10**8, seed=seed)
     partial, perfect = _brute_force(puzzle, fill_order(rows, cols, "rows").tolist())
     if perfect:
         assert result.solved

@@ -157,3 +157,11 @@ def test_connect4_outcomes_agree_with_exact_scores(client):
             assert f["state"] in ("solved", "full")
             if q["sign"] is not None:
                 assert q["sign"] == (f["score"] > 0) - (f["score"] < 0)
+
+
+def test_connect4_heuristic_move_meets_a_double_threat(client):
+    """Too early to solve, but red (3 and 4 on the bottom row) threatens to open a three at
+    both ends: yellow must take 2 or 5 (by hand: 1, 3, 4, 6 or 7 let red make two threats)."""
+    r = client.post("/api/games/connect4/move", json={"moves": "44443", "time_limit": 0.05})
+    assert r.status_code == 200
+    assert r.json()["column"] in (2, 5)

@@ -69,10 +69,13 @@ def test_tiles_are_pngs_at_every_zoom(client):
         assert r.status_code == 200 and r.headers["content-type"] == "image/png"
         img = Image.open(io.BytesIO(r.content))
         assert img.size == (256, 256)
-    # the colour follows the step: the first tile's top-left (step 1) is the LUT's first colour
-    img = np.asarray(Image.open(io.BytesIO(client.get(
-        "/api/paths/tile", params={**BIG, "z": -12, "x": 0, "y": 0}).content)))  # fmt: skip
-    assert tuple(img[0, 0]) == (49, 54, 149)
+    # the colour follows the step: at z=-12 the whole board is one tile (244 pixels), blue at
+    # the start (top rows), red at the end (bottom rows), background beyond the board
+    whole = client.get("/api/paths/tile", params={**BIG, "z": -12, "x": 0, "y": 0})
+    img = np.asarray(Image.open(io.BytesIO(whole.content)), dtype=int)
+    top, bottom = img[0, 0], img[240, 0]
+    assert top[2] > top[0] + 40 and bottom[0] > bottom[2] + 40
+    assert tuple(img[250, 250]) == (238, 240, 244)
     off = client.get("/api/paths/tile", params={**BIG, "z": -12, "x": 50, "y": 50})
     assert off.status_code == 200  # off the board: background
 
@@ -105,3 +108,19 @@ def test_count_job_matches_the_shipped_counts(client):
     assert s["result"]["total"] == 12_400
     r = client.post("/api/paths/count", json={"rows": 7, "cols": 7, "tab": "count-test"})
     assert r.status_code == 400
+
+
+def test_count_job_reports_progress_and_stops(client):
+    """A 6x6 count (8,250,272 paths, seconds of work) streams progress and stops on request."""
+    r = client.post("/api/paths/count", json={"rows": 6, "cols": 6, "tab": "count-stop"})
+    job = r.json()["id"]
+    deadline = time.monotonic() + 120
+    while (s := client.get(f"/api/jobs/{job}").json())["event"] is None:
+        assert s["state"] == "running" and time.monotonic() < deadline, s
+        time.sleep(0.05)
+    assert s["event"]["unit"] == "jobs"
+    client.post(f"/api/jobs/{job}/stop")
+    while (s := client.get(f"/api/jobs/{job}").json())["state"] == "running":
+        assert time.monotonic() < deadline, "the count ignores stop"
+        time.sleep(0.05)
+    assert s["state"] == "stopped", s

@@ -145,7 +145,7 @@ function tileImage(z, x, y) {
     img.onload = () => requestDraw();
     img.src = `/api/paths/tile?${boardQuery()}&z=${z}&x=${x}&y=${y}`;
     map.tiles.set(key, img);
-    if (map.tiles.size > 400) map.tiles.delete(map.tiles.keys().next().value);
+    if (map.tiles.size > 600) map.tiles.delete(map.tiles.keys().next().value);
   }
   return img;
 }
@@ -174,7 +174,24 @@ function drawMap() {
   for (let ty = y0; ty <= Math.min(y1, maxY - 1); ty++) {
     for (let tx = x0; tx <= Math.min(x1, maxX - 1); tx++) {
       const img = tileImage(map.z, tx, ty);
-      if (img.complete && img.naturalWidth) ctx.drawImage(img, Math.round(tx * TILE - ox), Math.round(ty * TILE - oy));
+      const dx = Math.round(tx * TILE - ox), dy = Math.round(ty * TILE - oy);
+      if (img.complete && img.naturalWidth) ctx.drawImage(img, dx, dy);
+      else {
+        // while it loads, the quarter of the coarser tile already shown, scaled up (or the
+        // finer tiles scaled down): zooming stays smooth
+        const parent = map.tiles.get(`${map.z - 1}/${tx >> 1}/${ty >> 1}`);
+        if (parent && parent.complete && parent.naturalWidth) {
+          const h = TILE / 2;
+          ctx.drawImage(parent, (tx & 1) * h, (ty & 1) * h, h, h, dx, dy, TILE, TILE);
+        } else {
+          for (let k = 0; k < 4; k++) {
+            const child = map.tiles.get(`${map.z + 1}/${2 * tx + (k & 1)}/${2 * ty + (k >> 1)}`);
+            if (child && child.complete && child.naturalWidth) {
+              ctx.drawImage(child, dx + (k & 1) * (TILE / 2), dy + (k >> 1) * (TILE / 2), TILE / 2, TILE / 2);
+            }
+          }
+        }
+      }
     }
   }
   if (map.z >= 4) drawWindow();
@@ -424,7 +441,9 @@ $("c-count").onclick = async () => {
     countJob = await startJob("/api/paths/count", { rows: Number($("c-rows").value), cols: Number($("c-cols").value) }, {
       onProgress: (e) => {
         setProgress(bar, e);
-        $("c-info").textContent = `Counting: ${e.done} of ${e.total} classes of starts, ${fmt(e.counts.nodes || 0)} nodes.`;
+        $("c-info").textContent = e.total
+          ? `Counting: ${fmt(e.done)} of ${fmt(e.total)} ${e.unit} done.`
+          : "Counting...";
       },
     });
     const s = await countJob.done;

@@ -1,0 +1,64 @@
+"""Every example in the README and the documentation runs in the test suite (Sybil).
+
+- ```` ```python ```` blocks run as code, ``>>>`` examples (```` ```pycon ````, or inside
+  python blocks) as doctests, with ELLIPSIS and NORMALIZE_WHITESPACE;
+- ```` ```console ```` blocks are command-line examples, run by
+  :func:`rompicapo.cli.examples.check_console_block` (``$ rompicapo ...`` then its output);
+- ``<!-- skip: next "reason" -->`` before a block skips it, with the reason in the report
+  (for runs too long for the suite).
+
+Examples run from the repository's root, so they name files as ``tests/data/...``.
+Docstring examples in the package run through pytest's ``--doctest-modules``.
+"""
+
+from __future__ import annotations
+
+import os
+from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
+from pathlib import Path
+
+from sybil import Sybil
+from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
+
+ROOT = Path(__file__).parent
+
+
+class PyconBlockParser(PythonCodeBlockParser):
+    """```` ```pycon ```` blocks: an interactive session, run as a doctest."""
+
+    def __init__(self) -> None:
+        super().__init__(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE)
+        self.codeblock_parser = CodeBlockParser("pycon", self.codeblock_parser._evaluator)
+
+
+class ConsoleBlockParser(CodeBlockParser):
+    """```` ```console ```` blocks: ``$ rompicapo ...`` lines and what they print."""
+
+    language = "console"
+
+    def evaluate(self, example) -> None:
+        from rompicapo.cli.examples import check_console_block
+
+        check_console_block(example.parsed)
+
+
+def _at_root(namespace: dict) -> None:
+    namespace["_cwd"] = os.getcwd()
+    os.chdir(ROOT)
+
+
+def _back(namespace: dict) -> None:
+    os.chdir(namespace.pop("_cwd"))
+
+
+pytest_collect_file = Sybil(
+    parsers=[
+        PythonCodeBlockParser(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE),
+        PyconBlockParser(),
+        ConsoleBlockParser(),
+        SkipParser(),
+    ],
+    patterns=["README.md", "docs/*.md", "docs/**/*.md"],
+    setup=_at_root,
+    teardown=_back,
+).pytest()

@@ -1,0 +1,523 @@
+"""numba kernel: classic 9x9 Sudoku on band bit sets, a whole batch in one call.
+
+The representation (the idea of the fastest published solvers, e.g. tdoku and JCZSolve; the
+code is our own): for each digit d and band b (three rows) one 27-bit word ``F[3*d + b]``
+holds the cells of the band where d may still go, a placed d included; ``S[b]`` holds the
+band's placed cells. A digit's whole position set is three words, so the rules of one digit
+are a few table look-ups:
+
+- *triads*: a row meets a box in a three-cell triad. In a band, d sits once in each of the
+  three rows and once in each of the three boxes, so the (row, box) triads that may hold it
+  form a 3x3 pattern that must contain a permutation matrix; triads in no such permutation are
+  emptied (one 512-entry table). This is box-line reduction both ways ("pointing" and
+  "claiming") and more, and a pattern with no permutation is a contradiction (a row or box of
+  the band without d). The same table on (band, column) pairs of a stack of three columns
+  gives the vertical direction.
+- *hidden singles*: a row, box or column holding d in one cell only;
+- *naked singles*: a cell left with one digit, found for the 27 cells of a band at once by
+  counting over the nine digit words with "seen once / seen twice" masks; a cell with none
+  is a contradiction.
+
+When these stall, one more rule, over all digits of a band or stack at once:
+
+- *triad counts*: a triad's three cells hold exactly three digits, so a triad only three
+  digits can reach gets all three (each is then forced into it), and a triad that three
+  digits are forced into (their triad in every permutation left) loses every other digit.
+
+Then the search branches as tdoku does, on a digit's placement pattern: in the band or stack
+with the fewest permutations left over its nine digits (but not fixed), the digit with the
+fewest (two when possible); one of its open triads that is not forced is chosen, and the two
+branches are "the digit is in this triad" and "it is not". The state (30 words) is saved
+before the first branch; the second is the saved state with the triad's cells cleared, then
+propagated (DPLL: the negation is asserted, not guessed). When every band and stack is fixed
+but cells are open, a cell with the fewest candidates is branched on the same way (its lowest
+digit, or not). With these rules the hardest-1106 set takes 110.5 branching decisions per
+puzzle, tdoku's driver reports 110.4; counting stops at ``max_solutions``.
+
+``heuristic`` (default 3) exists for measurements: bit 1 turns on the pattern branching
+(else cells only), bit 2 the triad-count rule. All settings give the same counts.
+
+Puzzles and solutions are flat ``uint8[81]``, row-major, 0 = empty. ``guesses`` counts the
+branching decisions (the first branch of each; the second is deduced).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+BAND = 0x7FFFFFF  # 27 cells
+NWORDS = 30  # 27 digit-band words, 3 solved-cell words
+MAX_DEPTH = 82
+STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
+STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
+
+
+def tables() -> np.ndarray:
+    """One int64 table of 7 x 512 rows: [row triads, permutation keep, triad expand, column
+    expand, in-band peers (first 27 entries), permutations inside a pattern, triads in every
+    permutation inside a pattern]; see the module docstring."""
+    t = np.zeros((7, 512), np.int64)
+    for x in range(512):  # the 9 cells of a row -> which of its 3 triads are not empty
+        t[0, x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
+    perms = [sum(1 << (r * 3 + s[r]) for r in range(3)) for s in itertools.permutations(range(3))]
+    for p in range(512):  # a 3x3 pattern -> the union of the permutation matrices inside it
+        m = 0
+        for q in perms:
+            if q & p == q:
+                m |= q
+        t[1, p] = m
+        t[5, p] = sum(1 for q in perms if q & p == q)
+        t[6, p] = 511 if m else 0  # triads in every permutation inside the pattern
+        for q in perms:
+            if q & p == q:
+                t[6, p] &= q
+    for x in range(512):  # triads (bit row*3 + box) -> their 27 cells
+        t[2, x] = sum(
+            7 << (9 * r + 3 * k) for r in range(3) for k in range(3) if (x >> (r * 3 + k)) & 1
+        )
+    for x in range(512):  # columns -> their cells in a band (bits j, j + 9, j + 18)
+        t[3, x] = sum(0x40201 << j for j in range(9) if (x >> j) & 1)
+    for p in range(27):  # same row, box or column inside the band, the cell itself excluded
+        r, c = divmod(p, 9)
+        m = 0
+        for q in range(27):
+            r2, c2 = divmod(q, 9)
+            if q != p and (r2 == r or c2 == c or c2 // 3 == c // 3):
+                m |= 1 << q
+        t[4, p] = m
+    return t
+
+
+@njit(cache=True, inline="always")
+def _ctz(x):
+    return np.int64(trailing_zeros(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def _place(st, d, b, p, tb):
+    """Digit ``d`` (0-8) into cell ``p`` (0-26) of band ``b``: other digits leave the cell, d
+    leaves its peers. Returns the bit set of digits whose words changed."""
+    bit = np.int64(1) << p
+    dirty = np.int64(1) << d
+    for e in range(9):
+        w = st[3 * e + b]
+        if w & bit and e != d:
+            st[3 * e + b] = w & ~bit
+            dirty |= np.int64(1) << e
+    st[3 * d + b] &= ~tb[4, p]
+    col = np.int64(0x40201) << (p % 9)
+    for b2 in range(3):
+        if b2 != b:
+            st[3 * d + b2] &= ~col
+    st[27 + b] |= bit
+    return dirty
+
+
+@njit(cache=True)
+def _reduce_digit(st, d, tb):
+    """Triad rules for digit ``d`` (both directions) until they stall, then its hidden
+    singles. Returns (-1 on a contradiction else the bit set of changed digits)."""
+    dirty = np.int64(0)
+    w0 = st[3 * d]
+    w1 = st[3 * d + 1]
+    w2 = st[3 * d + 2]
+    while True:
+        o0, o1, o2 = w0, w1, w2
+        # bands: (row, box) triads
+        k = tb[1, tb[0, w0 & 511] | (tb[0, (w0 >> 9) & 511] << 3) | (tb[0, w0 >> 18] << 6)]
+        if k == 0:
+            return -1
+        w0 &= tb[2, k]
+        k = tb[1, tb[0, w1 & 511] | (tb[0, (w1 >> 9) & 511] << 3) | (tb[0, w1 >> 18] << 6)]
+        if k == 0:
+            return -1
+        w1 &= tb[2, k]
+        k = tb[1, tb[0, w2 & 511] | (tb[0, (w2 >> 9) & 511] << 3) | (tb[0, w2 >> 18] << 6)]
+        if k == 0:
+            return -1
+        w2 &= tb[2, k]
+        # stacks: (band, column) pairs of three columns
+        c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
+        c1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
+        c2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
+        a0 = np.int64(0)
+        a1 = np.int64(0)
+        a2 = np.int64(0)
+        for s in range(3):
+            sh = 3 * s
+            k = tb[1, ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)]
+            if k == 0:
+                return -1
+            a0 |= (k & 7) << sh
+            a1 |= ((k >> 3) & 7) << sh
+            a2 |= ((k >> 6) & 7) << sh
+        w0 &= tb[3, a0]
+        w1 &= tb[3, a1]
+        w2 &= tb[3, a2]
+        if w0 == o0 and w1 == o1 and w2 == o2:
+            break
+    if w0 != st[3 * d] or w1 != st[3 * d + 1] or w2 != st[3 * d + 2]:
+        st[3 * d] = w0
+        st[3 * d + 1] = w1
+        st[3 * d + 2] = w2
+        dirty |= np.int64(1) << d  # other digits see the change through naked singles
+    # hidden singles: columns with one cell over the 9 rows, then rows and boxes per band
+    one = np.int64(0)
+    two = np.int64(0)
+    for w in (w0, w1, w2):
+        for r in range(3):
+            x = (w >> (9 * r)) & 511
+            two |= one & x
+            one |= x
+    colsingle = tb[3, one & ~two]
+    for b in range(3):
+        w = st[3 * d + b]
+        h = w & colsingle
+        for r in range(3):
+            x = w & (np.int64(511) << (9 * r))
+            if x & (x - 1) == 0:
+                h |= x
+            y = w & (np.int64(0x1C0E07) << (3 * r))  # box r of the band
+            if y & (y - 1) == 0:
+                h |= y
+        h &= ~st[27 + b]
+        while h:
+            p = _ctz(h)
+            h &= h - 1
+            if st[3 * d + b] >> p & 1:  # else an earlier single took it: the next pass fails
+                dirty |= _place(st, d, b, p, tb)
+    return dirty
+
+
+@njit(cache=True)
+def _propagate(st, dirty, tb):
+    """Apply the rules until nothing changes. Returns False on a contradiction."""
+    while True:
+        while dirty:
+            d = _ctz(dirty)
+            dirty &= dirty - 1
+            r = _reduce_digit(st, d, tb)
+            if r < 0:
+                return False
+            dirty |= r
+        # naked singles, band by band
+        for b in range(3):
+            one = np.int64(0)
+            two = np.int64(0)
+            for e in range(9):
+                x = st[3 * e + b]
+                two |= one & x
+                one |= x
+            if one != BAND:
+                return False  # a cell without candidates
+            h = one & ~two & ~st[27 + b]
+            while h:
+                p = _ctz(h)
+                h &= h - 1
+                bit = np.int64(1) << p
+                for e in range(9):
+                    if st[3 * e + b] & bit:
+                        dirty |= _place(st, e, b, p, tb)
+                        break
+        if dirty == 0:
+            return True
+
+
+@njit(cache=True)
+def _choose(st):
+    """A cell with the fewest candidates: (band, cell) with two if any, else the first
+    unsolved cell of least count; (-1, -1) when every cell is placed."""
+    best_b = -1
+    best_p = -1
+    best_n = 10
+    for b in range(3):
+        c1 = np.int64(0)
+        c2 = np.int64(0)
+        c3 = np.int64(0)
+        for e in range(9):
+            x = st[3 * e + b]
+            c3 |= c2 & x
+            c2 |= c1 & x
+            c1 |= x
+        two = c2 & ~c3 & ~st[27 + b]
+        if two:
+            return b, _ctz(two)
+        free = BAND & ~st[27 + b]
+        while free and best_n > 3:
+            p = _ctz(free)
+            free &= free - 1
+            n = 0
+            for e in range(9):
+                n += (st[3 * e + b] >> p) & 1
+            if n < best_n:
+                best_n = n
+                best_b = b
+                best_p = p
+    return best_b, best_p
+
+
+@njit(cache=True)
+def _branch_triad(st, tb, scratch, have_totals):
+    """Branch as tdoku does, on a digit's placement pattern in a band or stack: the band or
+    stack of three boxes with the fewest (row, box) permutations over its nine digits, not
+    yet fixed, and in it the digit with the fewest (two when possible). One of that digit's
+    open triads is chosen: "yes" (applied here) empties the rest of its row (column) and box,
+    "no" is returned as (word, mask to clear) for the stack. (-1, 0) when every band and stack
+    is fixed."""
+    best = 10000
+    best_u = -1
+    for u in range(6):
+        if have_totals:
+            total = scratch[18 + u]
+        else:
+            total = 0
+            for d in range(9):
+                total += tb[5, _pattern(st, d, u, tb)]
+        if 9 < total < best:
+            best = total
+            best_u = u
+    if best_u < 0:
+        return -1, np.int64(0)
+    best_n = 7
+    best_d = 0
+    for d in range(9):
+        n = tb[5, _pattern(st, d, best_u, tb)]
+        if 1 < n < best_n:
+            best_n = n
+            best_d = d
+            if n == 2:
+                break
+    d = best_d
+    k = tb[1, _pattern(st, d, best_u, tb)]
+    # an open triad that is not forced: its row of the pattern has another open triad
+    t = 0
+    while True:
+        if (k >> t) & 1 and (k >> (3 * (t // 3))) & 7 != (np.int64(1) << (t % 3)):
+            break
+        t += 1
+    r = t // 3
+    j = t % 3
+    if best_u < 3:  # band best_u: row r, box j
+        b = best_u
+        tri = np.int64(7) << (9 * r + 3 * j)
+        rest = ((np.int64(511) << (9 * r)) | (np.int64(0x1C0E07) << (3 * j))) & ~tri
+        st[3 * d + b] &= ~rest
+        return 3 * d + b, tri
+    s = best_u - 3  # stack s: band r, column 3s + j
+    col = np.int64(0x40201) << (3 * s + j)
+    st[3 * d + r] &= ~((np.int64(0x1C0E07) << (3 * s)) & ~col)
+    for b2 in range(3):
+        if b2 != r:
+            st[3 * d + b2] &= ~col
+    return 3 * d + r, col
+
+
+@njit(cache=True)
+def _triad_counts(st, tb, scratch):
+    """A triad (three cells of a row or column inside a box) holds exactly three digits. Per
+    band and stack, over the nine digits: a triad that only three digits can reach gets all
+    three (each is forced into it); a triad that three digits must occupy loses the others.
+    Returns -1 on a contradiction, else the bit set of digits whose words changed. When
+    nothing changed, ``scratch[18 + u]`` holds unit u's number of permutations over the nine
+    digits (for :func:`_branch_triad`)."""
+    dirty = np.int64(0)
+    frcs = scratch[9:18]
+    # every digit's six patterns first (the stacks share the column unions of a digit)
+    pats = scratch[24:78]
+    for d in range(9):
+        w0 = st[3 * d]
+        w1 = st[3 * d + 1]
+        w2 = st[3 * d + 2]
+        pats[d] = tb[0, w0 & 511] | (tb[0, (w0 >> 9) & 511] << 3) | (tb[0, w0 >> 18] << 6)
+        pats[9 + d] = tb[0, w1 & 511] | (tb[0, (w1 >> 9) & 511] << 3) | (tb[0, w1 >> 18] << 6)
+        pats[18 + d] = tb[0, w2 & 511] | (tb[0, (w2 >> 9) & 511] << 3) | (tb[0, w2 >> 18] << 6)
+        c0 = w0 | (w0 >> 9) | (w0 >> 18)
+        c1 = w1 | (w1 >> 9) | (w1 >> 18)
+        c2 = w2 | (w2 >> 9) | (w2 >> 18)
+        for s in range(3):
+            sh = 3 * s
+            pats[27 + 9 * s + d] = (
+                ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
+            )
+    for u in range(6):
+        total = 0
+        c1 = np.int64(0)
+        c2 = np.int64(0)
+        c3 = np.int64(0)
+        c4 = np.int64(0)
+        f1 = np.int64(0)
+        f2 = np.int64(0)
+        f3 = np.int64(0)
+        f4 = np.int64(0)
+        for d in range(9):
+            p = pats[9 * u + d]
+            f = tb[6, p]
+            frcs[d] = f
+            total += tb[5, p]
+            c4 |= c3 & p
+            c3 |= c2 & p
+            c2 |= c1 & p
+            c1 |= p
+            f4 |= f3 & f
+            f3 |= f2 & f
+            f2 |= f1 & f
+            f1 |= f
+        if (~c3 & 511) or f4:
+            return -1
+        scratch[18 + u] = total
+        add_all = c3 & ~c4
+        rem_all = f3 & ~f4
+        if add_all == 0 and rem_all == 0:
+            continue
+        for d in range(9):
+            p = pats[9 * u + d]
+            new = p & ~(rem_all & ~frcs[d])
+            add = add_all & p & ~frcs[d]
+            while add:
+                t = _ctz(add)
+                add &= add - 1
+                new &= ~((np.int64(7) << (3 * (t // 3))) | (np.int64(0x49) << (t % 3))) | (
+                    np.int64(1) << t
+                )
+            if new == p:
+                continue
+            k = tb[1, new]
+            if k == 0:
+                return -1
+            dirty |= np.int64(1) << d
+            if u < 3:
+                st[3 * d + u] &= tb[2, k]
+            else:
+                sh = 3 * (u - 3)
+                stack_cols = tb[3, np.int64(7) << sh]
+                for b in range(3):
+                    allowed = tb[3, ((k >> (3 * b)) & 7) << sh]
+                    st[3 * d + b] &= ~(stack_cols & ~allowed)
+        if dirty:
+            return dirty  # the patterns of later units may be stale: propagate first
+    return dirty
+
+
+@njit(cache=True, inline="always")
+def _pattern(st, d, u, tb):
+    """Digit d's 3x3 pattern in band u (u < 3: rows x boxes) or stack u - 3 (bands x
+    columns)."""
+    if u < 3:
+        w = st[3 * d + u]
+        return tb[0, w & 511] | (tb[0, (w >> 9) & 511] << 3) | (tb[0, w >> 18] << 6)
+    sh = 3 * (u - 3)
+    w0 = st[3 * d]
+    w1 = st[3 * d + 1]
+    w2 = st[3 * d + 2]
+    c0 = ((w0 | (w0 >> 9) | (w0 >> 18)) >> sh) & 7
+    c1 = ((w1 | (w1 >> 9) | (w1 >> 18)) >> sh) & 7
+    c2 = ((w2 | (w2 >> 9) | (w2 >> 18)) >> sh) & 7
+    return c0 | (c1 << 3) | (c2 << 6)
+
+
+@njit(cache=True)
+def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
+    """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
+    ``solution``. ``stack`` is scratch int64[STACK_ROWS, STACK_COLS]; ``stats`` gets
+    [guesses, propagation calls]. Returns the count."""
+    st = stack[MAX_DEPTH]
+    scratch = stack[MAX_DEPTH + 1]
+    for i in range(27):
+        st[i] = BAND
+    for i in range(27, NWORDS):
+        st[i] = 0
+    dirty = np.int64(0)
+    guesses = 0
+    calls = 0
+    for cell in range(81):
+        v = puzzle[cell]
+        if v != 0:
+            d = np.int64(v) - 1
+            b = cell // 27
+            p = cell % 27
+            if not (st[3 * d + b] >> p) & 1:
+                stats[0] = 0
+                stats[1] = 0
+                return 0  # clashing givens
+            if not (st[27 + b] >> p) & 1:
+                dirty |= _place(st, d, b, p, tb)
+    found = 0
+    depth = 0
+    ok = _propagate(st, dirty, tb)
+    calls += 1
+    while True:
+        if ok and st[27] & st[28] & st[29] == BAND:
+            # every cell placed (consistently: each placement cleared its peers): a solution
+            if found == 0:
+                for w in range(27):
+                    x = st[w]
+                    base = 27 * (w % 3)
+                    while x:
+                        solution[base + _ctz(x)] = w // 3 + 1
+                        x &= x - 1
+            found += 1
+            if found >= max_solutions:
+                break
+            ok = False
+        if ok and heuristic & 2:
+            r = _triad_counts(st, tb, scratch)
+            if r < 0:
+                ok = False
+            elif r:
+                ok = _propagate(st, r, tb)
+                calls += 1
+                continue
+        if ok:
+            if heuristic & 1:
+                # save first: _branch_triad applies its "yes" branch to st
+                stack[depth, :NWORDS] = st[:NWORDS]
+                w, nomask = _branch_triad(st, tb, scratch, heuristic & 2 != 0)
+                if w >= 0:
+                    stack[depth, NWORDS] = w
+                    stack[depth, NWORDS + 1] = nomask
+                    depth += 1
+                    guesses += 1
+                    ok = _propagate(st, np.int64(1) << (w // 3), tb)
+                    calls += 1
+                    continue
+            b, p = _choose(st)
+            if b >= 0:
+                # branch: save, try the lowest digit; its removal is the alternative
+                bit = np.int64(1) << p
+                d = 0
+                while not st[3 * d + b] & bit:
+                    d += 1
+                stack[depth, :NWORDS] = st[:NWORDS]
+                stack[depth, NWORDS] = 3 * d + b
+                stack[depth, NWORDS + 1] = bit
+                depth += 1
+                guesses += 1
+                ok = _propagate(st, _place(st, d, b, p, tb), tb)
+                calls += 1
+                continue
+        if depth == 0:
+            break
+        depth -= 1
+        st[:NWORDS] = stack[depth, :NWORDS]
+        w = stack[depth, NWORDS]
+        st[w] &= ~stack[depth, NWORDS + 1]
+        ok = _propagate(st, np.int64(1) << (w // 3), tb)
+        calls += 1
+    stats[0] = guesses
+    stats[1] = calls
+    return found
+
+
+@njit(cache=True)
+def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=3):
+    """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
+    (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
+    stack = np.zeros((STACK_ROWS, STACK_COLS), np.int64)
+    stats = np.zeros(2, np.int64)
+    for i in range(puzzles.shape[0]):
+        counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], tb, stack, stats, heuristic)
+        guesses[i] = stats[0]
