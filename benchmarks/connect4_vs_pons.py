@@ -1,129 +1,241 @@
-"""Connect Four: rompicapo's solver on Pascal Pons' test sets, side by side with his solver.
+"""Connect Four: rompicapo's solver and Pascal Pons' solver, run side by side on his test sets.
 
-Reads the six sets from ../shared/data/connect4/ (see its README). For each set: positions
-solved, how many scores agree with the file, mean time and mean nodes per position, then Pons'
-figures measured on this kind of machine (issue 6; his C++ solver, AGPL, is not run here) and
-the ratios ours/his. Nodes are machine-independent; wall times are noisy on a shared machine
-(a solve of a few microseconds that loses the CPU to another process costs milliseconds), so
-the CPU time of each solve is measured too and used for the ratio, with the load average.
+With ``--peers DIR`` (the folder ``bash ../shared/peers/build.sh DIR`` filled) both programs
+solve the same positions in the same run: Pons' ``c4bench`` driver (his solver, strong mode,
+no opening book, his table reset before each position) and rompicapo's ``Connect4Solver``
+(a new table epoch per position), alternately, ``--repeats`` times (default 3). Each program's
+figure is the median over the repeats of its mean CPU microseconds per position (CPU time, not
+wall: the machine is shared) and its mean nodes per position. Printed with both: the ratio
+ours / Pons (below 1: rompicapo faster / fewer nodes), the load average and the CPU model.
+Scores are checked against the files for both programs.
 
-    .venv/bin/python benchmarks/connect4_vs_pons.py                 # the five easier sets
-    .venv/bin/python benchmarks/connect4_vs_pons.py --hard-every 100  # + a Begin-Hard sample
-    .venv/bin/python benchmarks/connect4_vs_pons.py --empty          # + the empty board
+The three sets of issue 16 (data: ../shared/data/connect4, see its README):
+
+    Begin-Medium   Test_L1_R2, every 20th line (50 positions)
+    Begin-Hard     Test_L1_R3, the first 20 lines
+    Middle-Medium  Test_L2_R2, every 10th line (100 positions)
+
+    python benchmarks/connect4_vs_pons.py --peers ../peers-build
+    python benchmarks/connect4_vs_pons.py --peers ../peers-build --sets L2_R2,L1_R2 --json out.json
+    python benchmarks/connect4_vs_pons.py --sets L2_R2      # rompicapo only, quoted figures
+    python benchmarks/connect4_vs_pons.py --empty           # + the empty board (minutes)
+
+Without ``--peers`` only rompicapo runs, and Pons' figures are the ones quoted in issue 16
+(measured once on this kind of machine), in a column labelled as quoted.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import os
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-from rompicapo.games import _connect4_kernel as K
 from rompicapo.games.connect4 import Connect4Solver
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4"
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / ".." / "shared" / "data" / "connect4"
 
-# (file, blog name, Pons' mean time here in seconds, Pons' mean nodes) from issue 6 and the
-# data README ("here strong"); Begin-Medium time is the middle of the quoted 290-489 ms;
-# Begin-Hard is his 50-position sample (no opening book).
-PONS = [
-    ("Test_L3_R1", "End-Easy", 15.5e-6, 51.3),
-    ("Test_L2_R1", "Middle-Easy", 80e-6, 449.6),
-    ("Test_L2_R2", "Middle-Medium", 10.15e-3, 39_907),
-    ("Test_L1_R1", "Begin-Easy", 762e-6, 3_298),
-    ("Test_L1_R2", "Begin-Medium", 0.39, 1_200_785),
-    ("Test_L1_R3", "Begin-Hard", 44.75, 81.4e6),
-]
+# name -> (file, blog name, every k-th line, at most n lines)
+SETS = {
+    "L1_R2": ("Test_L1_R2", "Begin-Medium", 20, 0),
+    "L1_R3": ("Test_L1_R3", "Begin-Hard", 1, 20),
+    "L2_R2": ("Test_L2_R2", "Middle-Medium", 10, 0),
+    # the easier sets, for completeness (whole files)
+    "L3_R1": ("Test_L3_R1", "End-Easy", 1, 0),
+    "L2_R1": ("Test_L2_R1", "Middle-Easy", 1, 0),
+    "L1_R1": ("Test_L1_R1", "Begin-Easy", 1, 0),
+}
+# Pons' figures quoted in issue 16 (his c4bench beside rompicapo, this kind of machine):
+# mean CPU us per position, mean nodes. Used only without --peers, labelled "quoted".
+QUOTED = {
+    "L1_R2": (181_943, 1_144_440),
+    "L1_R3": (4_265_930, 25_578_100),
+    "L2_R2": (5_249, 32_762),
+}
 
 
-def read_set(name: str) -> list[tuple[str, int]]:
+def read_set(key: str, data: Path) -> list[tuple[str, int]]:
+    file, _, every, count = SETS[key]
     rows = []
-    for line in (DATA / name).read_text().splitlines():
+    for line in (data / file).read_text().splitlines():
         if line.strip():
             moves, score = line.split()
             rows.append((moves, int(score)))
-    return rows
+    rows = rows[::every]
+    return rows[:count] if count else rows
 
 
-def run_set(
-    solver: Connect4Solver, rows: list[tuple[str, int]], weak: bool = False, verbose: bool = False
-):
-    ok, times, cpu, nodes = 0, [], [], []
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except OSError:
+        return "unknown"
+
+
+_SUMMARY = re.compile(
+    r"SUMMARY n=(\d+) mismatches=(\d+) .*mean_cpu_us=([\d.e+-]+) mean_nodes=([\d.e+-]+)"
+)
+
+
+def run_pons(binary: Path, rows: list[tuple[str, int]]) -> tuple[float, float, int]:
+    """Pons' driver on ``rows``: (mean CPU us, mean nodes, mismatches with the files)."""
+    stdin = "".join(f"{m} {s}\n" for m, s in rows)
+    out = subprocess.run([str(binary)], input=stdin, capture_output=True, text=True, check=True)
+    match = _SUMMARY.search(out.stdout)
+    if not match or int(match.group(1)) != len(rows):
+        raise RuntimeError(f"c4bench printed no summary for {len(rows)} positions:\n{out.stdout}")
+    return float(match.group(3)), float(match.group(4)), int(match.group(2))
+
+
+def run_ours(
+    solver: Connect4Solver, rows: list[tuple[str, int]], verbose: bool = False
+) -> tuple[float, float, int]:
+    """rompicapo on ``rows``: (mean CPU us, mean nodes, mismatches with the files)."""
+    cpu = nodes = bad = 0
     for moves, expected in rows:
-        r = solver.solve(moves, weak=weak)
-        want = (expected > 0) - (expected < 0) if weak else expected
-        ok += r.score == want
+        r = solver.solve(moves)
+        bad += r.score != expected
+        cpu += r.cpu_seconds
+        nodes += r.nodes
         if verbose:
             print(
-                f"  {moves:<16} score {r.score:>3} (file {expected:>3})  nodes {r.nodes:>13,}  "
-                f"wall {r.solve_seconds:8.2f} s  CPU {r.cpu_seconds:8.2f} s",
+                f"    {moves:<16} {r.score:>3} ({expected:>3}) {r.nodes:>12,} nodes "
+                f"{r.cpu_seconds:8.3f} s CPU",
                 flush=True,
             )
-        times.append(r.solve_seconds)
-        cpu.append(r.cpu_seconds)
-        nodes.append(r.nodes)
-    return ok, times, cpu, nodes
+    return cpu / len(rows) * 1e6, nodes / len(rows), bad
 
 
-def fmt_time(s: float) -> str:
-    if s < 1e-3:
-        return f"{s * 1e6:.1f} us"
-    if s < 1:
-        return f"{s * 1e3:.2f} ms"
-    return f"{s:.2f} s"
+def fmt_us(us: float) -> str:
+    return f"{us:,.0f} us" if us < 1e6 else f"{us / 1e6:,.2f} s"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--limit", type=int, default=0, help="first N positions per set (0: all)")
-    ap.add_argument("--sets", default="L3_R1,L2_R1,L2_R2,L1_R1,L1_R2")
-    ap.add_argument("--hard-every", type=int, default=0, help="Begin-Hard: every k-th position")
-    ap.add_argument("--hard-count", type=int, default=0, help="Begin-Hard: at most this many")
-    ap.add_argument("--empty", action="store_true", help="also solve the empty board")
-    ap.add_argument("--features", type=int, default=K.ALL_FEATURES)
-    ap.add_argument("--table-log2", type=int, default=23)
+    ap.add_argument("--peers", type=Path, help="folder filled by ../shared/peers/build.sh")
+    ap.add_argument("--sets", default="L1_R2,L1_R3,L2_R2", help=f"comma list of {list(SETS)}")
+    ap.add_argument("--repeats", type=int, default=3, help="alternating runs per program")
+    ap.add_argument("--limit", type=int, default=0, help="at most N positions per set (0: all)")
+    ap.add_argument("--data", type=Path, default=DATA, help="folder of Pons' Test_* files")
+    ap.add_argument("--table-log2", type=int, default=None, help="rompicapo's table size")
+    ap.add_argument("--json", type=Path, help="write one row per set to this file")
+    ap.add_argument("--verbose", action="store_true", help="print every position of ours")
+    ap.add_argument("--empty", action="store_true", help="also solve the empty board (ours)")
     args = ap.parse_args()
 
-    solver = Connect4Solver(args.table_log2, features=args.features)
-    print(f"compile/load of the kernel: {solver.compile_seconds:.2f} s; features={args.features}")
-    print(f"load average at start: {os.getloadavg()[0]:.2f} (2 cores, shared)")
-    wanted = {f"Test_{s}" for s in args.sets.split(",") if s}
-    if args.hard_every:
-        wanted.add("Test_L1_R3")
+    keys = [k for k in args.sets.split(",") if k]
+    for k in keys:
+        if k not in SETS:
+            ap.error(f"unknown set {k!r}; choose from {', '.join(SETS)}")
+    binary = None
+    if args.peers is not None:
+        binary = args.peers / "c4bench"
+        if not binary.exists():
+            ap.error(f"{binary} not found: run bash ../shared/peers/build.sh {args.peers}")
+
+    solver = Connect4Solver() if args.table_log2 is None else Connect4Solver(args.table_log2)
+    cpu = cpu_model()
+    commit = git_commit()
+    print(f"CPU: {cpu}; commit {commit}; kernel compile/load {solver.compile_seconds:.2f} s")
+    print(f"load average at start: {load():.2f} (1 min; 2 cores shared)")
+    print("figures: median over the repeats of the mean CPU microseconds per position\n")
+    peer_label = "Pons (run here)" if binary else "Pons (quoted)"
     head = (
-        f"{'set':<14}{'n':>6}{'correct':>9}{'mean wall':>11}{'median':>10}{'mean CPU':>11}"
-        f"{'mean nodes':>14}{'Pons time':>11}{'Pons nodes':>13}{'CPU x':>7}{'nodes x':>9}"
+        f"| set | n | {peer_label} us | rompicapo us | time ours/Pons | Pons nodes "
+        f"| rompicapo nodes | nodes ours/Pons | load | mismatches |"
     )
     print(head)
-    print("-" * len(head))
-    for file, name, p_time, p_nodes in PONS:
-        if file not in wanted:
-            continue
-        rows = read_set(file)
-        if file == "Test_L1_R3":
-            rows = rows[:: args.hard_every]
-            if args.hard_count:
-                rows = rows[: args.hard_count]
-        elif args.limit:
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", flush=True)
+    out_rows = []
+    for k in keys:
+        rows = read_set(k, args.data)
+        if args.limit:
             rows = rows[: args.limit]
-        ok, times, cpu, nodes = run_set(solver, rows, verbose=file == "Test_L1_R3")
-        mt, mc, mn = statistics.mean(times), statistics.mean(cpu), statistics.mean(nodes)
+        peer_t, peer_n, ours_t, ours_n, loads = [], [], [], [], []
+        bad = 0
+        for rep in range(args.repeats):
+            if binary is not None:
+                t, n, b = run_pons(binary, rows)
+                peer_t.append(t)
+                peer_n.append(n)
+                bad += b
+            t, n, b = run_ours(solver, rows, verbose=args.verbose and rep == 0)
+            ours_t.append(t)
+            ours_n.append(n)
+            bad += b
+            loads.append(load())
+        if binary is not None:
+            pt, pn = statistics.median(peer_t), statistics.median(peer_n)
+        else:
+            pt, pn = QUOTED.get(k, (float("nan"), float("nan")))
+        ot, on = statistics.median(ours_t), statistics.median(ours_n)
+        ld = statistics.median(loads)
         print(
-            f"{name:<14}{len(rows):>6}{ok:>9}{fmt_time(mt):>11}"
-            f"{fmt_time(statistics.median(times)):>10}{fmt_time(mc):>11}{mn:>14,.1f}"
-            f"{fmt_time(p_time):>11}{p_nodes:>13,.1f}{mc / p_time:>7.2f}{mn / p_nodes:>9.2f}",
+            f"| {SETS[k][1]} ({SETS[k][0]}) | {len(rows)} | {fmt_us(pt)} | {fmt_us(ot)} "
+            f"| {ot / pt:.2f} | {pn:,.0f} | {on:,.0f} | {on / pn:.2f} | {ld:.2f} | {bad} |",
             flush=True,
         )
-    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+        out_rows.append(
+            {
+                "set": f"{SETS[k][1]} ({SETS[k][0]})",
+                "positions": len(rows),
+                "peer": "Pons c4bench (run here)" if binary else "Pons (quoted, issue 16)",
+                "peer_us": pt,
+                "ours_us": ot,
+                "ratio": ot / pt,
+                "peer_nodes": pn,
+                "ours_nodes": on,
+                "nodes_ratio": on / pn,
+                "runs_peer_us": peer_t,
+                "runs_ours_us": ours_t,
+                "mismatches": bad,
+                "load": ld,
+                "cpu": cpu,
+                "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                "commit": commit,
+            }
+        )
+    print(f"\nload average at end: {load():.2f}")
+    if args.json:
+        args.json.write_text(json.dumps(out_rows, indent=1) + "\n")
+        print(f"wrote {args.json}")
     if args.empty:
-        t0 = time.perf_counter()
-        analysis = solver.analyze("")
+        t0, c0 = time.perf_counter(), time.thread_time()
+        r = solver.solve("")
         print(
-            f"empty board: column scores {analysis.scores}, best {analysis.best_columns}, "
-            f"{analysis.counts['nodes']:,} nodes, {time.perf_counter() - t0:.1f} s",
+            f"empty board: score {r.score:+d}, {r.nodes:,} nodes, "
+            f"{time.thread_time() - c0:.1f} s CPU, {time.perf_counter() - t0:.1f} s wall, "
+            f"load {load():.2f}",
             flush=True,
         )
     return 0

@@ -5,7 +5,7 @@
 ``--peers DIR`` is the folder ``bash ../shared/peers/build.sh DIR`` filled; its
 ``tdoku_bench FILE MIN_CPU_S`` checks every puzzle of FILE for uniqueness (limit 2 solutions)
 with tdoku's fastest solver and prints CPU puzzles/s. For every set the peer and rompicapo's
-``sudoku.solve_batch(puzzles, max_solutions=2)`` run alternately on the same file, ``--runs``
+``sudoku.solve_batch(puzzles, limit=2)`` run alternately on the same file, ``--runs``
 times each; one run repeats its whole file until ``--min-cpu`` CPU seconds have passed (the
 driver does the same), and the rate is puzzles / CPU seconds. Medians of the runs are printed
 with the ratio peer / rompicapo, the load average and the CPU model: the machine is shared and
@@ -98,7 +98,7 @@ def run_ours(puzzles: np.ndarray, min_cpu: float) -> tuple[float, sudoku.BatchRe
     cpu = 0.0
     while True:
         c0 = time.process_time()
-        batch = sudoku.solve_batch(puzzles, max_solutions=2)
+        batch = sudoku.solve_batch(puzzles, limit=2)
         cpu += time.process_time() - c0
         solved += len(puzzles)
         if cpu >= min_cpu:

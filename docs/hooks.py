@@ -55,7 +55,8 @@ def _table(name: str) -> str:
         rows = rows.get("rows", [])
     if not rows:
         return "*The results file is empty.*"
-    keys = list(rows[0])
+    # per-run lists (the runs behind a median) stay in the file; the table shows the figures
+    keys = [k for k in rows[0] if not isinstance(rows[0][k], (list, dict))]
     lines = ["| " + " | ".join(keys) + " |", "|" + " --- |" * len(keys)]
     for row in rows:
         lines.append("| " + " | ".join(_cell(row.get(k)) for k in keys) + " |")

@@ -56,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         scheduler=True,
         jobs_help="worker processes (default: all cores; more are capped)",
     )
+    p.add_argument(
+        "--ends",
+        action="store_true",
+        help="count by (start, end) pair: the matrix, checked symmetric (a path read backwards) "
+        "and invariant under the board's symmetries",
+    )
     p.set_defaults(handler=_count)
 
 
@@ -92,6 +98,8 @@ def _count(args: argparse.Namespace) -> int:
         return 0
 
     show = not args.quiet and not args.json and sys.stderr.isatty()
+    if args.ends:
+        return _count_ends(args, rows, cols, show)
     try:
         with ProgressPrinter(f"{rows}x{cols} jobs", enabled=show, transient=False) as progress:
             result = count_paths(
@@ -125,3 +133,25 @@ def _count(args: argparse.Namespace) -> int:
     else:
         print(result.report(stats=not args.quiet))
     return 0
+
+
+def _count_ends(args: argparse.Namespace, rows: int, cols: int, show: bool) -> int:
+    """``count --ends``: the (start, end) matrix with its checks (exit 1 if one fails)."""
+    from rompicapo.cli.progress import ProgressPrinter
+    from rompicapo.common import dumps_json
+    from rompicapo.paths.count import count_end_matrix
+
+    if args.start is not None:
+        raise InputError("--ends counts from every start: drop --start")
+    try:
+        with ProgressPrinter(f"{rows}x{cols} jobs", enabled=show, transient=False) as progress:
+            res = count_end_matrix(
+                rows, cols, args.moves, args.closed, jobs=args.jobs,
+                checkpoint=args.checkpoint, scheduler=args.scheduler, progress=progress,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        print("interrupted" + (f": finished jobs saved in {args.checkpoint}" if args.checkpoint
+              else ""), file=sys.stderr)  # fmt: skip
+        return 130
+    print(dumps_json(res.to_dict()) if args.json else res.report())
+    return 0 if all(res.checks().values()) else 1

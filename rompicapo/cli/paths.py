@@ -34,9 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--method",
         choices=["blocks", "greedy"],
         default=None,
-        help="blocks: the deterministic block construction (caselle, sides >= 5, start 0,0); "
-        "greedy: Warnsdorff + Pósa search (any board and start). Default: blocks where it "
-        "applies and no --start is given, else greedy",
+        help="blocks: the deterministic block constructions (caselle from 0,0, sides >= 5; "
+        "block cycles for any start, closed tours and other leapers with a block table, "
+        "sides >= 10 for caselle and the knight); greedy: Warnsdorff + Pósa search (any board "
+        "and start). Default: blocks where they apply, else greedy",
     )
     p.add_argument(
         "--moves", default="caselle", help="caselle (default), knight, or 'DR,DC;DR,DC;...'"
@@ -107,6 +108,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         )
         q.add_argument("size", metavar="SIZE", help="N or RxC, both sides >= 5")
         q.add_argument(arg, metavar=meta, nargs="+", help=arg_help)
+        q.add_argument(
+            "--start", metavar="R,C", help="the block cycle's path from this cell (0-based)"
+        )
+        q.add_argument("--closed", action="store_true", help="the block cycle (a closed tour)")
+        q.add_argument(
+            "--moves", default="caselle", help="caselle (default), knight, or 'DR,DC;...'"
+        )
         add_run_options(q, time=False, jobs=False)
         q.set_defaults(handler=handler)
 
@@ -170,7 +178,9 @@ def run_path_at(args: argparse.Namespace) -> int:
     from rompicapo.common import dumps_json
     from rompicapo.paths import cells_at
 
-    res = cells_at(args.size, None, args.step)
+    res = cells_at(
+        args.size, None, args.step, start=args.start, closed=args.closed, moves=args.moves
+    )
     print(dumps_json(res.to_dict()) if args.json else res.report())
     return 0
 
@@ -179,7 +189,9 @@ def run_step_of(args: argparse.Namespace) -> int:
     from rompicapo.common import dumps_json
     from rompicapo.paths import steps_of
 
-    res = steps_of(args.size, None, args.cell)
+    res = steps_of(
+        args.size, None, args.cell, start=args.start, closed=args.closed, moves=args.moves
+    )
     print(dumps_json(res.to_dict()) if args.json else res.report())
     return 0
 

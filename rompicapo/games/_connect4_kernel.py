@@ -8,30 +8,50 @@ The memory picture first. A position is two 64-bit integers:
 Bit ``7 * col + row`` is the cell of column ``col`` (0 = left) and row ``row`` (0 = bottom).
 Each column has one spare bit above its top cell (row 6), so a shift by 1 moves a stone up, by
 7 one column right, by 6 and 8 along the two diagonals, and nothing spills from one column
-into the next. ``pos + mask`` is a unique key of the position (adding the stones of the mover
-to the mask sets the bit above each column's top stone to mark the height). After a move the
-other player is to move: ``pos' = pos ^ mask`` (the opponent's stones), ``mask' = mask | move``.
+into the next. ``pos + mask`` is a unique 49-bit key of the position (adding the stones of the
+mover to the mask sets the bit above each column's top stone to mark the height). After a move
+the other player is to move: ``pos' = pos ^ mask`` (the opponent's stones), ``mask' = mask |
+move``. Every integer is int64 (bits 0-48 carry the board; left shifts that push bits past 63
+only lose bits that a later mask would drop), so numba never mixes signed and unsigned types.
 
 Scores follow Pascal Pons' convention: from the point of view of the player to move, 0 a draw,
 ``22 - s`` when the mover wins with his s-th stone, ``s - 22`` when the opponent does.
 
-The transposition table is an ``(entries, 2)`` int64 array: column 0 the key, column 1 packs
+The transposition table is a flat int64 array of ``2**b`` entries, one word per position:
 
-    bits 0-5  lower bound + 32   bits 6-11  upper bound + 32   bits 12-15  best column + 1
-    bits 16-  epoch
+    bits 0-5  lower bound + 32   bits 6-11  upper bound + 32   bits 12-14  best column + 1
+    bits 15-  the entry's identity: the search's epoch, then the key's tag
 
-An entry counts only when its epoch is the current one, so moving to a new position ("clear
-the table") costs nothing. Mirror images share one entry: the key is the smaller of the
-position's key and its mirror's, and the stored column is mirrored with it.
+The key is mixed by a multiplication modulo 2**49 by an odd constant (a bijection of the 49-bit
+keys): its top ``b`` bits choose the slot, its other ``49 - b`` bits (the tag) are stored, so
+slot and tag together give back the key and a match is never a false hit. The epoch (``b``
+bits above the tag) makes the entries of earlier solves invisible, so moving to a new position
+("clear the table") costs nothing; the caller clears for real when the epochs run out. A
+position and its mirror image share one entry: the key is the smaller of the two, and the
+stored column is mirrored with it.
 
-``stats``: [0] nodes (negamax calls), [1] table probes that changed the window or answered,
-[2] beta cutoffs, [3] node budget (0: none), [4] 1 when the budget ran out (result invalid).
+The table (134 MB by default) lives in main memory, and a probe that waits for it costs about
+as much as the rest of a node: that wait, not arithmetic, made this solver slower per node
+than Pons'. So each node hashes its children's keys and asks the memory for their entries
+(``PREFETCH``) before it reads its own entry (already fetched by its parent) and sorts its
+moves; by the time a child is entered, its entry is in the caches. The enhanced transposition
+cutoff (``ETC``), which reads every child's entry before searching any, still waits for them,
+so it runs only at nodes with ``ETC_MIN_EMPTY`` or more empty cells, and there it also requests
+the first child's children ahead.
+
+The search is iterative: an explicit stack (one row of ``scratch`` per ply) instead of
+recursive calls, which in numba pass every array argument and check an error status on each
+return. ``stats``: [0] nodes (negamax calls), [1] table probes that changed the window or
+answered, [2] beta cutoffs, [3] node budget (0: none), [4] 1 when the budget ran out (result
+invalid).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 WIDTH = 7
 HEIGHT = 6
@@ -48,21 +68,41 @@ BOTTOM_MASK = np.array([1 << (c * H1) for c in range(WIDTH)], dtype=np.int64)
 # centre columns first: in Connect Four the centre takes part in the most lines of four
 CENTRE_ORDER = np.array([3, 4, 2, 5, 1, 6, 0], dtype=np.int64)
 
-LOWER_SHIFT = 0
-UPPER_SHIFT = 6
-MOVE_SHIFT = 12
-EPOCH_SHIFT = 16
 # ``features``: bit flags of the enhancements over Pons' solver, for ablation studies
 TT_MOVE = 1  # try the table's best move first
 MIRROR = 2  # a position and its mirror image share one table entry
 ETC = 4  # enhanced transposition cutoff: look up every child before searching any
-ALL_FEATURES = TT_MOVE | MIRROR | ETC
+PREFETCH = 8  # at each node, ask the memory for the children's table entries first
+ALL_FEATURES = TT_MOVE | MIRROR | ETC | PREFETCH
+DEFAULT_FEATURES = ALL_FEATURES
+# ETC waits for the children's entries to arrive from memory: at every node it saved 23% of
+# the nodes on Begin-Medium but cost 10% more time; at nodes with 16 or more empty cells, whose
+# subtrees pay for the wait, it saves 14% of the nodes at the same time, and 12% of the time
+# on Begin-Hard (measured side by side, issue 16).
+ETC_MIN_EMPTY = 16
 
 OFFSET = 32  # scores lie in -21..21; +32 makes them fit six bits as 11..53
+KEY_BITS = WIDTH * H1  # 49
+KEY_MASK = (1 << KEY_BITS) - 1
+DATA_BITS = 15  # lower bound, upper bound, column
+# odd: multiplying by it modulo 2**49 permutes the keys; its top bits depend on every key bit
+HASH_MUL = 0x1_5A4E_35C2_D5B3 | 1
+MIN_TABLE_LOG2 = 10
+MAX_TABLE_LOG2 = 30
+
+# columns of a stack row (``scratch[ply]``)
+F_POS, F_MASK, F_ALPHA, F_BETA, F_ALPHA0, F_SLOT, F_IDENT, F_MIRR = 0, 1, 2, 3, 4, 5, 6, 7
+F_LO, F_HI, F_TTCOL, F_N, F_I, F_BEST = 8, 9, 10, 11, 12, 13
+F_COLS = 16  # up to 7 columns in search order
+F_CHILD = 24  # per column: the child's hashed key (PREFETCH)
+F_PF = 31  # the key (pos + mask) of the position whose children's hashes F_CHILD holds
+STACK_FIELDS = 32
+STACK_ROWS = SIZE + 2
 
 
 @njit(cache=True, inline="always")
 def popcount(x: int) -> int:
+    # LLVM turns this bit trick into one popcnt instruction
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
@@ -74,13 +114,27 @@ def winning_cells(pos: int, mask: int) -> int:
     """The empty cells (playable now or later) where ``pos``'s player would complete four."""
     # vertical: three stones below
     r = (pos << 1) & (pos << 2) & (pos << 3)
-    for d in (H1, HEIGHT, HEIGHT + 2):  # horizontal, one diagonal, the other
-        p = (pos << d) & (pos << (2 * d))
-        r |= p & (pos << (3 * d))
-        r |= p & (pos >> d)
-        p = (pos >> d) & (pos >> (2 * d))
-        r |= p & (pos << d)
-        r |= p & (pos >> (3 * d))
+    # horizontal
+    p = (pos << H1) & (pos << (2 * H1))
+    r |= p & (pos << (3 * H1))
+    r |= p & (pos >> H1)
+    p = (pos >> H1) & (pos >> (2 * H1))
+    r |= p & (pos << H1)
+    r |= p & (pos >> (3 * H1))
+    # diagonal one way
+    p = (pos << HEIGHT) & (pos << (2 * HEIGHT))
+    r |= p & (pos << (3 * HEIGHT))
+    r |= p & (pos >> HEIGHT)
+    p = (pos >> HEIGHT) & (pos >> (2 * HEIGHT))
+    r |= p & (pos << HEIGHT)
+    r |= p & (pos >> (3 * HEIGHT))
+    # diagonal the other way
+    p = (pos << (HEIGHT + 2)) & (pos << (2 * (HEIGHT + 2)))
+    r |= p & (pos << (3 * (HEIGHT + 2)))
+    r |= p & (pos >> (HEIGHT + 2))
+    p = (pos >> (HEIGHT + 2)) & (pos >> (2 * (HEIGHT + 2)))
+    r |= p & (pos << (HEIGHT + 2))
+    r |= p & (pos >> (3 * (HEIGHT + 2)))
     return r & (BOARD ^ mask)
 
 
@@ -110,152 +164,61 @@ def non_losing_moves(pos: int, mask: int) -> int:
 
 @njit(cache=True, inline="always")
 def mirror_key(key: int) -> int:
-    m = 0
-    for c in range(WIDTH):
-        m |= ((key >> (c * H1)) & 0x7F) << ((WIDTH - 1 - c) * H1)
-    return m
+    """The key of the mirror image: the seven 7-bit column groups in reverse order."""
+    g = 0x7F
+    left = (1 << (3 * H1)) - 1  # columns 0-2
+    centre = g << (3 * H1)
+    # columns 4-6 and 0-2 swap places as blocks: the groups now hold 4 5 6 3 0 1 2
+    k = ((key & left) << (4 * H1)) | ((key >> (4 * H1)) & left) | (key & centre)
+    # then the outer groups of each block swap: 6 5 4 3 2 1 0
+    outer_lo = g | (g << (4 * H1))
+    outer_hi = (g << (2 * H1)) | (g << (6 * H1))
+    keep = (g << H1) | (g << (5 * H1)) | centre
+    return ((k & outer_lo) << (2 * H1)) | ((k & outer_hi) >> (2 * H1)) | (k & keep)
 
 
-@njit(cache=True)
-def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, features):
-    """Fail-hard-at-the-bounds negamax of a position where nobody has won and the mover cannot
-    win at once. Knuth-Moore contract: the true score ``V`` and the result ``v`` satisfy
-    ``V <= v <= alpha`` when ``v <= alpha``, ``beta <= v <= V`` when ``v >= beta``, else
-    ``v == V``."""
-    stats[0] += 1
-    if stats[3] != 0 and stats[0] > stats[3]:
-        stats[4] = 1
-        return 0
-    nxt = non_losing_moves(pos, mask)
-    if nxt == 0:
-        return -((SIZE - moves) // 2)
-    if moves >= SIZE - 2:
-        return 0
-    lo = -((SIZE - 2 - moves) // 2)  # the opponent cannot win on his next move
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
-    hi = (SIZE - 1 - moves) // 2  # we cannot win on this move
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
+@intrinsic
+def _prefetch(typingctx, table, index):
+    """Hint the CPU to fetch ``table[index]`` into the caches (LLVM's prefetch; no effect on
+    results). The table lives in main memory: a probe that waits for it costs about as much
+    as the rest of a node, so the children's entries are requested together, early."""
+    sig = types.void(table, index)
 
-    key = pos + mask
-    mkey = mirror_key(key)
-    mirrored = mkey < key and (features & MIRROR) != 0
-    if mirrored:
-        key = mkey
-    n_entries = table.shape[0]
-    slot = key % n_entries
-    tt_col = -1
-    entry_lo = -64
-    entry_hi = 64
-    if table[slot, 0] == key and (table[slot, 1] >> EPOCH_SHIFT) == epoch:
-        word = table[slot, 1]
-        entry_lo = ((word >> LOWER_SHIFT) & 63) - OFFSET
-        entry_hi = ((word >> UPPER_SHIFT) & 63) - OFFSET
-        tt_col = ((word >> MOVE_SHIFT) & 15) - 1
-        if tt_col >= 0 and mirrored:
-            tt_col = WIDTH - 1 - tt_col
-        if alpha < entry_lo:
-            alpha = entry_lo
-            stats[1] += 1
-            if alpha >= beta:
-                return alpha
-        if beta > entry_hi:
-            beta = entry_hi
-            stats[1] += 1
-            if alpha >= beta:
-                return beta
+    def codegen(context, builder, signature, args):
+        ir = cgutils.ir
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        # read, highest locality, data cache
+        args = [builder.bitcast(ptr, cgutils.voidptr_t), i32(0), i32(3), i32(1)]
+        builder.call(fn, args)
+        return context.get_dummy_value()
 
-    if features & ETC:
-        # Enhanced transposition cutoff: a child whose stored upper bound already proves
-        # a score >= beta for us ends the node before any child is searched.
-        opp = pos ^ mask
-        for i in range(WIDTH):
-            move = nxt & COLUMN_MASK[i]
-            if move:
-                ckey = opp + (mask | move)
-                cm = mirror_key(ckey)
-                if cm < ckey:
-                    ckey = cm
-                cslot = ckey % n_entries
-                if table[cslot, 0] == ckey and (table[cslot, 1] >> EPOCH_SHIFT) == epoch:
-                    c_hi = ((table[cslot, 1] >> UPPER_SHIFT) & 63) - OFFSET
-                    if -c_hi >= beta:
-                        stats[1] += 1
-                        return -c_hi
-
-    # Move ordering: the table's best move, then the moves that create the most winning
-    # cells (threats), ties broken centre first. Insertion sort into this ply's scratch row.
-    cols = scratch[moves]
-    n = 0
-    for i in range(WIDTH):
-        c = CENTRE_ORDER[i]
-        if nxt & COLUMN_MASK[c]:
-            if c == tt_col and (features & TT_MOVE) != 0:
-                score = 1000
-            else:
-                score = popcount(winning_cells(pos | (nxt & COLUMN_MASK[c]), mask))
-            j = n
-            while j > 0 and (cols[j - 1] >> 8) < score:
-                cols[j] = cols[j - 1]
-                j -= 1
-            cols[j] = (score << 8) | c
-            n += 1
-
-    alpha0 = alpha
-    best_col = -1
-    for i in range(n):
-        c = cols[i] & 0xFF
-        move = nxt & COLUMN_MASK[c]
-        score = -negamax(
-            pos ^ mask,
-            mask | move,
-            moves + 1,
-            -beta,
-            -alpha,
-            table,
-            epoch,
-            stats,
-            scratch,
-            features,
-        )
-        if stats[4]:
-            return 0
-        if score >= beta:
-            stats[2] += 1
-            _store(table, slot, key, epoch, score, entry_hi, c, mirrored)
-            return score
-        if score > alpha:
-            alpha = score
-            best_col = c
-    if best_col < 0 and tt_col >= 0:
-        best_col = tt_col
-    if alpha > alpha0:
-        # the first move that raised alpha: an exact score inside the original window
-        _store(table, slot, key, epoch, alpha, alpha, best_col, mirrored)
-    else:
-        _store(table, slot, key, epoch, entry_lo, alpha, best_col, mirrored)
-    return alpha
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
-def _store(table, slot, key, epoch, lo, hi, col, mirrored):
+def _hash(key: int) -> int:
+    return (key * HASH_MUL) & KEY_MASK
+
+
+@njit(cache=True, inline="always")
+def _store(table, slot, ident, lo, hi, col, mirrored):
     """Store bounds ``lo <= V <= hi`` (tightened with what the slot already knows about this
-    key in this epoch) and the best column."""
-    if table[slot, 0] == key and (table[slot, 1] >> EPOCH_SHIFT) == epoch:
-        word = table[slot, 1]
-        prev_lo = ((word >> LOWER_SHIFT) & 63) - OFFSET
-        prev_hi = ((word >> UPPER_SHIFT) & 63) - OFFSET
+    position in this epoch) and the best column (-1: none; unmirrored)."""
+    word = table[slot]
+    if ((word >> DATA_BITS) & KEY_MASK) == ident:
+        prev_lo = (word & 63) - OFFSET
+        prev_hi = ((word >> 6) & 63) - OFFSET
         if prev_lo > lo:
             lo = prev_lo
         if prev_hi < hi:
             hi = prev_hi
         if col < 0:
-            col = ((word >> MOVE_SHIFT) & 15) - 1
+            col = ((word >> 12) & 7) - 1
             if col >= 0 and mirrored:
                 col = WIDTH - 1 - col
     if lo < -OFFSET + 1:
@@ -264,13 +227,262 @@ def _store(table, slot, key, epoch, lo, hi, col, mirrored):
         hi = OFFSET - 1
     if col >= 0 and mirrored:
         col = WIDTH - 1 - col
-    table[slot, 0] = key
-    table[slot, 1] = (
-        (epoch << EPOCH_SHIFT)
-        | ((col + 1) << MOVE_SHIFT)
-        | ((hi + OFFSET) << UPPER_SHIFT)
-        | ((lo + OFFSET) << LOWER_SHIFT)
-    )
+    table[slot] = (ident << DATA_BITS) | ((col + 1) << 12) | ((hi + OFFSET) << 6) | (lo + OFFSET)
+
+
+@njit(cache=True, inline="always")
+def _child_hashes(pos, mask, moves, table, scratch, d, tag_bits, use_mirror, use_prefetch):
+    """Hash the keys of the children reached by ``moves`` into ``scratch[d, F_CHILD + col]``
+    and (``use_prefetch``) ask the memory for their table entries."""
+    opp = pos ^ mask
+    for c in range(WIDTH):
+        move = moves & COLUMN_MASK[c]
+        if move:
+            ckey = opp + (mask | move)
+            if use_mirror:
+                cm = mirror_key(ckey)
+                if cm < ckey:
+                    ckey = cm
+            ch = _hash(ckey)
+            scratch[d, F_CHILD + c] = ch
+            if use_prefetch:
+                _prefetch(table, ch >> tag_bits)
+
+
+@njit(cache=True)
+def table_bits(table) -> int:
+    """log2 of the table's length (a power of two)."""
+    b = 0
+    while (1 << b) < table.shape[0]:
+        b += 1
+    return b
+
+
+@njit(cache=True)
+def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, features):
+    """Fail-hard-at-the-bounds negamax of a position where nobody has won and the mover cannot
+    win at once. Knuth-Moore contract: the true score ``V`` and the result ``v`` satisfy
+    ``V <= v <= alpha`` when ``v <= alpha``, ``beta <= v <= V`` when ``v >= beta``, else
+    ``v == V``. ``table``: ``2**b`` words (module docstring); ``scratch``: int64
+    ``(STACK_ROWS, STACK_FIELDS)``, the explicit stack."""
+    tag_bits = KEY_BITS - table_bits(table)
+    tag_mask = (1 << tag_bits) - 1
+    epoch_id = epoch << tag_bits
+    use_mirror = (features & MIRROR) != 0
+    use_tt_move = (features & TT_MOVE) != 0
+    use_etc = (features & ETC) != 0
+    use_prefetch = (features & PREFETCH) != 0
+    scratch[:, F_PF] = -1
+    nodes = stats[0]
+    budget = stats[3]
+    tt_cuts = 0
+    cutoffs = 0
+    d = 0
+    v = 0
+    while True:
+        # ---- enter the node at ply d: (pos, mask, alpha, beta) ----
+        nodes += 1
+        if budget != 0 and nodes > budget:
+            stats[0] = nodes
+            stats[4] = 1
+            return 0
+        m = moves + d
+        nxt = non_losing_moves(pos, mask)
+        resolved = True
+        if nxt == 0:
+            v = -((SIZE - m) // 2)
+        elif m >= SIZE - 2:
+            v = 0
+        else:
+            resolved = False
+            lo = -((SIZE - 2 - m) // 2)  # the opponent cannot win on his next move
+            if alpha < lo:
+                alpha = lo
+                if alpha >= beta:
+                    v = alpha
+                    resolved = True
+            hi = (SIZE - 1 - m) // 2  # we cannot win on this move
+            if not resolved and beta > hi:
+                beta = hi
+                if alpha >= beta:
+                    v = beta
+                    resolved = True
+        key = pos + mask
+        mirrored = False
+        slot = 0
+        ident = 0
+        tt_col = -1
+        entry_lo = -64
+        entry_hi = 64
+        n = 0
+        if not resolved and (use_prefetch or use_etc) and scratch[d, F_PF] != pos + mask:
+            _child_hashes(pos, mask, nxt, table, scratch, d, tag_bits, use_mirror, use_prefetch)
+            scratch[d, F_PF] = pos + mask
+        if not resolved:
+            if use_mirror:
+                mk = mirror_key(key)
+                if mk < key:
+                    key = mk
+                    mirrored = True
+            h = _hash(key)
+            slot = h >> tag_bits
+            ident = epoch_id | (h & tag_mask)
+            word = table[slot]
+            if ((word >> DATA_BITS) & KEY_MASK) == ident:
+                entry_lo = (word & 63) - OFFSET
+                entry_hi = ((word >> 6) & 63) - OFFSET
+                tt_col = ((word >> 12) & 7) - 1
+                if tt_col >= 0 and mirrored:
+                    tt_col = WIDTH - 1 - tt_col
+                if alpha < entry_lo:
+                    alpha = entry_lo
+                    tt_cuts += 1
+                    if alpha >= beta:
+                        v = alpha
+                        resolved = True
+                if not resolved and beta > entry_hi:
+                    beta = entry_hi
+                    tt_cuts += 1
+                    if alpha >= beta:
+                        v = beta
+                        resolved = True
+        if not resolved:
+            # Move ordering: the table's best move, then the moves that create the most
+            # winning cells (threats), ties broken centre first: insertion sort of
+            # (score << 3 | column) into this ply's stack row.
+            n = 0
+            for i in range(WIDTH):
+                c = CENTRE_ORDER[i]
+                move = nxt & COLUMN_MASK[c]
+                if move:
+                    if c == tt_col and use_tt_move:
+                        s = 1000
+                    else:
+                        s = popcount(winning_cells(pos | move, mask))
+                    e = (s << 3) | c
+                    j = n
+                    while j > 0 and (scratch[d, F_COLS + j - 1] >> 3) < s:
+                        scratch[d, F_COLS + j] = scratch[d, F_COLS + j - 1]
+                        j -= 1
+                    scratch[d, F_COLS + j] = e
+                    n += 1
+        if not resolved and use_etc and SIZE - m >= ETC_MIN_EMPTY and d + 1 < STACK_ROWS:
+            # the first child's children: requested now, they arrive while this node waits
+            # for its own children's entries below
+            c = scratch[d, F_COLS] & 7
+            cmask = mask | (nxt & COLUMN_MASK[c])
+            cpos = pos ^ mask
+            if scratch[d + 1, F_PF] != cpos + cmask:
+                _child_hashes(
+                    cpos, cmask, playable(cmask), table, scratch, d + 1, tag_bits, use_mirror, True
+                )
+                scratch[d + 1, F_PF] = cpos + cmask
+        if not resolved and use_etc and SIZE - m >= ETC_MIN_EMPTY:
+            # Enhanced transposition cutoff: a child whose stored upper bound already proves
+            # a score >= beta for us ends the node before any child is searched.
+            # Branch-free over the children (their matches are unpredictable): the best of
+            # their proven bounds, one test at the end.
+            etc_best = -64
+            for c in range(WIDTH):
+                if nxt & COLUMN_MASK[c]:
+                    ch = scratch[d, F_CHILD + c]
+                    cword = table[ch >> tag_bits]
+                    val = OFFSET - ((cword >> 6) & 63)
+                    hit = ((cword >> DATA_BITS) & KEY_MASK) == (epoch_id | (ch & tag_mask))
+                    etc_best = max(etc_best, val if hit else -64)
+            if etc_best >= beta:
+                tt_cuts += 1
+                v = etc_best
+                resolved = True
+        if not resolved:
+            scratch[d, F_POS] = pos
+            scratch[d, F_MASK] = mask
+            scratch[d, F_ALPHA] = alpha
+            scratch[d, F_BETA] = beta
+            scratch[d, F_ALPHA0] = alpha
+            scratch[d, F_SLOT] = slot
+            scratch[d, F_IDENT] = ident
+            scratch[d, F_MIRR] = mirrored
+            scratch[d, F_LO] = entry_lo
+            scratch[d, F_HI] = entry_hi
+            scratch[d, F_TTCOL] = tt_col
+            scratch[d, F_N] = n
+            scratch[d, F_I] = 0
+            scratch[d, F_BEST] = -1
+            # descend into the first child
+            c = scratch[d, F_COLS] & 7
+            move = nxt & COLUMN_MASK[c]
+            pos, mask = pos ^ mask, mask | move
+            alpha, beta = -beta, -alpha
+            d += 1
+            continue
+        # ---- return v from ply d to its parents, until a parent has a child to search ----
+        while True:
+            if d == 0:
+                stats[0] = nodes
+                stats[1] += tt_cuts
+                stats[2] += cutoffs
+                return v
+            d -= 1
+            score = -v
+            i = scratch[d, F_I]
+            c = scratch[d, F_COLS + i] & 7
+            beta = scratch[d, F_BETA]
+            if score >= beta:
+                cutoffs += 1
+                _store(
+                    table,
+                    scratch[d, F_SLOT],
+                    scratch[d, F_IDENT],
+                    score,
+                    scratch[d, F_HI],
+                    c,
+                    scratch[d, F_MIRR] != 0,
+                )
+                v = score
+                continue
+            alpha = scratch[d, F_ALPHA]
+            if score > alpha:
+                alpha = score
+                scratch[d, F_ALPHA] = alpha
+                scratch[d, F_BEST] = c
+            i += 1
+            n = scratch[d, F_N]
+            if i < n:
+                scratch[d, F_I] = i
+                pos = scratch[d, F_POS]
+                mask = scratch[d, F_MASK]
+                c = scratch[d, F_COLS + i] & 7
+                move = (mask + BOTTOM) & COLUMN_MASK[c]
+                pos, mask = pos ^ mask, mask | move
+                alpha, beta = -beta, -alpha
+                d += 1
+                break
+            best = scratch[d, F_BEST]
+            if best < 0:
+                best = scratch[d, F_TTCOL]
+            if alpha > scratch[d, F_ALPHA0]:
+                # a move raised alpha: an exact score inside the original window
+                _store(
+                    table,
+                    scratch[d, F_SLOT],
+                    scratch[d, F_IDENT],
+                    alpha,
+                    alpha,
+                    best,
+                    scratch[d, F_MIRR] != 0,
+                )
+            else:
+                _store(
+                    table,
+                    scratch[d, F_SLOT],
+                    scratch[d, F_IDENT],
+                    scratch[d, F_LO],
+                    alpha,
+                    best,
+                    scratch[d, F_MIRR] != 0,
+                )
+            v = alpha
 
 
 @njit(cache=True)
@@ -278,7 +490,8 @@ def solve(pos, mask, moves, weak, table, epoch, stats, scratch, features):
     """The exact score (or with ``weak`` only its sign) of a position where nobody has won,
     by null-window searches that halve the interval of possible scores, the table carrying
     what each search learnt to the next. Pons' start: try the scores nearer 0 first, where
-    positions of a game are most often decided."""
+    positions of a game are most often decided. ``epoch`` must be in 1 .. 2**b - 1 for a
+    table of 2**b words."""
     if can_win_next(pos, mask):
         return 1 if weak else (SIZE + 1 - moves) // 2
     lo = -((SIZE - moves) // 2)

@@ -329,44 +329,32 @@ def bench(
 _WARMUP = "2252576253462244111563365343671351441"
 
 
-def _next_prime(n: int) -> int:
-    def is_prime(k: int) -> bool:
-        if k < 2 or k % 2 == 0:
-            return k == 2
-        f = 3
-        while f * f <= k:
-            if k % f == 0:
-                return False
-            f += 2
-        return True
-
-    while not is_prime(n):
-        n += 1
-    return n
-
-
 class Connect4Solver:
     """Exact (or weak: win/draw/loss) Connect Four solver with its own transposition table.
 
-    ``table_log2``: the table holds the first prime >= 2**table_log2 entries of 16 bytes
-    (2**23: 134 MB; a prime count spreads the structured keys evenly over the slots). Each solve
-    starts from an empty table (the table's epoch changes; nothing is cleared), as Pons'
-    benchmark resets his before every position. ``features`` selects the enhancements over
-    Pons' algorithm (bit flags of :mod:`rompicapo.games._connect4_kernel`: ``TT_MOVE``,
-    ``MIRROR``, ``ETC``; 0 is his algorithm with a two-bound table).
+    ``table_log2``: the table holds 2**table_log2 entries of 8 bytes (2**24: 134 MB), one word
+    per position (the kernel's docstring has the layout). Each solve starts from an empty table
+    (the table's epoch changes; nothing is cleared), as Pons' benchmark resets his before every
+    position. ``features`` selects the enhancements over Pons' algorithm (bit flags of
+    :mod:`rompicapo.games._connect4_kernel`: ``TT_MOVE``, ``MIRROR``, ``ETC``, ``PREFETCH``;
+    0 is his algorithm with a two-bound table).
     """
 
-    def __init__(self, table_log2: int = 23, *, features: int = K.ALL_FEATURES) -> None:
-        if not 10 <= table_log2 <= 30:
-            raise InputError(f"table_log2 must be 10..30, got {table_log2}")
-        entries = _next_prime(1 << table_log2)
-        check_memory(entries * 16, "the Connect Four transposition table")
-        self.table = np.zeros((entries, 2), dtype=np.int64)
+    def __init__(self, table_log2: int = 24, *, features: int = K.DEFAULT_FEATURES) -> None:
+        if not K.MIN_TABLE_LOG2 <= table_log2 <= K.MAX_TABLE_LOG2:
+            raise InputError(
+                f"table_log2 must be {K.MIN_TABLE_LOG2}..{K.MAX_TABLE_LOG2}, got {table_log2}"
+            )
+        entries = 1 << table_log2
+        check_memory(entries * 8, "the Connect Four transposition table")
+        self.table = np.zeros(entries, dtype=np.int64)
         self.table.fill(0)  # touch every page now, not during the first timed solves
-        self.scratch = np.zeros((CELLS + 1, WIDTH), dtype=np.int64)
+        self.scratch = np.zeros((K.STACK_ROWS, K.STACK_FIELDS), dtype=np.int64)
         self.stats = np.zeros(5, dtype=np.int64)
         self.features = features
         self.epoch = 0
+        # the epoch lives in table_log2 bits of each entry
+        self.max_epoch = (1 << table_log2) - 1
         self.compile_seconds = jit_warmup("games.connect4", self._warmup)
 
     def _warmup(self) -> None:
@@ -377,16 +365,16 @@ class Connect4Solver:
             p.mask,
             p.count,
             False,
-            np.zeros((11, 2), np.int64),
+            np.zeros(1 << K.MIN_TABLE_LOG2, np.int64),
             1,
             np.zeros(5, np.int64),
-            np.zeros((CELLS + 1, WIDTH), np.int64),
+            np.zeros((K.STACK_ROWS, K.STACK_FIELDS), np.int64),
             K.ALL_FEATURES,
         )
 
     def _next_epoch(self) -> int:
         self.epoch += 1
-        if self.epoch >= 1 << 40:  # far beyond any run; wrap by clearing for real
+        if self.epoch > self.max_epoch:  # the epochs ran out: clear for real
             self.table[:] = 0
             self.epoch = 1
         return self.epoch

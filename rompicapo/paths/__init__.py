@@ -7,8 +7,11 @@ leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 - :func:`construct` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
   :func:`find_path` also checks it and writes and draws it where asked, every output path
   checked before the search; :func:`write_path` saves a path as ``.npy`` or ``.rpath``;
+- :mod:`rompicapo.paths.cycles` makes closed tours by blocks (caselle, the knight, any leaper
+  with a block table), read from any start, with O(1) ``cell_at`` / ``step_of``;
 - :func:`count_paths` counts them all exactly, :func:`search_path` finds one or proves none,
-  :func:`iter_paths` streams them;
+  :func:`iter_paths` streams them, :func:`~rompicapo.paths.count.count_end_matrix` counts them by
+  (start, end) pair;
 - :func:`verify_path` checks a path with code that shares nothing with the solvers;
 - :mod:`rompicapo.paths.render` draws a path as text, PDF, PNG or SVG.
 

@@ -171,6 +171,7 @@ def search(
     stop_when_full,
     node_limit,
     seed,
+    ends,
 ):
     """Depth-first search of the completions of ``path[:depth]``; resumable.
 
@@ -185,6 +186,8 @@ def search(
     - ``rules``: the pruning rules to apply, a bit set of LINKS, LOOKAHEAD, CONNECTED (0 =
       plain DFS with the same state handling, for cross-checks and measurements).
     - ``seed >= 0``: try moves in a random order (numba's generator seeded with ``seed``).
+    - ``ends`` (int64, ``rows*cols`` long, or empty): each counted whole path adds one at its
+      last cell, so a count from one start gives the counts by (start, end) pair.
 
     Returns ``(status, leaves, nodes, n_out, depth)``.
     """
@@ -266,6 +269,8 @@ def search(
                             ok = True
                 if ok:
                     leaves += 1
+                    if ends.shape[0] > 0 and d == n_cells:
+                        ends[(end // width - reach) * cols + end % width - reach] += 1
                     if n_out < out.shape[0]:
                         for k in range(d):
                             p = pp[k]

@@ -188,7 +188,7 @@ def find_path(
         rows, cols = parse_size(rows)
     rows, cols = parse_size((rows, rows if cols is None else cols))
     if method is None:
-        method = "auto" if start is None else "greedy"
+        method = "auto"  # blocks (the corner path or the cycle) where they apply, else greedy
     start = parse_cell((0, 0) if start is None else start, rows, cols)
     mset = parse_moves(moves)
     closed = bool(options.get("closed", False))
@@ -215,7 +215,7 @@ def find_path(
                 f"view; SVG is for boards up to {SVG_MAX_CELLS:,} cells (200x200): use a PNG"
             )
     why_not = blocks_refusal(rows, cols, start, mset, closed)
-    # only the open caselle block construction is streamed; any other method is built whole
+    # the block constructions (the corner path, the cycle) are streamed; searches are built whole
     stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
     if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
         raise InputError(f"the block construction does not apply: {why_not}")
@@ -229,7 +229,10 @@ def find_path(
     if out_path is not None:
         partial = out_path.with_name(out_path.name[: -len(out_path.suffix)] + ".partial.npy")
     if stream:
-        return _stream_blocks(out_path, rows, cols, jobs, scheduler, resume, packed, progress)
+        return _stream_blocks(
+            out_path, rows, cols, jobs, scheduler, resume, packed, progress,
+            start=start, moves=mset, closed=closed,
+        )  # fmt: skip
 
     remaining = None if time_limit is None else max(1e-3, deadline.remaining())
     res = construct(
@@ -285,18 +288,33 @@ def _save_npy(name: Path, path: np.ndarray) -> None:
         np.save(fh, path)
 
 
-def _stream_blocks(out_path, rows, cols, jobs, scheduler, resume, packed, progress) -> PathResult:
-    """The block path written to an ``.rpath`` file chunk by chunk (never the whole path in
-    memory), then checked by the streaming verifier."""
+def _stream_blocks(
+    out_path, rows, cols, jobs, scheduler, resume, packed, progress, *, start, moves, closed
+) -> PathResult:
+    """The block path (the corner path, or the cycle read from ``start``) written to an
+    ``.rpath`` file chunk by chunk (never the whole path in memory), then checked by the
+    streaming verifier."""
+    import functools
+
     from rompicapo.paths.blocks import warm_up, write_blocks_rpath
+    from rompicapo.paths.construct import block_method
     from rompicapo.paths.verify_stream import verify_rpath
 
+    method, _ = block_method(rows, cols, start, moves, closed)
+    if method == "blocks-cycle":
+        from rompicapo.paths import cycles
+
+        warm_up = cycles.warm_up
+        write_blocks_rpath = functools.partial(cycles.write_cycle_rpath, moves=moves, start=start)
     jobs, note = resolve_jobs(jobs)
-    res = PathResult(rows=rows, cols=cols, start=(0, 0), method="blocks", seed=None)
+    res = PathResult(
+        rows=rows, cols=cols, start=start, moves=moves, closed=method == "blocks-cycle",
+        method=method, seed=None,
+    )  # fmt: skip
     res.notes += [note] if note else []
     client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
     try:
-        res.compile_seconds = jit_warmup("paths.blocks", warm_up)
+        res.compile_seconds = jit_warmup(f"paths.{method}", warm_up)
         writing = Progress(progress, unit="chunks")
         with Stopwatch() as write_sw:
             header = write_blocks_rpath(
@@ -455,6 +473,9 @@ class BlockLookup(SearchResult):
     rows: int = 0
     cols: int = 0
     method: str = "blocks"
+    moves: str = "caselle"
+    start: tuple[int, int] = (0, 0)
+    closed: bool = False
     steps: list[int] = field(default_factory=list)
     cells: list[tuple[int, int]] = field(default_factory=list)
     query: str = "steps"
@@ -471,7 +492,6 @@ class BlockLookup(SearchResult):
         """Fill the whole path, check it with the independent verifier, and look the answers
         up in it. Raises :class:`~rompicapo.common.NotVerifiable` above
         :data:`LOOKUP_VERIFY_CELLS` cells (the path would not be held to check against)."""
-        from rompicapo.paths.blocks import BlockPath
         from rompicapo.paths.verify import verify_path
 
         n = self.rows * self.cols
@@ -480,8 +500,11 @@ class BlockLookup(SearchResult):
                 f"a {self.rows}x{self.cols} board is too large to fill and check "
                 f"(at most {LOOKUP_VERIFY_CELLS:,} cells)"
             )
-        path = BlockPath(self.rows, self.cols).fill_path(jobs=1)
-        if not verify_path(path, self.rows, self.cols, "caselle", start=(0, 0)):
+        walker, _ = _walker(self.rows, self.cols, self.start, self.moves, self.closed)
+        path = walker.fill_path(jobs=1)
+        closed = self.method == "blocks-cycle"
+        if not verify_path(path, self.rows, self.cols, self.moves, start=self.start,
+                           closed=closed):  # fmt: skip
             return False
         return all(
             int(path[s - 1]) == r * self.cols + c
@@ -489,49 +512,90 @@ class BlockLookup(SearchResult):
         )
 
 
-def _block_path(rows, cols):
+def _walker(rows, cols, start, moves, closed):
+    """The corner path of :mod:`~rompicapo.paths.blocks` (caselle, open, from (0, 0)) or the
+    block cycle of :mod:`~rompicapo.paths.cycles` read from ``start``, and its method name;
+    InputError naming why when neither applies."""
     from rompicapo.paths.blocks import BlockPath
+    from rompicapo.paths.construct import block_method
+    from rompicapo.paths.cycles import BlockCycle
 
     rows, cols = parse_size((rows, rows if cols is None else cols))
-    return BlockPath(rows, cols)
+    start = parse_cell((0, 0) if start is None else start, rows, cols)
+    mset = parse_moves(moves)
+    kind, _ = block_method(rows, cols, start, mset, bool(closed))
+    if kind == "blocks":
+        return BlockPath(rows, cols), kind
+    if kind == "blocks-cycle":
+        return BlockCycle(rows, cols, mset, start), kind
+    why = blocks_refusal(rows, cols, start, mset, bool(closed))
+    raise InputError(f"no block construction for this path: {why}")
 
 
-def _warm_blocks() -> float:
-    from rompicapo.paths.blocks import warm_up
+def _warm(kind: str) -> float:
+    from rompicapo.paths import blocks, cycles
 
-    return jit_warmup("paths.blocks", warm_up)
+    module = blocks if kind == "blocks" else cycles
+    return jit_warmup(f"paths.{kind}", module.warm_up)
 
 
-def cells_at(rows: int | str, cols: int | None, steps) -> BlockLookup:
+def _lookup(walker, kind, moves, start, closed, **fields) -> BlockLookup:
+    return BlockLookup(
+        rows=walker.rows, cols=walker.cols, method=kind, moves=parse_moves(moves).spec,
+        start=(0, 0) if start is None else parse_cell(start, walker.rows, walker.cols),
+        closed=bool(closed), **fields,
+    )  # fmt: skip
+
+
+def cells_at(
+    rows: int | str,
+    cols: int | None,
+    steps,
+    *,
+    start: tuple[int, int] | str | None = None,
+    closed: bool = False,
+    moves: str | MoveSet = "caselle",
+) -> BlockLookup:
     """The cells the block construction's path visits at ``steps`` (1 = the start, R*C the
-    end): exact integers, each checked against 1..R*C before any arithmetic. O(1) each."""
+    end): exact integers, each checked against 1..R*C before any arithmetic. O(1) each.
+
+    The corner path serves caselle from (0, 0); the block cycle (cut open at ``start``) serves
+    other starts, closed tours and other leapers with a block table."""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
-    bp = _block_path(rows, cols)
-    steps = [
-        check_int(s, "step", minimum=1, maximum=bp.cells) for s in _as_list(steps, pair=False)
-    ]
-    compile_seconds = _warm_blocks()  # after the checks: a bad step costs no compilation
+    walker, kind = _walker(rows, cols, start, moves, closed)
+    n = walker.rows * walker.cols
+    steps = [check_int(s, "step", minimum=1, maximum=n) for s in _as_list(steps, pair=False)]
+    compile_seconds = _warm(kind)  # after the checks: a bad step costs no compilation
     with Stopwatch() as sw:
-        cells = [bp.cell_at(s) for s in steps]
-    return BlockLookup(
-        rows=bp.rows, cols=bp.cols, steps=steps, cells=cells, query="steps",
+        cells = [tuple(int(v) for v in walker.cell_at(s)) for s in steps]
+    return _lookup(
+        walker, kind, moves, start, closed, steps=steps, cells=cells, query="steps",
         solve_seconds=sw.seconds, compile_seconds=compile_seconds,
     )  # fmt: skip
 
 
-def steps_of(rows: int | str, cols: int | None, cells) -> BlockLookup:
+def steps_of(
+    rows: int | str,
+    cols: int | None,
+    cells,
+    *,
+    start: tuple[int, int] | str | None = None,
+    closed: bool = False,
+    moves: str | MoveSet = "caselle",
+) -> BlockLookup:
     """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or
-    ``"r,c"``, 0-based, on the board). O(1) each."""
+    ``"r,c"``, 0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
+    :func:`cells_at`."""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
-    bp = _block_path(rows, cols)
-    cells = [parse_cell(c, bp.rows, bp.cols, "cell") for c in _as_list(cells, pair=True)]
-    compile_seconds = _warm_blocks()
+    walker, kind = _walker(rows, cols, start, moves, closed)
+    cells = [parse_cell(c, walker.rows, walker.cols, "cell") for c in _as_list(cells, pair=True)]
+    compile_seconds = _warm(kind)
     with Stopwatch() as sw:
-        steps = [bp.step_of(c) for c in cells]
-    return BlockLookup(
-        rows=bp.rows, cols=bp.cols, steps=steps, cells=cells, query="cells",
+        steps = [int(walker.step_of(c)) for c in cells]
+    return _lookup(
+        walker, kind, moves, start, closed, steps=steps, cells=cells, query="cells",
         solve_seconds=sw.seconds, compile_seconds=compile_seconds,
     )  # fmt: skip
 

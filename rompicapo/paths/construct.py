@@ -516,11 +516,15 @@ def construct(
             bands, not the jobs, decide the
             path: a seed gives the same path whatever the number of cores.
         method: ``"greedy"`` (default: the search above, any board, start and move set),
-            ``"blocks"`` (the deterministic block construction of
-            :mod:`rompicapo.paths.blocks`: caselle moves, open paths, start (0, 0); no search,
-            no seed; a board with a side below 5 gets the direct search instead, and an
-            InputError says when blocks cannot apply) or
-            ``"auto"`` (blocks where they apply, else greedy).
+            ``"blocks"`` (no search, no seed: the corner path of :mod:`rompicapo.paths.blocks`
+            for caselle open paths from (0, 0), else the block cycle of
+            :mod:`rompicapo.paths.cycles` read from ``start``, a closed tour, for leapers with
+            a block table on boards from its minimum size (10 for caselle, an even side >= 12
+            and the other >= 10 for the knight); a board below the minimum gets the direct
+            search instead (closed tours and thin boards: depth-first search first), and an
+            InputError says in one line when blocks cannot apply) or
+            ``"auto"`` (blocks where they apply, else greedy). Greedy closed tours start the
+            walk at the board's centre and read the cycle from ``start``.
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
     not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
@@ -542,30 +546,46 @@ def construct(
     n = rows * cols
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    why_not = blocks_refusal(rows, cols, (r0, c0), mset, closed)
-    if method == "blocks" and why_not == _SHORT_SIDE:
-        method = "greedy"  # a board with a side below 5 is small enough for a direct search
-    if method == "blocks" and why_not:
-        raise InputError(
-            f"the block construction does not apply: {why_not} (use method='greedy')"
-        )
-    if method == "blocks" or (method == "auto" and not why_not):
-        result = _construct_blocks(rows, cols, mset, jobs)
-        result.notes += [jobs_note] if jobs_note else []
-        return result
+    if method in ("blocks", "auto"):
+        kind, why_not = block_method(rows, cols, (r0, c0), mset, closed)
+        if kind in ("blocks", "blocks-cycle"):
+            if kind == "blocks":
+                result = _construct_blocks(rows, cols, mset, jobs)
+            else:
+                result = _construct_cycle(rows, cols, mset, (r0, c0), closed, jobs)
+            result.notes += [jobs_note] if jobs_note else []
+            return result
+        # a board below the blocks' minimum is small enough for a direct search; a bipartite
+        # leaper's closed tour on odd x odd gets its impossibility proof from the search below
+        small = why_not == "size" or (why_not == "colour" and closed)
+        if method == "blocks" and not small:
+            raise InputError(
+                "the block construction does not apply: "
+                f"{blocks_refusal(rows, cols, (r0, c0), mset, closed)} (use method='greedy')"
+            )
     result = PathResult(rows=rows, cols=cols, start=(r0, c0), moves=mset, closed=closed, seed=seed)
     result.notes += [jobs_note] if jobs_note else []
     if len(mset) > 16:
         raise InputError(f"the constructor takes at most 16 moves, {mset.name!r} has {len(mset)}")
     obstruction = ""
     if n > 1:
-        obstruction = _lattice_obstruction(mset) or _colour_obstruction(
-            rows, cols, (r0, c0), mset, closed
+        obstruction = (
+            _lattice_obstruction(mset)
+            or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
+            or _four_rows_obstruction(rows, cols, mset, closed)
         )
+    elif closed:
+        obstruction = "a closed tour ends one move from its start, and a 1x1 board has no move"
     if obstruction:
         result.status = "impossible"
         result.proof = obstruction
         return result
+    if closed and n <= DFS_CELLS and method != "greedy":
+        # small and thin boards below the blocks' minimum: a closed tour by depth-first search
+        # (Warnsdorff's order, fixed end next to the start) is quicker and surer than the walk
+        found = _by_dfs(result, mset)
+        if found is not None:
+            return found
 
     itype = np.int32 if n <= INT32_CELLS else np.int64
     need = n * kernel_bytes_per_cell(n)
@@ -596,7 +616,13 @@ def construct(
         plausible = n <= STRUCTURE_CELLS or min(rows, cols) < NARROW_SIDE
         if n > 1 and plausible and _prove_by_structure(result, start_flat, dr0, dc0, path, state):
             return result
-        pieces = _plan_pieces(rows, cols, (r0, c0), closed, strips)
+        # A closed tour is a cycle: any cell may be where the search starts, and the cycle is
+        # then read from the asked start. The walk peels the board from the edges (ties go
+        # farthest from the centre) and ends near the centre, so started at the centre it ends
+        # next to its start: 3000x3000 caselle closes after 7 rotations in 1 CPU s, where from
+        # the corner the end had to be brought back across the board (gave up after 300 s).
+        search_start = (rows // 2, cols // 2) if closed else (r0, c0)
+        pieces = _plan_pieces(rows, cols, search_start, closed, strips)
         run = _Run(
             dr0=dr0, dc0=dc0, tie=TIE_BREAKS[tie_break], max_attempts=max_attempts,
             deadline=None if time_limit is None else time.perf_counter() + deadline.remaining(),
@@ -618,6 +644,8 @@ def construct(
         result.method = f"greedy, {len(pieces)} strips"
     if status == "found":
         result.status = "found"
+        if closed and search_start != (r0, c0):
+            path = np.roll(path, -int(np.flatnonzero(path == start_flat)[0]))
         result.path = path
         return result
     if status == "interrupted":
@@ -633,6 +661,11 @@ def construct(
     if n > STRUCTURE_CELLS and min(rows, cols) >= NARROW_SIDE:
         _prove_by_structure(result, start_flat, dr0, dc0, path, state)
     del path, pos, state
+    if result.status == "not found" and n <= DFS_CELLS and method != "greedy" and not closed:
+        # the walk can miss the open tours of thin boards (5 x 13 knight from (3, 11))
+        found = _by_dfs(result, mset)
+        if found is not None:
+            return found
     if result.status == "not found" and prove and n <= EXHAUSTIVE_CELLS:
         _settle_by_exhaustive_search(result)
     return result
@@ -655,8 +688,33 @@ def _progress_callback(progress: object) -> ProgressCallback | None:
 def blocks_refusal(
     rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
 ) -> str:
-    """Why the block construction cannot make this path ("" when it can): the one rule
-    :func:`construct`'s ``method="auto"`` and the CLI's streamed output both follow."""
+    """Why no block construction can make this path ("" when one can: the corner path of
+    :mod:`~rompicapo.paths.blocks` or the cycle of :mod:`~rompicapo.paths.cycles`): the one
+    rule :func:`construct`'s ``method="auto"`` and the CLI's streamed output both follow."""
+    kind, _ = block_method(rows, cols, start, mset, closed)
+    if kind:
+        return ""
+    from rompicapo.paths.cycles import cycle_refusal
+
+    return cycle_refusal(rows, cols, mset)
+
+
+def block_method(
+    rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
+) -> tuple[str, str]:
+    """``("blocks", "")`` for the corner path (caselle, open, start (0, 0), sides >= 5),
+    ``("blocks-cycle", "")`` for the block cycle cut at the start, else ``("", why)`` with
+    ``why`` the cycle's :func:`~rompicapo.paths.cycles.refusal_kind`."""
+    from rompicapo.paths.cycles import refusal_kind
+
+    if not _path_refusal(rows, cols, start, mset, closed):
+        return "blocks", ""
+    kind = refusal_kind(rows, cols, mset)
+    return ("blocks-cycle", "") if not kind else ("", kind)
+
+
+def _path_refusal(rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool) -> str:
+    """Why the corner path of :mod:`rompicapo.paths.blocks` cannot make this path."""
     from rompicapo.paths.blocks import MIN_SIDE
 
     if set(mset.moves) != set(parse_moves("caselle").moves):
@@ -692,6 +750,85 @@ def _construct_blocks(rows: int, cols: int, mset: MoveSet, jobs: int | None) -> 
     result.counts["bands"] = len(bp.bands)
     result.counts["blocks_per_band"] = len(bp.block_widths)
     return result
+
+
+def _construct_cycle(rows, cols, mset, start, closed, jobs) -> PathResult:
+    """The block cycle read from ``start``: a closed tour, hence also an open path."""
+    from rompicapo.paths.cycles import BlockCycle, warm_up
+
+    result = PathResult(
+        rows=rows, cols=cols, start=start, moves=mset, closed=closed, method="blocks-cycle"
+    )
+    result.compile_seconds = jit_warmup("paths.cycles", warm_up)
+    n = rows * cols
+    itemsize = 4 if n <= INT32_CELLS else 8
+    check_memory(
+        n * (itemsize + 1),
+        f"a {rows}x{cols} block cycle ({n:,} cells at {itemsize + 1} bytes each with its check; "
+        "write it to a .rpath file to stream it instead)",
+    )
+    with Stopwatch() as sw:
+        bc = BlockCycle(rows, cols, mset, start)
+        result.path = bc.fill_path(jobs=jobs)
+    result.solve_seconds = sw.seconds
+    result.peak_bytes = peak_rss_bytes()
+    result.status = "found"
+    result.counts["bands"] = bc.bands
+    result.counts["blocks_per_band"] = bc.block_columns
+    if bc.transposed:
+        result.counts["transposed"] = 1
+    return result
+
+
+# Closed tours on boards up to this many cells (below the blocks' minimum) first get the
+# depth-first search of the block tables: 3 x n, 5..9 x n knight tours up to n = 40 take a few
+# thousand nodes (3 x 30: 6e4) where the walk with rotations often gives up.
+DFS_CELLS = 4096
+DFS_NODES = 200_000
+DFS_SEEDS = 8
+
+
+def _by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
+    """A path (closed: ending next to the start) by the block tables' depth-first search, or
+    None when the node budgets run out (no proof either way)."""
+    from rompicapo.paths._block_search_kernel import block_path
+
+    rows, cols = result.rows, result.cols
+    r0, c0 = result.start
+    dr, dc = mset.arrays()
+    ends = [
+        (r0 + a) * cols + c0 + b for a, b in mset.moves if 0 <= r0 + a < rows and 0 <= c0 + b < cols
+    ]
+    if not result.closed:
+        ends = [-1]
+    nodes = 0
+    with Stopwatch() as sw:
+        for seed in range(DFS_SEEDS):
+            for end in ends:
+                path, k = block_path(rows, cols, dr, dc, r0 * cols + c0, end, DFS_NODES, seed)
+                nodes += int(k)
+                if len(path):
+                    result.path = path.astype(np.int32)
+                    result.status = "found"
+                    result.method = "dfs"
+                    break
+            if result.found:
+                break
+    result.solve_seconds += sw.seconds
+    result.counts["dfs_nodes"] = nodes
+    return result if result.found else None
+
+
+def _four_rows_obstruction(rows: int, cols: int, mset: MoveSet, closed: bool) -> str:
+    """Pósa's argument: no closed knight's tour on 4 x n."""
+    if not closed or 4 not in (rows, cols) or mset != parse_moves("knight"):
+        return ""
+    return (
+        "Pósa: on a 4 x n board every knight move from an outer row (first or last) lands in "
+        "the two middle rows, which hold as many cells (2n); so a closed tour alternates outer "
+        "and middle cells, as it alternates colours, and all outer cells would have one colour, "
+        "but they have both"
+    )
 
 
 def _settle_by_exhaustive_search(result: PathResult) -> None:

@@ -59,8 +59,10 @@ from rompicapo.paths.moves import MoveSet, parse_moves
 
 __all__ = [
     "CountResult",
+    "EndCountResult",
     "ExhaustiveResult",
     "board_symmetries",
+    "count_end_matrix",
     "count_paths",
     "iter_paths",
     "search_path",
@@ -462,8 +464,10 @@ def _kernel_run(
     seed: int | None = None,
     state: tuple[np.ndarray, np.ndarray, int] | None = None,
     rules: int = K.DEFAULT_RULES,
+    ends: np.ndarray | None = None,
 ) -> _Run:
-    """One call of the search kernel from ``prefix`` (or from a saved ``state``)."""
+    """One call of the search kernel from ``prefix`` (or from a saved ``state``); ``ends``
+    (int64, one per cell) counts the whole paths by their last cell."""
     n = rows * cols
     dr, dc = moves.arrays()
     if state is None:
@@ -490,6 +494,7 @@ def _kernel_run(
         bool(stop_when_full),
         np.int64(NO_LIMIT if node_limit is None else node_limit),
         np.int64(-1 if seed is None else seed),
+        np.empty(0, np.int64) if ends is None else ends,
     )
     return _Run(int(status), int(leaves), int(nodes), out[:n_out], path, masks, int(depth))
 
@@ -508,32 +513,35 @@ def _warm_up() -> float:
 SLICE_NODES = 2_000_000
 
 
-def _count_job(job: tuple) -> tuple[int | None, int, list[int] | None]:
+def _count_job(job: tuple) -> tuple:
     """Worker: count the completions of one prefix. ``job`` = (rows, cols, moves, closed,
-    prefix[, deadline]); returns (paths, nodes, one path or None), paths None when the
-    deadline (seconds since the epoch, for workers in other processes or machines) came
-    first. Top level, so processes can import it."""
+    prefix[, deadline[, ends]]); returns (paths, nodes, one path or None[, [[end cell, paths],
+    ...]]), paths None when the deadline (seconds since the epoch, for workers in other
+    processes or machines) came first. Top level, so processes can import it."""
     rows, cols, moves, closed, prefix = job[:5]
     deadline = job[5] if len(job) > 5 else None
+    by_end = np.zeros(rows * cols, np.int64) if len(job) > 6 and job[6] else None
     ms = parse_moves(moves)
-    if deadline is None:
-        run = _kernel_run(rows, cols, ms, closed, list(prefix))
-        sample = run.out[0].tolist() if len(run.out) else None
-        return run.leaves, run.nodes, sample
     leaves = nodes = 0
     sample = None
     state = None
     while True:
-        if time.time() > deadline:
-            return None, nodes, None
-        run = _kernel_run(rows, cols, ms, closed, list(prefix), node_limit=SLICE_NODES, state=state)
+        if deadline is not None and time.time() > deadline:
+            return None, nodes, None, *([] if by_end is None else [[]])
+        run = _kernel_run(
+            rows, cols, ms, closed, list(prefix), ends=by_end, state=state,
+            node_limit=None if deadline is None else SLICE_NODES,
+        )  # fmt: skip
         leaves += run.leaves
         nodes += run.nodes
         if sample is None and len(run.out):
             sample = run.out[0].tolist()
-        if run.status == K.DONE:
-            return leaves, nodes, sample
+        if deadline is None or run.status == K.DONE:
+            break
         state = (run.path, run.masks, run.depth)
+    if by_end is None:
+        return leaves, nodes, sample
+    return leaves, nodes, sample, [[int(e), int(by_end[e])] for e in np.flatnonzero(by_end)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -541,8 +549,8 @@ def _count_job(job: tuple) -> tuple[int | None, int, list[int] | None]:
 # --------------------------------------------------------------------------------------------
 
 
-def _problem(rows, cols, start, moves: MoveSet, closed, split_depth) -> dict[str, Any]:
-    return {
+def _problem(rows, cols, start, moves: MoveSet, closed, split_depth, ends=False) -> dict:
+    problem = {
         "rows": rows,
         "cols": cols,
         "start": list(start) if start is not None else None,
@@ -550,6 +558,9 @@ def _problem(rows, cols, start, moves: MoveSet, closed, split_depth) -> dict[str
         "closed": bool(closed),
         "split_depth": split_depth,
     }
+    if ends:
+        problem["ends"] = True  # counts by (start, end) pair: another problem's checkpoint
+    return problem
 
 
 def _load_checkpoint(path: Path) -> dict[str, Any] | None:
@@ -575,7 +586,10 @@ def _load_checkpoint(path: Path) -> dict[str, Any] | None:
             raise ValueError
         for key, value in done.items():
             [int(x) for x in key.split(".")]
-            leaves, nodes = value
+            leaves, nodes = value[:2]
+            for cell, paths in value[2] if len(value) > 2 else ():  # counts by end cell
+                if type(cell) is not int or type(paths) is not int:
+                    raise ValueError
             if not all(type(x) is int for x in (leaves, nodes)):
                 raise ValueError
             if leaves < 0 or nodes < 0:
@@ -779,28 +793,32 @@ def count_paths(
 
 
 def _count_in_jobs(
-    rows, cols, start, ms, closed, reps, jobs, ckpt, data, scheduler, tracker, deadline
+    rows, cols, start, ms, closed, reps, jobs, ckpt, data, scheduler, tracker, deadline,
+    ends=False,
 ):
-    """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up."""
+    """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up.
+    With ``ends``, ``counted`` maps each rep to ``(paths, counts by end cell)``."""
     if data is not None:
-        depth = _same_problem(ckpt, data, rows, cols, start, ms, closed)
+        depth = _same_problem(ckpt, data, rows, cols, start, ms, closed, ends)
         done: dict[str, list[int]] = data["done"]
         samples: dict[int, list[int]] = {int(k): v for k, v in data.get("samples", {}).items()}
     else:
         depth = _choose_split_depth(rows, cols, ms, closed, reps)
         done, samples = {}, {}
-    problem = _problem(rows, cols, start, ms, closed, depth)
+    problem = _problem(rows, cols, start, ms, closed, depth, ends)
 
     prefixes, prefix_nodes = _prefix_jobs(rows, cols, ms, closed, reps, depth)
     keyed = {".".join(map(str, p)): p for p in prefixes}
     if not set(done) <= set(keyed):
         raise InputError(f"checkpoint {str(ckpt)!r} lists jobs this problem does not have: corrupt")
     # the deadline travels with each job as seconds since the epoch (workers' clocks)
-    until = () if deadline.time_limit is None else (time.time() + deadline.remaining(),)
+    until = None if deadline.time_limit is None else time.time() + deadline.remaining()
     pending = [
-        (rows, cols, ms.spec, bool(closed), p, *until) for k, p in keyed.items() if k not in done
+        (rows, cols, ms.spec, bool(closed), p, until, bool(ends))
+        for k, p in keyed.items()
+        if k not in done
     ]
-    resumed_nodes = sum(job_nodes for _, job_nodes in done.values())
+    resumed_nodes = sum(value[1] for value in done.values())
 
     last_save = time.monotonic()
 
@@ -811,7 +829,7 @@ def _count_in_jobs(
     tracker.total = len(keyed)
     tracker.update(len(done))
     try:
-        for job, (leaves, job_nodes, sample) in run_jobs(
+        for job, (leaves, job_nodes, sample, *by_end) in run_jobs(
             _count_job,
             pending,
             n_jobs=jobs,
@@ -821,7 +839,7 @@ def _count_in_jobs(
             prefix = job[4]
             if leaves is None:  # stopped by the deadline: not done, not saved
                 break
-            done[".".join(map(str, prefix))] = [leaves, job_nodes]
+            done[".".join(map(str, prefix))] = [leaves, job_nodes, *by_end]
             if sample is not None and prefix[0] not in samples:
                 samples[prefix[0]] = sample
             tracker.update(len(done))
@@ -836,11 +854,17 @@ def _count_in_jobs(
     save()
 
     counted = {rep: 0 for rep in reps}
+    by_end = {rep: np.zeros(rows * cols, np.int64) for rep in reps}
     nodes = prefix_nodes
     rep_of = {r * cols + c: (r, c) for r, c in reps}
-    for key, (leaves, job_nodes) in done.items():
-        counted[rep_of[keyed[key][0]]] += leaves
+    for key, (leaves, job_nodes, *pairs) in done.items():
+        rep = rep_of[keyed[key][0]]
+        counted[rep] += leaves
         nodes += job_nodes
+        for cell, paths in pairs[0] if pairs else ():
+            by_end[rep][cell] += paths
+    if ends:
+        counted = {rep: (counted[rep], by_end[rep]) for rep in reps}
     found = {
         rep_of[cell]: np.asarray(path, dtype=np.int64)
         for cell, path in samples.items()
@@ -849,9 +873,9 @@ def _count_in_jobs(
     return counted, nodes, found, len(keyed), depth, resumed_nodes, len(done)
 
 
-def _same_problem(ckpt, data, rows, cols, start, ms, closed) -> int:
+def _same_problem(ckpt, data, rows, cols, start, ms, closed, ends=False) -> int:
     """The split depth of a checkpoint of this very problem; InputError for another one."""
-    want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"))
+    want = _problem(rows, cols, start, ms, closed, data["problem"].get("split_depth"), ends)
     if data["problem"] != want:
         raise InputError(
             f"checkpoint {str(ckpt)!r} is for a different problem "
@@ -979,3 +1003,189 @@ def _iter_paths(rows, cols, start, ms, closed, limit) -> Iterator[np.ndarray]:
         if run.status == K.DONE:
             return
         state = (run.path, run.masks, run.depth)
+
+
+# --------------------------------------------------------------------------------------------
+# Counts by (start, end) pair
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EndCountResult(SearchResult):
+    """The paths (or closed tours) counted by (start, end) pair: ``matrix[s, e]`` (flat cells
+    ``r * cols + c``, int64) is the number of paths from ``s`` that end at ``e``.
+
+    Read backwards, a path from s to e is a path from e to s, so the matrix must be symmetric;
+    a symmetry of the board maps paths to paths, so ``matrix[g(s), g(e)] = matrix[s, e]``; the
+    row sums are the per-start counts of :func:`count_paths`. :meth:`checks` tests all three
+    (the first two are real tests only where the rows were counted, not copied: with
+    ``symmetry=True`` one start per class is counted and the other rows are its images).
+    """
+
+    rows: int = 0
+    cols: int = 0
+    moves: str = "caselle"
+    closed: bool = False
+    matrix: np.ndarray | None = None
+    nodes: int = 0
+    counted_starts: list[Cell] = field(default_factory=list)
+
+    @property
+    def table(self) -> np.ndarray:
+        """The per-start counts (row sums) as a rows x cols array."""
+        return self.matrix.sum(axis=1).reshape(self.rows, self.cols)
+
+    def checks(self) -> dict[str, bool]:
+        """``symmetric`` (reversal), ``invariant`` (every board symmetry that keeps the moves),
+        each over the whole matrix."""
+        m = self.matrix
+        out = {"symmetric": bool(np.array_equal(m, m.T)), "invariant": True}
+        rows, cols = self.rows, self.cols
+        for sym in board_symmetries(rows, cols, self.moves):
+            perm = np.array(
+                [
+                    _apply(sym, divmod(k, cols), rows, cols)[0] * cols
+                    + _apply(sym, divmod(k, cols), rows, cols)[1]
+                    for k in range(rows * cols)
+                ]
+            )
+            image = np.empty_like(m)
+            image[np.ix_(perm, perm)] = m
+            out["invariant"] &= bool(np.array_equal(image, m))
+        return out
+
+    def verify(self) -> bool:
+        """The per-start counts (row sums) against the independent plain recount of
+        :func:`rompicapo.paths.verify.recount_paths` (boards of at most 20 cells), and the
+        matrix's own checks; NotVerifiable above that size (:meth:`checks` still applies)."""
+        from rompicapo.paths.verify import RECOUNT_MAX_CELLS, recount_paths
+
+        if self.matrix is None:
+            raise NotVerifiable("no matrix to check")
+        if self.rows * self.cols > RECOUNT_MAX_CELLS:
+            raise NotVerifiable(
+                f"{self.rows}x{self.cols} is too large for the independent recount; "
+                "checks() tests the matrix's symmetry and invariance"
+            )
+        if not all(self.checks().values()):
+            return False
+        moves = parse_moves(self.moves)
+        table = self.table
+        return all(
+            int(table[r, c]) == recount_paths(self.rows, self.cols, moves, (r, c),
+                                              closed=self.closed)
+            for r in range(self.rows)
+            for c in range(self.cols)
+        )  # fmt: skip
+
+    def report(self) -> str:
+        data = self.to_dict()
+        checks = ", ".join(f"{k} {'ok' if v else 'FAILED'}" for k, v in data["checks"].items())
+        return (
+            f"{self.rows}x{self.cols} {self.moves} by (start, end): total {data['total']:,}\n"
+            f"{_table_text(self.table)}\nchecks: {checks}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "moves": self.moves,
+            "closed": self.closed,
+            "total": int(self.matrix.sum()),
+            "nodes": self.nodes,
+            "counted_starts": [list(c) for c in self.counted_starts],
+            "table": self.table.tolist(),
+            "matrix": self.matrix.tolist(),
+            "checks": self.checks(),
+            "solve_seconds": round(self.solve_seconds, 6),
+            "compile_seconds": round(self.compile_seconds, 6),
+        }
+
+
+def count_end_matrix(
+    rows: int,
+    cols: int,
+    moves: str | MoveSet = "caselle",
+    closed: bool = False,
+    *,
+    symmetry: bool = True,
+    jobs: int | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    scheduler: Any = None,
+    progress: ProgressCallback | bool | None = None,
+) -> EndCountResult:
+    """Count the paths of the board by (start, end) pair (see :class:`EndCountResult`).
+
+    ``symmetry``: count one start per class of symmetric starts and fill the other rows by the
+    symmetry (as :func:`count_paths` does); False counts every start, so that the matrix's
+    symmetry and invariance test the counts themselves. ``jobs``, ``checkpoint``, ``scheduler``
+    and ``progress`` as for :func:`count_paths` (the checkpoint records the end counts of each
+    job and is a different problem from a plain count's).
+    """
+    ms = _check_board(rows, cols, moves)
+    rows, cols = int(rows), int(cols)
+    n = rows * cols
+    check_memory(8 * n * n * 2, f"the {n} x {n} matrix of counts")
+    if symmetry:
+        classes = start_classes(rows, cols, ms)
+    else:
+        classes = {(r, c): [(r, c)] for r in range(rows) for c in range(cols)}
+    if jobs is not None:
+        jobs, _ = resolve_jobs(jobs)
+    ckpt = data = None
+    if checkpoint is not None:
+        ckpt = check_output_path(checkpoint, "checkpoint", suffixes=(".json",))
+        data = _load_checkpoint(ckpt)
+        if data is not None:  # another problem's file is refused before any work
+            _same_problem(ckpt, data, rows, cols, None, ms, closed, True)
+    tracker = Progress(None if isinstance(progress, bool) else progress, unit="jobs")
+    own_client = None
+    if isinstance(scheduler, str):
+        scheduler = own_client = connect_scheduler(scheduler)
+    compile_seconds = _warm_up()
+    per_rep: dict[Cell, np.ndarray] = {}
+    nodes = 0
+    try:
+        with Stopwatch() as sw:
+            if jobs is None and ckpt is None and scheduler is None:
+                for rep in classes:
+                    by_end = np.zeros(n, np.int64)
+                    run = _kernel_run(
+                        rows, cols, ms, closed, [rep[0] * cols + rep[1]], ends=by_end
+                    )
+                    per_rep[rep] = by_end
+                    nodes += 1 + run.nodes
+            else:
+                counted, job_nodes, *_ = _count_in_jobs(
+                    rows, cols, None, ms, closed, list(classes), jobs, ckpt, data, scheduler,
+                    tracker, Deadline(None), ends=True,
+                )  # fmt: skip
+                per_rep = {rep: by_end for rep, (_, by_end) in counted.items()}
+                nodes += job_nodes
+    finally:
+        if own_client is not None:
+            own_client.close()
+    tracker.finish(counts={"nodes": nodes})
+    matrix = np.zeros((n, n), np.int64)
+    syms = board_symmetries(rows, cols, ms)
+    ends_rc = [divmod(e, cols) for e in range(n)]
+    for rep, members in classes.items():
+        for member in members:
+            # a symmetry that takes the representative to this member takes its paths along
+            sym = next(g for g in syms if _apply(g, rep, rows, cols) == member)
+            image = [_apply(sym, rc, rows, cols) for rc in ends_rc]
+            cols_of = np.array([r * cols + c for r, c in image])
+            matrix[member[0] * cols + member[1], cols_of] = per_rep[rep]
+    return EndCountResult(
+        solve_seconds=sw.seconds,
+        compile_seconds=compile_seconds,
+        counts={"nodes": nodes},
+        rows=rows,
+        cols=cols,
+        moves=ms.spec,
+        closed=bool(closed),
+        matrix=matrix,
+        nodes=nodes,
+        counted_starts=list(classes),
+    )

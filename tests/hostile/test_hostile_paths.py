@@ -121,8 +121,10 @@ PATH = [
     Case(["path", "10", "--packed"], says="rpath"),
     Case(["path", "10", "--resume", "--out", "x.npy"], says="rpath"),
     Case(["path", "10", "--out", "x.rpath", "--packed", "--moves", "1,2;2,1;1,1;3,0;0,3"]),
-    Case(["path", "10", "--method", "blocks", "--start", "1,1"], says="does not apply"),
-    Case(["path", "10", "--method", "blocks", "--closed", "--out", "x.rpath"]),
+    # blocks now make paths from any start and closed tours (the block cycle), but not for a
+    # leaper without a block table, nor closed knight tours on odd x odd boards
+    Case(["path", "10", "--method", "blocks", "--moves", "0,5"], says="does not apply"),
+    Case(["path", "11", "--method", "blocks", "--closed", "--moves", "knight", "--out", "x.rpath"]),
     Case(["path", "10", "--method", "magic"]),
     Case(["path", "10", "--tie-break", "left"]),
 ]
@@ -200,7 +202,9 @@ VERIFY = [
 
 LOOKUP = [
     Case(["path-at", "1000000", HUGE], says="at most"),
-    Case(["path-at", "4", "3"], says="sides >= 5"),
+    Case(["path-at", "4", "3"], says="sides >= 10"),
+    Case(["path-at", "5", "3", "--moves", "knight"], says="odd"),
+    Case(["step-of", "12", "0,0", "--start", "12,0"]),
     Case(["path-at", "10", "0"]),
     Case(["path-at", "10", "101"]),
     Case(["path-at", "10", "-1"]),

@@ -96,11 +96,14 @@ def test_threads_write_the_same_path_as_one_thread():
 
 def test_auto_method_uses_blocks_only_where_they_apply():
     assert construct(12, 12, method="auto").method == "blocks"
-    assert construct(12, 12, start=(1, 1), method="auto").method.startswith("greedy")
-    assert construct(12, 12, moves="knight", method="auto").method.startswith("greedy")
+    # other starts, closed tours and the knight: the block cycle (issue 15)
+    assert construct(12, 12, start=(1, 1), method="auto").method == "blocks-cycle"
+    assert construct(12, 12, moves="knight", method="auto").method == "blocks-cycle"
+    assert construct(12, 12, closed=True, method="blocks").method == "blocks-cycle"
+    assert construct(9, 9, start=(1, 1), method="auto").method.startswith("greedy")
     assert construct(4, 4, method="auto").method.startswith("greedy")
-    with pytest.raises(InputError, match="closed"):
-        construct(12, 12, closed=True, method="blocks")
+    with pytest.raises(InputError, match="lattice"):
+        construct(12, 12, moves="1,1;1,-1", method="blocks")
     # small boards get the direct search, with its proofs
     assert construct(4, 4, method="blocks").status == "impossible"
     small = construct(4, 9, method="blocks")
