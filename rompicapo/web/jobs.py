@@ -145,17 +145,24 @@ class JobManager:
         """Server-sent events: ``progress`` while the job runs, then one ``end`` event with
         the job's summary. A page that goes away stops its job."""
         seen = -1
-        while True:
-            if await is_disconnected():
+        try:
+            while True:
+                if await is_disconnected():
+                    job.stop.set()
+                    return
+                if job.state != "running":
+                    yield f"event: end\ndata: {dumps_json(job.summary())}\n\n"
+                    return
+                if job.events_seen != seen and job.event is not None:
+                    seen = job.events_seen
+                    yield f"event: progress\ndata: {json.dumps(job.event)}\n\n"
+                await asyncio.sleep(POLL)
+        finally:
+            # Under ASGI spec < 2.4 (uvicorn) Starlette cancels this stream when the client
+            # goes away, so the check above never runs: a stream ending while its job still
+            # runs means the page is gone.
+            if job.state == "running":
                 job.stop.set()
-                return
-            if job.state != "running":
-                yield f"event: end\ndata: {dumps_json(job.summary())}\n\n"
-                return
-            if job.events_seen != seen and job.event is not None:
-                seen = job.events_seen
-                yield f"event: progress\ndata: {json.dumps(job.event)}\n\n"
-            await asyncio.sleep(POLL)
 
     def _forget_old(self) -> None:
         now = time.monotonic()

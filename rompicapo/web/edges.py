@@ -1,0 +1,302 @@
+"""The edge-matching page's routes (/api/edges/...): a board viewer for any pieces file and
+board (Eternity II built in), a live solve (Blackwood's search in a job: score, depth and
+placements per second, the best board refreshed from the search's reports; Stop keeps the best
+board), polishing a board with the improver, and a study file's report.
+
+Pieces and boards come in as the files' text (a page reads the file the user picks) and are
+read by the family's text parsers (``parse_pieces``, ``parse_board``, ``board_from_url``):
+no value a client sends is ever opened as a path. A study file (SQLite) is uploaded raw and
+written to a temporary folder this server creates, then removed.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from rompicapo.common import InputError, ProgressEvent, StopRequested
+from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body
+
+__all__ = ["ROUTES", "board_payload"]
+
+
+def _known(body: dict[str, Any], *names: str) -> dict[str, Any]:
+    """``body`` when it names only ``names``: a field the route does not know is a mistake
+    (a typo would otherwise be ignored silently), so it is a 400 naming it."""
+    extra = sorted(set(body) - set(names))
+    if extra:
+        takes = ", ".join(names)
+        raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
+    return body
+
+# Boards up to this side on the page (Eternity II is 16; published sets stop at 20).
+MAX_SIDE = 20
+# Text of a pieces file or a board (400 pieces of ~15 characters): well under this.
+MAX_TEXT = 64_000
+# Solve and improve jobs: at most this long in the playground.
+MAX_SECONDS = 60.0
+# A study file: at most this large.
+STUDY_MAX_BYTES = MAX_UPLOAD_BYTES
+
+
+def _puzzle(body: dict[str, Any]):
+    from rompicapo.edges.puzzle import eternity2, parse_pieces
+
+    spec = field(body, "pieces", str, "eternity2", max_length=MAX_TEXT)
+    if spec.strip().lower() in ("eternity2", "e2", ""):
+        return eternity2()
+    puzzle = parse_pieces(spec, name="uploaded pieces")
+    if max(puzzle.rows, puzzle.cols) > MAX_SIDE:
+        raise InputError(f"the playground shows boards up to {MAX_SIDE}x{MAX_SIDE}")
+    return puzzle
+
+
+def _board(body: dict[str, Any], puzzle, name: str = "board", required: bool = True):
+    from rompicapo.edges.puzzle import Board, board_from_url, is_url, parse_board
+
+    text = field(body, name, str, None, max_length=MAX_TEXT)
+    if text is None or not text.strip():
+        if required:
+            raise InputError(f"{name} is required (a board file's text or a viewer URL)")
+        return Board.empty(puzzle.rows, puzzle.cols)
+    if is_url(text.strip()):
+        return board_from_url(text.strip(), puzzle)
+    return parse_board(text, puzzle, what=name, strict=False)
+
+
+def board_payload(board, puzzle) -> dict[str, Any]:
+    """What the page draws: each cell's piece, rotation and (top, right, bottom, left) colours
+    as placed, the mismatched joints, the score and the viewer URL."""
+    from rompicapo.edges.puzzle import mismatched_joints, score
+    from rompicapo.edges.render import palette
+
+    cells = []
+    for r in range(puzzle.rows):
+        row = []
+        for c in range(puzzle.cols):
+            k = int(board.piece[r, c])
+            if k < 0:
+                row.append(None)
+            else:
+                rot = int(board.rotation[r, c])
+                row.append([k, rot, *map(int, puzzle.edges(k, rot))])
+        cells.append(row)
+    url = None
+    if puzzle.max_colour < 26:
+        from rompicapo.edges.puzzle import board_url
+
+        url = board_url(board, puzzle, name=puzzle.name or "rompicapo")
+    return {
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "cells": cells,
+        "mismatched": [list(map(int, j)) for j in mismatched_joints(board, puzzle)],
+        "score": int(score(board, puzzle)),
+        "max_score": puzzle.n_joints,
+        "placed": int(board.n_placed),
+        "palette": ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in palette(puzzle.max_colour)],
+        "url": url,
+        "eternity2": bool(puzzle.is_eternity2),
+    }
+
+
+async def board_route(request: Request) -> JSONResponse:
+    from rompicapo.edges import score_board
+
+    body = _known(await json_body(request), "pieces", "board")
+    puzzle = await run_in_threadpool(_puzzle, body)
+    board = await run_in_threadpool(_board, body, puzzle, "board", False)
+    out = board_payload(board, puzzle)
+    checked = await run_in_threadpool(score_board, board, puzzle)
+    out["valid"] = checked.valid
+    out["problems"] = checked.problems[:5]
+    out["verified_score"] = checked.score  # the independent verifier's count
+    return JSONResponse(out)
+
+
+def _stop_once(progress):
+    """The job's progress callback, raising its stop only once: a search that stops reports
+    once more as it finishes ("done"), and that report must not stop it again (the best board
+    would be lost)."""
+    stopped = False
+
+    def relay(event: ProgressEvent) -> None:
+        nonlocal stopped
+        if stopped:
+            return
+        try:
+            progress(event)
+        except StopRequested:
+            stopped = True
+            raise
+
+    return relay
+
+
+def _seconds(body: dict[str, Any], default: float) -> float:
+    return field(body, "time_limit", float, default, minimum=0.5, maximum=MAX_SECONDS)
+
+
+async def solve_route(request: Request) -> JSONResponse:
+    """A job: Blackwood's search in one thread for ``time_limit`` seconds. Each progress event
+    carries the score, depth, placements per second and the best board so far."""
+    from rompicapo.edges.blackwood import search
+    from rompicapo.edges.puzzle import Board, load_clues
+
+    body = _known(await json_body(request), "tab", "pieces", "clues", "time_limit", "seed")
+    tab = field(body, "tab", str, max_length=64)
+    seconds = _seconds(body, 10.0)
+    seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
+    clues_name = field(body, "clues", str, "default", choices=("default", "centre", "none"))
+    puzzle = await run_in_threadpool(_puzzle, body)
+    if clues_name == "default":
+        clues = load_clues(None, puzzle)
+    else:
+        clues = load_clues(clues_name, puzzle)
+    def run(job_progress):
+        progress = _stop_once(job_progress)
+        # The search reports twice each time: a ProgressEvent (score, counts), then the older
+        # dict report that carries the best board. The event is held until its board comes,
+        # so the page's board and score always go together; start and done pass at once.
+        held: dict[str, Any] = {"event": None, "board": None}
+
+        def forward(event: ProgressEvent) -> None:
+            placements = held["board"]
+            best = None
+            if placements is not None:
+                b = Board.empty(puzzle.rows, puzzle.cols)
+                for r, c, k, rot in placements:
+                    b.piece[r, c], b.rotation[r, c] = k, rot
+                best = board_payload(b, puzzle)
+                best["depth"] = len(placements)
+            progress(
+                ProgressEvent(
+                    kind=event.kind, done=event.done, total=event.total, unit=event.unit,
+                    elapsed=event.elapsed, rate=event.rate, best=best,
+                    counts=dict(event.counts), message=event.message,
+                )
+            )  # fmt: skip
+
+        def relay(event: ProgressEvent) -> None:
+            if event.kind in ("start", "done"):
+                forward(event)
+            else:
+                held["event"] = event
+
+        def on_board(info: dict) -> None:
+            held["board"] = info.get("best")
+            if held["event"] is not None:
+                event, held["event"] = held["event"], None
+                forward(event)
+
+        # The first search of a server compiles (or loads) the kernels, which takes seconds
+        # under load; a tiny search first keeps that out of the user's time limit.
+        progress(ProgressEvent(kind="start", message="loading the search kernels"))
+        t0 = time.perf_counter()
+        search(puzzle, clues, time_limit=None, node_limit=1000, seed=seed)
+        warm = time.perf_counter() - t0
+        res = search(
+            puzzle, clues, time_limit=seconds, seed=seed, progress=relay, on_progress=on_board
+        )
+        out = res.to_dict()
+        out["warmup_seconds"] = warm
+        out["board"] = board_payload(res.board, puzzle)
+        out["partial_board"] = board_payload(res.partial, puzzle)
+        return out
+
+    job = request.app.state.jobs.start(tab, "edges-solve", run)
+    return JSONResponse(job.summary())
+
+
+async def improve_route(request: Request) -> JSONResponse:
+    """A job: the improver (large-neighbourhood search) on the board given."""
+    from rompicapo.edges import improve_board
+
+    body = _known(await json_body(request), "tab", "pieces", "board", "time_limit", "seed")
+    tab = field(body, "tab", str, max_length=64)
+    seconds = _seconds(body, 10.0)
+    seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
+    puzzle = await run_in_threadpool(_puzzle, body)
+    board = await run_in_threadpool(_board, body, puzzle, "board", True)
+
+    def run(progress):
+        # as for a solve: the kernels' first load stays out of the user's time limit
+        progress(ProgressEvent(kind="start", message="loading the improver's kernels"))
+        t0 = time.perf_counter()
+        improve_board(board, puzzle, time_limit=None, node_limit=1, seed=seed)
+        warm = time.perf_counter() - t0
+        res = improve_board(
+            board, puzzle, time_limit=seconds, seed=seed, progress=_stop_once(progress)
+        )
+        out = res.to_dict()
+        out["warmup_seconds"] = warm
+        out["board"] = board_payload(res.board, puzzle)
+        return out
+
+    job = request.app.state.jobs.start(tab, "edges-improve", run)
+    return JSONResponse(job.summary())
+
+
+async def study_route(request: Request) -> JSONResponse:
+    """A study file (SQLite, uploaded raw): its report (summary and plots), made in a
+    temporary folder of this server and removed afterwards."""
+    from rompicapo.edges.study_report import study_report
+
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > STUDY_MAX_BYTES):
+        raise InputError(f"the upload is larger than {STUDY_MAX_BYTES} bytes")
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > STUDY_MAX_BYTES:
+            raise InputError(f"the upload is larger than {STUDY_MAX_BYTES} bytes")
+    if not data.startswith(b"SQLite format 3\x00"):
+        raise InputError("a study file is an SQLite database (rompicapo edges study)")
+
+    def run() -> dict[str, Any]:
+        folder = Path(tempfile.mkdtemp(prefix="rompicapo-web-study-"))
+        try:
+            db = folder / "study.sqlite"
+            db.write_bytes(data)
+            rep = study_report(db, folder / "report")
+            out = rep.to_dict()
+            files = []
+            for name in rep.files:
+                path = Path(name)
+                if path.suffix == ".md":
+                    out["summary"] = path.read_text()[:200_000]
+                elif path.suffix == ".png":
+                    files.append(
+                        {"name": path.name, "png": base64.b64encode(path.read_bytes()).decode()}
+                    )
+                elif path.suffix == ".csv":
+                    out["csv"] = path.read_text()[:200_000]
+            out["files"] = [f["name"] for f in files]
+            out["images"] = files
+            return out
+        finally:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(folder)
+
+    t0 = time.monotonic()
+    out = await run_in_threadpool(run)
+    out["seconds"] = time.monotonic() - t0
+    return JSONResponse(out)
+
+
+ROUTES = [
+    Route("/board", board_route, methods=["POST"]),
+    Route("/solve", solve_route, methods=["POST"]),
+    Route("/improve", improve_route, methods=["POST"]),
+    Route("/study", study_route, methods=["POST"]),
+]
