@@ -37,6 +37,8 @@ import sys
 import time
 from pathlib import Path
 
+from machine import cpu_model
+
 from rompicapo.games.connect4 import Connect4Solver
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,16 +72,6 @@ def read_set(key: str, data: Path) -> list[tuple[str, int]]:
             rows.append((moves, int(score)))
     rows = rows[::every]
     return rows[:count] if count else rows
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
 
 
 def load() -> float:

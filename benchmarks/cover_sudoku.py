@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import commit, cpu_model
 
 from rompicapo.cover import sudoku
 
@@ -57,27 +58,6 @@ def find_data() -> Path:
         if candidate.is_dir():
             return candidate.resolve()
     return ROOT / ".." / "shared" / "data" / "sudoku"
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
-def commit() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True)  # fmt: skip
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "-uno"],
-                               capture_output=True, text=True, check=True)  # fmt: skip
-        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def run_peer(exe: Path, path: Path, min_cpu: float) -> dict:

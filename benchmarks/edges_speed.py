@@ -50,6 +50,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from machine import commit, cpu_model
+
 from rompicapo.edges.blackwood import search, solve
 from rompicapo.edges.puzzle import eternity2, eternity2_clues
 
@@ -65,30 +67,6 @@ RESULT = re.compile(r"RESULT .*?nodes=(\d+) .*?cpu_s=([\d.]+) wall_s=([\d.]+)")
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
-def commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            cwd=Path(__file__).resolve().parent,
-            check=True,
-        )
-        return out.stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def peer_folder(source: Path, seconds: float) -> Path:

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import cpu_model
 
 from rompicapo.paths import construct, parse_moves, verify_path
 from rompicapo.paths.cycles import BlockCycle, warm_up, write_cycle_rpath
@@ -48,13 +49,6 @@ COMMIT = subprocess.run(
 
 def load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def timed(fn):

@@ -38,22 +38,14 @@ import sys
 import time
 from pathlib import Path
 
+from machine import cpu_model
+
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "connect4" / "Test_L1_R2"
 BIG = {"rows": 1_000_000, "cols": 1_000_000}
 
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
 
 
 def pct(values: list[float], q: float) -> float:
