@@ -1426,6 +1426,11 @@ def solve(
             background.start()
             try:
                 collect(specs[:1], 1)
+                # collect() keeps job 0's Ctrl-C in failures: the workers must hear of it now
+                # (a signal sent to this process alone does not reach them), not at their
+                # time limit
+                if any(isinstance(exc, KeyboardInterrupt) for exc in failures):
+                    raise KeyboardInterrupt
             except BaseException:
                 with contextlib.suppress(OSError):
                     (folder / "stop").touch()
