@@ -616,12 +616,10 @@ def _count_upto(puzzle: Sudoku, grid: np.ndarray, limit: int) -> int:
             np.ascontiguousarray(grid, np.uint8).reshape(81), limit, np.zeros(81, np.uint8),
             np.zeros(2, np.int64),
         )  # fmt: skip
-    from rompicapo.cover.solve import _Search
+    from rompicapo.cover.solve import solve as solve_cover
 
     problem, givens = _problem_and_givens(puzzle.with_grid(grid))
-    engine = _Search(problem.arrays(), givens=givens)
-    engine.run(stop_after=limit, max_store=0, node_budget=2**62)
-    return int(engine.counters[0])
+    return solve_cover(problem, limit=limit, keep=0, givens=givens).count
 
 
 def _random_full_grid(puzzle: Sudoku, seed: int) -> np.ndarray:
