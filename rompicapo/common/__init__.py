@@ -98,7 +98,6 @@ __all__ = [
     "jit_warmup",
     "parse_scheduler_address",
     "peak_rss_bytes",
-    "progress_bar",
     "read_checked_json",
     "read_text",
     "renamed_keywords",
@@ -112,13 +111,3 @@ __all__ = [
     "write_or_print",
     "write_text_atomic",
 ]
-
-
-def progress_bar(*, disable: bool = False, transient: bool = False):
-    """A rich progress bar on stderr (kept for the CLI; the library reports ProgressEvents).
-
-    Deprecated inside the families: they take a ``progress`` callback instead and never draw.
-    """
-    from rompicapo.cli.progress import rich_progress_bar
-
-    return rich_progress_bar(disable=disable, transient=transient)
