@@ -890,13 +890,16 @@ def _warm() -> None:
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
 
 
-def _run_kernel(plan: Plan, tables: Tables, state: tuple, max_nodes: int) -> None:
+def _run_kernel(
+    plan: Plan, tables: Tables, state: tuple, max_nodes: int, *, general: bool = False
+) -> None:
     """Blackwood's search on a :func:`K.new_state` state for ``max_nodes`` more nodes: the
     walking kernel when no neighbour is checked (Blackwood's order, the row scan), the general
     one otherwise (same nodes and boards; on Eternity II the walker makes about 2.2x the
     placements per CPU second, measured side by side with benchmarks/edges_speed.py). Which one
-    ran decides the entry array that ``placed`` indexes (:func:`_entries_of`)."""
-    if not plan.checked:
+    ran decides the entry array that ``placed`` indexes (:func:`_entries_of`). ``general``
+    forces the general kernel (the tests compare the two node for node)."""
+    if not plan.checked and not general:
         avail, placed, top, right, _, _, cum_breaks, cum_heur, heat, best, counters = state
         K.walk(
             K.walk_info(

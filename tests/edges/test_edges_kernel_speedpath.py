@@ -6,6 +6,8 @@ written here from the rules alone (no solver code), which an exhausted search mu
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -28,27 +30,8 @@ from rompicapo.edges.verify import board_problems, count_matched_joints
 # --------------------------------------------------------------------------------------------
 
 
-def _general(plan, tables, state, max_nodes: int) -> None:
-    """The general kernel on the same tables (it accepts unchecked orders too)."""
-    K.search(
-        plan.pos_cell,
-        plan.pos_left,
-        plan.pos_below,
-        tables.pos_table,
-        plan.pos_above,
-        plan.pos_right,
-        plan.pos_quota,
-        plan.pos_allow,
-        plan.pos_joints,
-        tables.n_colours**2,
-        tables.n_colours,
-        tables.tab_start,
-        tables.ent,
-        tables.ent2,
-        plan.checked,
-        *state,
-        max_nodes,
-    )
+# the general kernel on the same tables (it accepts unchecked orders too)
+_general = functools.partial(_run_kernel, general=True)
 
 
 def _run(step, plan, tables, nodes: int, chunk: int):
