@@ -100,39 +100,38 @@ def add_run_options(
     """
     group = parser.add_argument_group("run options")
     if time:
-        names = ("--time", *time_aliases)
-        extra = f" (alias {', '.join(time_aliases)})" if time_aliases else ""
-        group.add_argument(
-            *names,
+        _with_aliases(
+            group,
+            "--time",
+            time_aliases,
             dest="time_limit",
             type=seconds,
             default=default_time,
             metavar="S",
             help="stop after S seconds of wall clock for the whole command, keeping the best "
-            + ("so far" if default_time is None else f"so far (default {default_time:g})")
-            + extra,
+            + ("so far" if default_time is None else f"so far (default {default_time:g})"),
         )
     if nodes:
-        names = ("--nodes", *node_aliases)
-        extra = f" (alias {', '.join(node_aliases)})" if node_aliases else ""
-        group.add_argument(
-            *names,
+        _with_aliases(
+            group,
+            "--nodes",
+            node_aliases,
             dest="node_limit",
             type=positive_int,
             default=None,
             metavar="N",
-            help="stop after N nodes of search" + extra,
+            help="stop after N nodes of search",
         )
     if limit:
-        names = ("--limit", *limit_aliases)
-        extra = f" (alias {', '.join(limit_aliases)})" if limit_aliases else ""
-        group.add_argument(
-            *names,
+        _with_aliases(
+            group,
+            "--limit",
+            limit_aliases,
             dest="limit",
             type=positive_int,
             default=default_limit,
             metavar="K",
-            help="stop after K solutions" + extra,
+            help="stop after K solutions",
         )
     if seed:
         group.add_argument(
@@ -159,6 +158,12 @@ def add_run_options(
         group.add_argument(
             "--quiet", action="store_true", help="no progress display and no report on stderr"
         )
+
+
+def _with_aliases(group, name: str, aliases: tuple[str, ...], *, help: str, **kw) -> None:
+    """One flag and its older spellings; the help names the aliases."""
+    extra = f" (alias {', '.join(aliases)})" if aliases else ""
+    group.add_argument(name, *aliases, help=help + extra, **kw)
 
 
 def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
