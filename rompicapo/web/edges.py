@@ -25,7 +25,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from rompicapo.common import InputError, ProgressEvent, StopRequested
-from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body
+from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body, read_body
 
 __all__ = ["ROUTES", "board_payload"]
 
@@ -252,14 +252,7 @@ async def study_route(request: Request) -> JSONResponse:
     temporary folder of this server and removed afterwards."""
     from rompicapo.edges.study_report import study_report
 
-    size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > STUDY_MAX_BYTES):
-        raise InputError(f"the upload is larger than {STUDY_MAX_BYTES} bytes")
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > STUDY_MAX_BYTES:
-            raise InputError(f"the upload is larger than {STUDY_MAX_BYTES} bytes")
+    data = await read_body(request, STUDY_MAX_BYTES, "the upload")
     if not data.startswith(b"SQLite format 3\x00"):
         raise InputError("a study file is an SQLite database (rompicapo edges study)")
 

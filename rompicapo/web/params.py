@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from rompicapo.common import InputError
 
-__all__ = ["MAX_BODY_BYTES", "MAX_UPLOAD_BYTES", "field", "json_body", "upload_text"]
+__all__ = ["MAX_BODY_BYTES", "MAX_UPLOAD_BYTES", "field", "json_body", "read_body", "upload_text"]
 
 # A JSON request is a few hundred bytes (a Sudoku, a move list, a board of 256 pieces is 3 KB).
 MAX_BODY_BYTES = 256 * 1024
@@ -24,16 +24,23 @@ MAX_BODY_BYTES = 256 * 1024
 _MISSING = object()
 
 
-async def json_body(request: Request, *, max_bytes: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    """The request's JSON object, or InputError (bad JSON, not an object, too large)."""
+async def read_body(request: Request, max_bytes: int, what: str) -> bytes:
+    """The raw body, refused (InputError naming ``what``) once it passes ``max_bytes``: by its
+    declared length before reading, and by what arrives while reading."""
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > max_bytes):
-        raise InputError(f"the request body is larger than {max_bytes} bytes")
+        raise InputError(f"{what} is larger than {max_bytes} bytes")
     data = b""
     async for chunk in request.stream():
         data += chunk
         if len(data) > max_bytes:
-            raise InputError(f"the request body is larger than {max_bytes} bytes")
+            raise InputError(f"{what} is larger than {max_bytes} bytes")
+    return data
+
+
+async def json_body(request: Request, *, max_bytes: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The request's JSON object, or InputError (bad JSON, not an object, too large)."""
+    data = await read_body(request, max_bytes, "the request body")
     if not data.strip():
         return {}
     try:
@@ -106,14 +113,7 @@ async def upload_text(request: Request, *, max_bytes: int = MAX_UPLOAD_BYTES) ->
     is never used as a path on the server."""
     from rompicapo.common import decode_text
 
-    size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > max_bytes):
-        raise InputError(f"the upload is larger than {max_bytes} bytes")
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > max_bytes:
-            raise InputError(f"the upload is larger than {max_bytes} bytes")
+    data = await read_body(request, max_bytes, "the upload")
     if not data:
         raise InputError("the upload is empty")
     return decode_text(data, "upload")
