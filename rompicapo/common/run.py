@@ -216,6 +216,10 @@ class Progress:
     ``update(done)``, ``best(value)``, ``finish()``. Events are throttled to ``interval``
     seconds (except start, best and done); with ``callback=None`` every call is a no-op, so
     kernels' loops need no ``if progress`` of their own.
+
+    A callback that raises ``KeyboardInterrupt`` (:class:`StopRequested` included) stops the
+    run, and is not called again: the family's closing ``finish()`` must not stop it a
+    second time, or the partial result it keeps for a stop would be lost.
     """
 
     def __init__(
@@ -236,27 +240,31 @@ class Progress:
         self._last = -math.inf
         self.done: float = 0
         self.best_value: Any = None
+        self.stop_raised = False
         self._emit("start")
 
     def _emit(self, kind: str, counts: dict[str, int] | None = None, message: str = "") -> None:
-        if self.callback is None:
+        if self.callback is None or self.stop_raised:
             return
         now = time.monotonic()
         elapsed = now - self.start
         rate = self.done / elapsed if elapsed > 0 and self.done else None
-        self.callback(
-            ProgressEvent(
-                kind=kind,
-                done=self.done,
-                total=self.total,
-                unit=self.unit,
-                elapsed=elapsed,
-                rate=rate,
-                best=self.best_value,
-                counts=dict(counts or {}),
-                message=message,
-            )
+        event = ProgressEvent(
+            kind=kind,
+            done=self.done,
+            total=self.total,
+            unit=self.unit,
+            elapsed=elapsed,
+            rate=rate,
+            best=self.best_value,
+            counts=dict(counts or {}),
+            message=message,
         )
+        try:
+            self.callback(event)
+        except KeyboardInterrupt:
+            self.stop_raised = True
+            raise
         self._last = now
 
     def update(

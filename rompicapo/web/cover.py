@@ -261,8 +261,9 @@ async def dlx_job(request: Request) -> JSONResponse:
                 return count(problem, jobs=1, time_limit=seconds, progress=relay)
             return solve(problem, limit=limit, time_limit=seconds, progress=relay)
         except StopRequested:
-            # The search lets a stop from the progress callback through (it keeps no partial
-            # result then): the last report's counts are the lower bound the page shows.
+            # A stop in the search returns its partial result (solutions kept); only a stop
+            # raised by the very first report, before the search began, comes through here:
+            # the last report's counts (if any) are the lower bound the page shows.
             counts = dict(last["event"].counts) if "event" in last else {}
             return {
                 "count": int(counts.get("solutions", 0)),

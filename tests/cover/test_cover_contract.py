@@ -19,6 +19,7 @@ from rompicapo.common import (
     InsufficientMemoryError,
     NotVerifiable,
     ProgressEvent,
+    StopRequested,
     default_jobs,
 )
 from rompicapo.cover import count, pack, parse_dlx, queens, solve, sudoku
@@ -283,6 +284,28 @@ def test_ctrl_c_keeps_the_solutions_found_so_far(monkeypatch, capsys, tmp_path):
     code = main(["cover", str(f), "--all"])
     out, err = capsys.readouterr()
     assert code == EXIT_INTERRUPTED and out.count("solution ") == 5 and "interrupted" in err
+
+
+def test_a_stop_from_the_progress_callback_keeps_the_solutions_found_so_far():
+    # The playground's Stop button makes every later callback raise StopRequested, the
+    # closing "done" report's included: that one must not lose what was found.
+    def stop_once_some_are_found():
+        calls = []
+
+        def callback(event: ProgressEvent) -> None:
+            if calls or event.counts.get("solutions", 0) > 0:
+                calls.append(event.kind)
+                raise StopRequested
+
+        return callback, calls
+
+    callback, calls = stop_once_some_are_found()
+    r = solve(queens_problem(13), limit=None, progress=callback)
+    assert calls == ["progress"] and r.stopped == "interrupted" and not r.complete
+    assert 0 < r.count < 73_712 and len(r.solutions) == r.count and r.verify()
+    callback, calls = stop_once_some_are_found()
+    c = count(queens_problem(13), jobs=1, progress=callback)
+    assert calls == ["progress"] and c.stopped == "interrupted" and 0 < c.count < 73_712
 
 
 # --- Sudoku files: the layout is decided in the API ---------------------------------------
