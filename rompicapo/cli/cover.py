@@ -225,7 +225,6 @@ def _register_sudoku(subparsers) -> None:
     _sudoku_shape_args(solve_p)
     add_run_options(
         solve_p,
-        time=False,
         jobs=False,
         limit=True,
         default_limit=2,
@@ -237,7 +236,7 @@ def _register_sudoku(subparsers) -> None:
     gen.add_argument("--box", default="3x3", help="box size RxC (default 3x3, a 9x9 grid)")
     gen.add_argument("--clues", type=positive_int, metavar="N", help="aim at N clues (or fewer)")
     gen.add_argument("--symmetric", action="store_true", help="clues symmetric under 180°")
-    add_run_options(gen, time=False, jobs=False, seed=True)
+    add_run_options(gen, jobs=False, seed=True)
     gen.set_defaults(handler=_sudoku_generate)
 
     rate = sub.add_parser("rate", help="rate the difficulty of a puzzle, or of every puzzle")
@@ -245,7 +244,7 @@ def _register_sudoku(subparsers) -> None:
         "puzzle", metavar="PUZZLE|FILE", help="81 characters (. for empty) or a file ('-' = stdin)"
     )
     _sudoku_shape_args(rate)
-    add_run_options(rate, time=False, jobs=False)
+    add_run_options(rate, jobs=False)
     rate.set_defaults(handler=_sudoku_rate)
 
 
@@ -262,7 +261,9 @@ def _shape(args: argparse.Namespace) -> dict:
 def _sudoku_solve(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
-    result = sudoku.solve_file(args.puzzle, limit=args.limit, **_shape(args))
+    result = sudoku.solve_file(
+        args.puzzle, limit=args.limit, time_limit=args.time_limit, **_shape(args)
+    )
     footer = result.footer() if isinstance(result, sudoku.BatchResult) else None
     return _finish(args, result, footer)
 
@@ -271,7 +272,11 @@ def _sudoku_generate(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
     result = sudoku.generate(
-        box=args.box, clues=args.clues, symmetric=args.symmetric, seed=args.seed
+        box=args.box,
+        clues=args.clues,
+        symmetric=args.symmetric,
+        seed=args.seed,
+        time_limit=args.time_limit,
     )
     return _finish(args, result)
 
@@ -279,4 +284,5 @@ def _sudoku_generate(args: argparse.Namespace) -> int:
 def _sudoku_rate(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
-    return _finish(args, sudoku.rate_file(args.puzzle, **_shape(args)))
+    result = sudoku.rate_file(args.puzzle, time_limit=args.time_limit, **_shape(args))
+    return _finish(args, result)

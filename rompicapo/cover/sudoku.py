@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from rompicapo.common import (
+    Deadline,
     InputError,
     NotVerifiable,
     SearchResult,
@@ -39,6 +40,7 @@ from rompicapo.common import (
     check_limit,
     check_memory,
     check_seed,
+    check_time_limit,
     decode_text,
     jit_warmup,
     peak_rss_bytes,
@@ -330,6 +332,7 @@ class SudokuResult(SearchResult):
     count: int = 0
     max_solutions: int = 2
     engine: str = "bitboard"
+    stopped: str | None = None  # "time" or "interrupted": count is then a lower bound
 
     _dict_exclude = ("puzzle", "solutions", "max_solutions")
 
@@ -339,7 +342,7 @@ class SudokuResult(SearchResult):
 
     @property
     def unique(self) -> bool:
-        return self.count == 1 and self.max_solutions >= 2
+        return self.count == 1 and self.max_solutions >= 2 and self.stopped is None
 
     @property
     def solution(self) -> Sudoku | None:
@@ -371,8 +374,12 @@ class SudokuResult(SearchResult):
     def report(self) -> str:
         """The first solution drawn as a grid, and whether it is unique."""
         if self.count == 0:
+            if self.stopped:
+                return f"{self.puzzle.line()}\nno solution found before the stop ({self.stopped})"
             return f"{self.puzzle.line()}\nno solution"
         text = self.solution.pretty()
+        if self.stopped:
+            return text + f"\n{self.count}+ solutions; stopped ({self.stopped}) before the rest"
         if self.count == 1 and self.max_solutions >= 2:
             return text + "\nunique solution"
         more = "+" if self.count >= self.max_solutions else ""
@@ -383,13 +390,23 @@ _ENGINES = ("auto", "bitboard", "dlx")
 
 
 @renamed_keywords(max_solutions="limit")
-def solve(puzzle: Sudoku | str, *, limit: int = 2, engine: str = "auto") -> SudokuResult:
+def solve(
+    puzzle: Sudoku | str,
+    *,
+    limit: int = 2,
+    engine: str = "auto",
+    time_limit: float | None = None,
+) -> SudokuResult:
     """Solve one puzzle, counting solutions up to ``limit`` (2 decides uniqueness; formerly
     ``max_solutions``).
 
     ``engine``: ``"bitboard"`` (classic 9x9 only), ``"dlx"``, or ``"auto"`` (bitboard when
-    it applies).
+    it applies). ``time_limit`` (seconds) stops the DLX search, which can take long on big or
+    nearly empty grids; the result then has ``stopped="time"`` and its count is a lower
+    bound (``unique`` is False). The bitboard engine answers a 9x9 in microseconds and is
+    not interrupted.
     """
+    deadline = Deadline(check_time_limit(time_limit))
     if isinstance(puzzle, str):
         puzzle = Sudoku.parse(puzzle)
     if not isinstance(puzzle, Sudoku):
@@ -419,18 +436,24 @@ def solve(puzzle: Sudoku | str, *, limit: int = 2, engine: str = "auto") -> Sudo
     from rompicapo.cover.solve import solve as cover_solve
 
     problem, givens = _problem_and_givens(puzzle)
-    r = cover_solve(problem, limit=max_solutions, givens=givens)
+    r = cover_solve(problem, limit=max_solutions, givens=givens, time_limit=_left(deadline))
     return SudokuResult(
         puzzle=puzzle,
         solutions=[_grid_from_options(puzzle.size, s) for s in r.solutions],
         count=r.count,
         max_solutions=max_solutions,
         engine="dlx",
+        stopped=r.stopped if r.stopped in ("time", "interrupted") else None,
         solve_seconds=r.solve_seconds,
         compile_seconds=r.compile_seconds,
         peak_bytes=r.peak_bytes,
         counts=r.counts,
     )
+
+
+def _left(deadline: Deadline) -> float | None:
+    """The time left for a nested search (None without a limit)."""
+    return None if deadline.time_limit is None else deadline.remaining()
 
 
 def read_puzzles(path: str | Path | bytes) -> np.ndarray:
@@ -609,8 +632,11 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
 # ------------------------------------------------------------------------------------------
 
 
-def _count_upto(puzzle: Sudoku, grid: np.ndarray, limit: int) -> int:
-    """Solutions of ``grid`` (same shape and variant as ``puzzle``), counted up to ``limit``."""
+def _count_upto(
+    puzzle: Sudoku, grid: np.ndarray, limit: int, deadline: Deadline | None = None
+) -> int | None:
+    """Solutions of ``grid`` (same shape and variant as ``puzzle``), counted up to ``limit``;
+    None when ``deadline`` passed before the count was settled."""
     if puzzle.is_classic9:
         return _bits_one(
             np.ascontiguousarray(grid, np.uint8).reshape(81), limit, np.zeros(81, np.uint8),
@@ -619,7 +645,50 @@ def _count_upto(puzzle: Sudoku, grid: np.ndarray, limit: int) -> int:
     from rompicapo.cover.solve import solve as solve_cover
 
     problem, givens = _problem_and_givens(puzzle.with_grid(grid))
-    return solve_cover(problem, limit=limit, keep=0, givens=givens).count
+    time_limit = None if deadline is None else _left(deadline)
+    r = solve_cover(problem, limit=limit, keep=0, givens=givens, time_limit=time_limit)
+    if r.stopped == "interrupted":
+        raise KeyboardInterrupt
+    return None if r.stopped == "time" else r.count
+
+
+def _remove_clues(
+    empty: Sudoku,
+    full: np.ndarray,
+    rng: np.random.Generator,
+    clues: int | None,
+    symmetric: bool,
+    deadline: Deadline,
+) -> tuple[np.ndarray, str | None]:
+    """One pass of clue removal over ``full`` in random order, keeping a removal (of a cell,
+    or of a half-turn pair) when the solution stays unique; stops at ``clues`` clues. Returns
+    the grid reached and why it stopped early (None, "time" or "interrupted"): the grid is
+    always a puzzle with one solution."""
+    n = empty.size
+    grid = full.copy()
+    done: set[int] = set()
+    try:
+        for cell in rng.permutation(n * n):
+            if clues is not None and int(np.count_nonzero(grid)) <= clues:
+                break
+            cell = int(cell)
+            if cell in done:
+                continue
+            if deadline.expired():
+                return grid, "time"
+            orbit = {cell, n * n - 1 - cell} if symmetric else {cell}
+            done |= orbit
+            trial = grid.copy()
+            for x in orbit:
+                trial[x // n, x % n] = 0
+            count = _count_upto(empty, trial, 2, deadline)
+            if count is None:
+                return grid, "time"
+            if count == 1:
+                grid = trial
+    except KeyboardInterrupt:
+        return grid, "interrupted"
+    return grid, None
 
 
 def _random_full_grid(puzzle: Sudoku, seed: int) -> np.ndarray:
@@ -646,6 +715,7 @@ class GenerateResult(SearchResult):
     symmetric: bool = False
     seed: int | None = None
     rating: str = ""
+    stopped: str | None = None  # "time" or "interrupted": removal stopped early
 
     _dict_exclude = ("puzzle", "solution")
 
@@ -675,6 +745,7 @@ class GenerateResult(SearchResult):
             f"{self.puzzle.pretty()}\n\n{self.puzzle.line()}\n"
             f"{self.puzzle.clue_count} clues, unique solution, "
             f"{'minimal' if self.minimal else 'not minimal'}"
+            f"{f' (stopped: {self.stopped})' if self.stopped else ''}"
             f"{', symmetric' if self.symmetric else ''}; rating {self.rating}; "
             f"{self.solve_seconds * 1000:.1f} ms"
         )
@@ -682,11 +753,19 @@ class GenerateResult(SearchResult):
 
 def is_minimal(puzzle: Sudoku) -> bool:
     """True when removing any single clue gives a puzzle with more than one solution."""
+    return bool(_minimal(puzzle, None))
+
+
+def _minimal(puzzle: Sudoku, deadline: Deadline | None) -> bool | None:
+    """:func:`is_minimal`, or None when ``deadline`` passed before it was settled."""
     grid = puzzle.array()
     for r, c in zip(*np.nonzero(grid), strict=True):
         trial = grid.copy()
         trial[r, c] = 0
-        if _count_upto(puzzle, trial, 2) == 1:
+        count = _count_upto(puzzle, trial, 2, deadline)
+        if count is None:
+            return None
+        if count == 1:
             return False
     return True
 
@@ -699,6 +778,7 @@ def generate(
     seed: int | None = None,
     diagonals: bool = False,
     regions: str | None = None,
+    time_limit: float | None = None,
 ) -> GenerateResult:
     """A puzzle with exactly one solution, from a random full grid (seeded), removing clues in
     random order (in pairs of cells symmetric under a half turn when ``symmetric``) whenever
@@ -708,7 +788,13 @@ def generate(
     new grids are tried (a few times) and the one with fewest clues is returned. ``seed`` is
     any integer (negative ones too) or None for a fresh one; ``box`` is ``(rows, cols)`` or
     ``"RxC"``.
+
+    ``time_limit`` (seconds; 16x16 takes seconds, 25x25 minutes) and Ctrl-C stop the removal
+    and keep the grid reached: every removal kept was checked, so the puzzle still has one
+    solution, but ``minimal`` is False (not shown) and ``stopped`` says why. The first full
+    grid is always built, since there is no puzzle without it.
     """
+    deadline = Deadline(check_time_limit(time_limit))
     box = parse_box(box)
     seed = check_seed(seed)
     if not isinstance(symmetric, bool) or not isinstance(diagonals, bool):
@@ -723,39 +809,31 @@ def generate(
     # tries at a target below what one pass reaches: each is one more full pass
     attempts = 1 if clues is None else 20
     best: np.ndarray | None = None
+    stopped: str | None = None
     with Stopwatch() as sw:
         for _ in range(attempts):
             full = _random_full_grid(empty, int(rng.integers(2**31)))
-            grid = full.copy()
-            cells = rng.permutation(n * n)
-            done: set[int] = set()
-            for cell in cells:
-                if clues is not None and int(np.count_nonzero(grid)) <= clues:
-                    break
-                cell = int(cell)
-                if cell in done:
-                    continue
-                orbit = {cell, n * n - 1 - cell} if symmetric else {cell}
-                done |= orbit
-                trial = grid.copy()
-                for x in orbit:
-                    trial[x // n, x % n] = 0
-                if _count_upto(empty, trial, 2) == 1:
-                    grid = trial
+            grid, stopped = _remove_clues(empty, full, rng, clues, symmetric, deadline)
             if best is None or np.count_nonzero(grid) < np.count_nonzero(best):
                 best, best_full = grid, full
-            if clues is None or np.count_nonzero(best) <= clues:
+            if stopped or clues is None or np.count_nonzero(best) <= clues:
                 break
         puzzle = empty.with_grid(best)
-        minimal = is_minimal(puzzle)
-    label = rate(puzzle).label
+        try:
+            minimal = None if stopped else _minimal(puzzle, deadline)
+        except KeyboardInterrupt:
+            minimal, stopped = None, "interrupted"
+        if minimal is None:
+            stopped = stopped or "time"
+    label = "unrated" if stopped else rate(puzzle).label
     return GenerateResult(
         puzzle=puzzle,
         solution=empty.with_grid(best_full),
-        minimal=minimal,
+        minimal=bool(minimal),
         symmetric=symmetric,
         seed=seed,
         rating=label,
+        stopped=stopped,
         solve_seconds=sw.seconds,
         peak_bytes=peak_rss_bytes(),
         counts={"clues": puzzle.clue_count},
@@ -766,7 +844,8 @@ def generate(
 class Rating(SearchResult):
     """Difficulty by search effort.
 
-    ``label``: ``"easy"`` (naked and hidden singles solve it), ``"medium"`` (also needs locked
+    ``label``: ``"unrated"`` (the time limit stopped the uniqueness count), ``"easy"`` (naked
+    and hidden singles solve it), ``"medium"`` (also needs locked
     candidates), ``"hard"`` (needs guessing, at most ``_HARD_GUESSES`` guesses with the
     bitboard solver), ``"fiendish"`` (more), ``"invalid"`` (no solution or several).
     ``guesses`` counts the bitboard solver's guesses (9x9) and ``nodes`` the DLX search-tree
@@ -800,8 +879,11 @@ class Rating(SearchResult):
 _HARD_GUESSES = 50
 
 
-def rate(puzzle: Sudoku | str) -> Rating:
-    """Rate a puzzle's difficulty (see :class:`Rating`)."""
+def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
+    """Rate a puzzle's difficulty (see :class:`Rating`). ``time_limit`` (seconds) stops the
+    DLX count that proves uniqueness (long only on big, nearly empty grids): the label is
+    then ``"unrated"``."""
+    deadline = Deadline(check_time_limit(time_limit))
     if isinstance(puzzle, str):
         puzzle = Sudoku.parse(puzzle)
     if not isinstance(puzzle, Sudoku):
@@ -809,8 +891,13 @@ def rate(puzzle: Sudoku | str) -> Rating:
     from rompicapo.cover.solve import solve as cover_solve
 
     problem, givens = _problem_and_givens(puzzle)
-    dlx = cover_solve(problem, limit=2, keep=0, givens=givens)
+    dlx = cover_solve(problem, limit=2, keep=0, givens=givens, time_limit=_left(deadline))
     nodes = dlx.counts["nodes"]
+    if dlx.stopped in ("time", "interrupted"):
+        return Rating(
+            label="unrated", guesses=0, nodes=nodes, solutions=dlx.count,
+            puzzle=puzzle, counts={"nodes": nodes},
+        )  # fmt: skip
     if dlx.count != 1:
         return Rating(
             label="invalid", guesses=0, nodes=nodes, solutions=dlx.count,
@@ -983,24 +1070,38 @@ def solve_file(
     diagonals: bool = False,
     regions: str | None = None,
     engine: str = "auto",
+    time_limit: float | None = None,
 ) -> SudokuResult | BatchResult | SudokuResults:
     """Solve what ``source`` holds (see :func:`load_puzzles`): one puzzle gives a
     :class:`SudokuResult`, a file of classic 9x9 lines a :class:`BatchResult` (one kernel
     call), several other puzzles a :class:`SudokuResults`. Each is counted up to ``limit``
-    solutions (2 decides uniqueness)."""
+    solutions (2 decides uniqueness). ``time_limit`` covers the whole file: puzzles solved
+    one by one stop at it (the ones not reached are left out, the one it stopped marked
+    ``stopped``); a batch of 9x9 lines (microseconds a puzzle) is one uninterrupted call."""
+    deadline = Deadline(check_time_limit(time_limit))
     check_limit(limit)
     puzzles = load_puzzles(source, box=box, diagonals=diagonals, regions=regions)
     if isinstance(puzzles, np.ndarray):
         if engine not in ("auto", "bitboard"):
-            return _solve_each([Sudoku.from_grid(p.reshape(9, 9)) for p in puzzles], limit, engine)
+            grids = [Sudoku.from_grid(p.reshape(9, 9)) for p in puzzles]
+            return _solve_each(grids, limit, engine, deadline)
         return solve_batch(puzzles, limit=limit)
     if len(puzzles) == 1:
-        return solve(puzzles[0], limit=limit, engine=engine)
-    return _solve_each(puzzles, limit, engine)
+        return solve(puzzles[0], limit=limit, engine=engine, time_limit=_left(deadline))
+    return _solve_each(puzzles, limit, engine, deadline)
 
 
-def _solve_each(puzzles: list[Sudoku], limit: int, engine: str) -> SudokuResults:
-    results: list[SearchResult] = [solve(p, limit=limit, engine=engine) for p in puzzles]
+def _solve_each(
+    puzzles: list[Sudoku], limit: int, engine: str, deadline: Deadline
+) -> SudokuResults:
+    results: list[SearchResult] = []
+    for p in puzzles:
+        if results and deadline.expired():
+            break
+        r = solve(p, limit=limit, engine=engine, time_limit=_left(deadline))
+        results.append(r)
+        if r.stopped:
+            break
     return SudokuResults(results=results, **_totals(results))
 
 
@@ -1010,13 +1111,21 @@ def rate_file(
     box: str | tuple[int, int] | None = None,
     diagonals: bool = False,
     regions: str | None = None,
+    time_limit: float | None = None,
 ) -> Rating | SudokuResults:
     """Rate what ``source`` holds (see :func:`load_puzzles`): one :class:`Rating`, or a
-    :class:`SudokuResults` of ratings for a file of several puzzles."""
+    :class:`SudokuResults` of ratings for a file of several puzzles. ``time_limit`` covers
+    the whole file: the puzzles not reached are left out, the one it stopped is
+    ``"unrated"``."""
+    deadline = Deadline(check_time_limit(time_limit))
     puzzles = load_puzzles(source, box=box, diagonals=diagonals, regions=regions)
     if isinstance(puzzles, np.ndarray):
         puzzles = [Sudoku.from_grid(p.reshape(9, 9)) for p in puzzles]
     if len(puzzles) == 1:
-        return rate(puzzles[0])
-    results: list[SearchResult] = [rate(p) for p in puzzles]
+        return rate(puzzles[0], time_limit=_left(deadline))
+    results: list[SearchResult] = []
+    for p in puzzles:
+        if results and deadline.expired():
+            break
+        results.append(rate(p, time_limit=_left(deadline)))
     return SudokuResults(results=results, **_totals(results))

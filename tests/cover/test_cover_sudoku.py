@@ -143,6 +143,20 @@ def test_generated_puzzles_are_unique_and_minimal():
     assert sudoku.generate(seed=7).puzzle == sudoku.generate(seed=7).puzzle
 
 
+def test_a_time_limit_keeps_what_was_reached():
+    # 16x16 generation takes seconds: stopped at 1 s it keeps a puzzle with one solution
+    g = sudoku.generate(box=(4, 4), seed=3, time_limit=1.0)
+    assert g.stopped == "time" and not g.minimal and g.rating == "unrated"
+    assert 0 < g.puzzle.clue_count < 256 and g.verify() and g.to_dict()["unique"]
+    # the DLX engine counting an empty 16x16 stops at its limit with a lower bound
+    s = sudoku.solve(Sudoku.parse("." * 256), limit=10**9, time_limit=0.5)
+    assert s.stopped == "time" and 0 < s.count < 10**9 and not s.unique and s.verify()
+    assert "stopped (time)" in s.report()
+    r = sudoku.rate(Sudoku.parse("." * 256), time_limit=0.01)
+    # an empty grid may be settled (two solutions) before the first check of the clock
+    assert r.label == "unrated" or (r.label == "invalid" and r.solutions == 2)
+
+
 def test_symmetric_generation_and_clue_target():
     g = sudoku.generate(seed=2, symmetric=True)
     cells = g.puzzle.array().reshape(81)

@@ -120,6 +120,9 @@ SUDOKU = [
     Case(["sudoku", "rate", "123"]),
     Case(["sudoku", "rate", "." * 81, "--box", "2x2"], says="16 cells"),
     Case(["sudoku", "rate", "{tmp}/missing.sdk"], says="does not exist"),
+    Case(["sudoku", "solve", "." * 81, "--time", "0"], says="positive"),
+    Case(["sudoku", "generate", "--time", "nan"]),
+    Case(["sudoku", "rate", "." * 81, "--time", "-1"]),
     Case(["sudoku", "nonsense"]),
 ]
 
