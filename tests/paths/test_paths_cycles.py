@@ -263,6 +263,24 @@ def test_end_matrix_5x6_symmetric_and_row_sums():
     assert np.array_equal(count_end_matrix(5, 6).matrix, res.matrix)
 
 
+def test_closed_tours_are_the_paths_that_end_one_move_from_their_start():
+    # a closed tour from s is a path from s ending next to s: the matrix's entries at s's
+    # neighbours add up to the closed count (the same from every start), an independent
+    # search of the kernel's closed mode (the 7x7 closed count is checked this way too)
+    for rows, cols, closed_per_start in ((5, 5, 96), (5, 6, 592)):
+        m = count_end_matrix(rows, cols).matrix
+        closed = count_paths(rows, cols, start=(0, 0), closed=True).count
+        assert closed == closed_per_start
+        for s in range(rows * cols):
+            r, c = divmod(s, cols)
+            near = [
+                (r + dr) * cols + c + dc
+                for dr, dc in CASELLE
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            ]
+            assert int(m[s, near].sum()) == closed
+
+
 @pytest.mark.slow
 def test_end_matrix_6x6():
     res = count_end_matrix(6, 6)
