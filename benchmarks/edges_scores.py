@@ -46,14 +46,18 @@ def centre(seconds: float, seeds: int) -> None:
     search(puzzle, clues, seconds=None, max_nodes=1000)  # compile outside the timings
     print(f"## Centre clue only, Blackwood's settings, {seconds:g} s x {seeds} seeds, 1 thread\n")
     print(f"load before: {load()}\n")
-    print("| seed | search score | pieces | deepest | completed | M/s wall | M/s CPU | verified |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print(
+        "| seed | search score | pieces | deepest | completed | wall s | CPU s | M/s wall | "
+        "M/s CPU | verified |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     scores = []
     for seed in range(seeds):
         r = search(puzzle, clues, seconds=seconds, seed=seed)
         scores.append(r.search_score)
         print(
             f"| {seed} | {r.search_score} | {r.search_depth} | {r.deepest} | {r.score} | "
+            f"{r.solve_seconds:.1f} | {r.cpu_seconds:.1f} | "
             f"{r.placements_per_second / 1e6:.2f} | {r.placements_per_cpu_second / 1e6:.2f} | "
             f"{r.verify()} |"
         )
