@@ -43,7 +43,7 @@ def load() -> str:
 
 def centre(seconds: float, seeds: int) -> None:
     puzzle, clues = eternity2(), eternity2_clues("centre")
-    search(puzzle, clues, seconds=None, max_nodes=1000)  # compile outside the timings
+    search(puzzle, clues, time_limit=None, node_limit=1000)  # compile outside the timings
     print(f"## Centre clue only, Blackwood's settings, {seconds:g} s x {seeds} seeds, 1 thread\n")
     print(f"load before: {load()}\n")
     print(
@@ -53,7 +53,7 @@ def centre(seconds: float, seeds: int) -> None:
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     scores = []
     for seed in range(seeds):
-        r = search(puzzle, clues, seconds=seconds, seed=seed)
+        r = search(puzzle, clues, time_limit=seconds, seed=seed)
         scores.append(r.search_score)
         print(
             f"| {seed} | {r.search_score} | {r.search_depth} | {r.deepest} | {r.score} | "
@@ -86,7 +86,7 @@ def all_clues(seconds: float, seeds: int) -> None:
     best = 0
     for label, settings in (("clue-aware", CLUE_AWARE), ("Blackwood's", BLACKWOOD)):
         for seed in range(seeds if settings is CLUE_AWARE else 1):
-            r = search(puzzle, clues, seconds=seconds, seed=seed, settings=settings)
+            r = search(puzzle, clues, time_limit=seconds, seed=seed, settings=settings)
             assert r.verify()
             if settings is CLUE_AWARE:
                 best = max(best, r.search_score)
