@@ -43,17 +43,21 @@ def load() -> str:
 
 def centre(seconds: float, seeds: int) -> None:
     puzzle, clues = eternity2(), eternity2_clues("centre")
-    search(puzzle, clues, seconds=None, max_nodes=1000)  # compile outside the timings
+    search(puzzle, clues, time_limit=None, node_limit=1000)  # compile outside the timings
     print(f"## Centre clue only, Blackwood's settings, {seconds:g} s x {seeds} seeds, 1 thread\n")
     print(f"load before: {load()}\n")
-    print("| seed | search score | pieces | deepest | completed | M/s wall | M/s CPU | verified |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print(
+        "| seed | search score | pieces | deepest | completed | wall s | CPU s | M/s wall | "
+        "M/s CPU | verified |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     scores = []
     for seed in range(seeds):
-        r = search(puzzle, clues, seconds=seconds, seed=seed)
+        r = search(puzzle, clues, time_limit=seconds, seed=seed)
         scores.append(r.search_score)
         print(
             f"| {seed} | {r.search_score} | {r.search_depth} | {r.deepest} | {r.score} | "
+            f"{r.solve_seconds:.1f} | {r.cpu_seconds:.1f} | "
             f"{r.placements_per_second / 1e6:.2f} | {r.placements_per_cpu_second / 1e6:.2f} | "
             f"{r.verify()} |"
         )
@@ -82,7 +86,7 @@ def all_clues(seconds: float, seeds: int) -> None:
     best = 0
     for label, settings in (("clue-aware", CLUE_AWARE), ("Blackwood's", BLACKWOOD)):
         for seed in range(seeds if settings is CLUE_AWARE else 1):
-            r = search(puzzle, clues, seconds=seconds, seed=seed, settings=settings)
+            r = search(puzzle, clues, time_limit=seconds, seed=seed, settings=settings)
             assert r.verify()
             if settings is CLUE_AWARE:
                 best = max(best, r.search_score)

@@ -22,8 +22,8 @@ run compiles it outside the timings. ``--json FILE`` writes the rows for the doc
 Quoted figures (other programs measured elsewhere, not in this run) are printed in their own,
 labelled table.
 
-Measured here on 2026-12-01 (AMD EPYC, 2 cores, load 12-17, 15 s runs; the rows of the last
-run are in runs/edges_speed_vs_libblackwood.json). libblackwood's rate swings from run to run
+Measured here on 2026-12-01 (AMD EPYC, 2 cores, load 8-17, 15 s runs; the rows of the last
+run are in benchmarks/results/edges_speed.json). libblackwood's rate swings from run to run
 (43-74 M for the same seed), so the ratio does too:
 
 | rompicapo | libblackwood | rompicapo | ours / peer |
@@ -32,8 +32,13 @@ run are in runs/edges_speed_vs_libblackwood.json). libblackwood's rate swings fr
 | walking kernel (8f47ce3), median of 3 | 57.72 M | 40.01 M | 0.69 |
 | with the per-kind scans (55880cc), median of 3 | 44.14 M | 43.58 M | 0.99 |
 | the same, median of 5 | 54.64 M | 38.13 M | 0.70 |
+| best board copied by slices (1154634), median of 3, load 8 | 44.31 M | 37.71 M | 0.85 |
+| the same (3191054), median of 3, load 9 (3 CPU s per 15 s run) | 51.77 M | 42.61 M | 0.82 |
 
-The target (at least libblackwood's rate) is not met reliably: about 0.7-1.0x.
+The target (at least libblackwood's rate) is not met: about 0.7-1.0x. Three runs on
+2026-12-01 19:54-20:18 (load 8-9) by seed, libblackwood / rompicapo in M: seed 1 38.4 / 41.5,
+39.4 / 41.5, 66.4 / 43.6; seed 3 57.2 / 34.8, 52.0 / 34.6, 51.8 / 40.6 (the seeds search
+different regions of the tree, and the peer's rate swings most).
 """
 
 from __future__ import annotations
