@@ -34,6 +34,13 @@ but cells are open, a cell with the fewest candidates is branched on the same wa
 digit, or not). With these rules the hardest-1106 set takes 110.5 branching decisions per
 puzzle, tdoku's driver reports 110.4; counting stops at ``max_solutions``.
 
+Work per node, kept small (the rules' fixpoint is the same whatever the order, so none of
+this changes a count or a guess): the givens are set in one pass per digit; a digit is looked
+at again only when a rule could find something new for it (a placement, an emptied triad, a
+unit left with one cell: see :func:`_place`); the two triad steps alternate only while the
+other changes something; the triad-count rule packs a digit's six patterns into one word
+and counts over the six units at once; the tables are int32.
+
 ``heuristic`` (default 3) exists for measurements: bit 1 turns on the pattern branching
 (else cells only), bit 2 the triad-count rule. All settings give the same counts.
 
@@ -51,13 +58,14 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 BAND = 0x7FFFFFF  # 27 cells
 NWORDS = 30  # 27 digit-band words, 3 solved-cell words
+ALL6 = (1 << 54) - 1  # six 9-bit patterns
 MAX_DEPTH = 82
 STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
 STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
 
 
 def tables() -> np.ndarray:
-    """One int64 table of 7 x 512 rows: [row triads, permutation keep, triad expand, column
+    """One int32 table of 7 x 512 rows: [row triads, permutation keep, triad expand, column
     expand, in-band peers (first 27 entries), permutations inside a pattern, triads in every
     permutation inside a pattern]; see the module docstring."""
     t = np.zeros((7, 512), np.int64)
@@ -89,7 +97,8 @@ def tables() -> np.ndarray:
             if q != p and (r2 == r or c2 == c or c2 // 3 == c // 3):
                 m |= 1 << q
         t[4, p] = m
-    return t
+    # int32 (every entry fits 27 bits): half the cache footprint of int64
+    return t.astype(np.int32)
 
 
 @njit(cache=True, inline="always")
@@ -98,18 +107,48 @@ def _ctz(x):
 
 
 @njit(cache=True, inline="always")
+def _band_pattern(w, tb):
+    """The (row, box) triads of a band word that are not empty, bit row * 3 + box."""
+    return tb[0, w & 511] | (tb[0, (w >> 9) & 511] << 3) | (tb[0, (w >> 18) & 511] << 6)
+
+
+@njit(cache=True, inline="always")
+def _single(x):
+    """At most one bit set."""
+    return x & (x - 1) == 0
+
+
+@njit(cache=True, inline="always")
 def _place(st, d, b, p, tb):
     """Digit ``d`` (0-8) into cell ``p`` (0-26) of band ``b``: other digits leave the cell, d
-    leaves its peers. Returns the bit set of digits whose words changed."""
+    leaves its peers. Returns the bit set of digits the rules must look at again: d, and each
+    other digit whose loss of the cell emptied one of its triads (the cell's row or column
+    triad: its patterns change) or left one cell in the cell's row, box or column (a hidden
+    single). A digit losing the cell otherwise keeps its patterns and singles, so the rules,
+    which stood at their fixpoint for it, would find nothing new."""
     bit = np.int64(1) << p
     dirty = np.int64(1) << d
+    c = p % 9
+    rowtri = np.int64(7) << (p - p % 3)
+    col = np.int64(0x40201) << c
+    row = np.int64(511) << (p - c)
+    box = np.int64(0x1C0E07) << (c - c % 3)
     for e in range(9):
         w = st[3 * e + b]
         if w & bit and e != d:
-            st[3 * e + b] = w & ~bit
-            dirty |= np.int64(1) << e
+            w &= ~bit
+            st[3 * e + b] = w
+            if (
+                w & rowtri == 0
+                or w & col == 0
+                or _single(w & row)
+                or _single(w & box)
+                or _single(
+                    (st[3 * e] & col) | ((st[3 * e + 1] & col) << 1) | ((st[3 * e + 2] & col) << 2)
+                )
+            ):
+                dirty |= np.int64(1) << e
     st[3 * d + b] &= ~tb[4, p]
-    col = np.int64(0x40201) << (p % 9)
     for b2 in range(3):
         if b2 != b:
             st[3 * d + b2] &= ~col
@@ -122,25 +161,31 @@ def _reduce_digit(st, d, tb):
     """Triad rules for digit ``d`` (both directions) until they stall, then its hidden
     singles. Returns (-1 on a contradiction else the bit set of changed digits)."""
     dirty = np.int64(0)
+    stacks_done = False
     w0 = st[3 * d]
     w1 = st[3 * d + 1]
     w2 = st[3 * d + 2]
+    # Both rules are idempotent, so each step runs again only while the other one changes
+    # something: no full pass just to confirm the fixpoint.
     while True:
-        o0, o1, o2 = w0, w1, w2
         # bands: (row, box) triads
-        k = tb[1, tb[0, w0 & 511] | (tb[0, (w0 >> 9) & 511] << 3) | (tb[0, w0 >> 18] << 6)]
+        o0, o1, o2 = w0, w1, w2
+        k = tb[1, _band_pattern(w0, tb)]
         if k == 0:
             return -1
         w0 &= tb[2, k]
-        k = tb[1, tb[0, w1 & 511] | (tb[0, (w1 >> 9) & 511] << 3) | (tb[0, w1 >> 18] << 6)]
+        k = tb[1, _band_pattern(w1, tb)]
         if k == 0:
             return -1
         w1 &= tb[2, k]
-        k = tb[1, tb[0, w2 & 511] | (tb[0, (w2 >> 9) & 511] << 3) | (tb[0, w2 >> 18] << 6)]
+        k = tb[1, _band_pattern(w2, tb)]
         if k == 0:
             return -1
         w2 &= tb[2, k]
+        if stacks_done and w0 == o0 and w1 == o1 and w2 == o2:
+            break
         # stacks: (band, column) pairs of three columns
+        o0, o1, o2 = w0, w1, w2
         c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
         c1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
         c2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
@@ -160,11 +205,13 @@ def _reduce_digit(st, d, tb):
         w2 &= tb[3, a2]
         if w0 == o0 and w1 == o1 and w2 == o2:
             break
-    if w0 != st[3 * d] or w1 != st[3 * d + 1] or w2 != st[3 * d + 2]:
-        st[3 * d] = w0
-        st[3 * d + 1] = w1
-        st[3 * d + 2] = w2
-        dirty |= np.int64(1) << d  # other digits see the change through naked singles
+        stacks_done = True
+    # d is not marked for another pass for this: the hidden singles below already see the
+    # new words, and other digits see the change through the naked-singles scan, which
+    # _propagate runs whenever the marks run out
+    st[3 * d] = w0
+    st[3 * d + 1] = w1
+    st[3 * d + 2] = w2
     # hidden singles: columns with one cell over the 9 rows, then rows and boxes per band
     one = np.int64(0)
     two = np.int64(0)
@@ -271,8 +318,10 @@ def _branch_triad(st, tb, scratch, have_totals):
     best = 10000
     best_u = -1
     for u in range(6):
-        if have_totals:
-            total = scratch[18 + u]
+        if have_totals:  # the patterns _triad_counts left
+            total = 0
+            for d in range(9):
+                total += tb[5, (scratch[24 + d] >> (9 * u)) & 511]
         else:
             total = 0
             for d in range(9):
@@ -322,61 +371,71 @@ def _triad_counts(st, tb, scratch):
     band and stack, over the nine digits: a triad that only three digits can reach gets all
     three (each is forced into it); a triad that three digits must occupy loses the others.
     Returns -1 on a contradiction, else the bit set of digits whose words changed. When
-    nothing changed, ``scratch[18 + u]`` holds unit u's number of permutations over the nine
-    digits (for :func:`_branch_triad`)."""
-    dirty = np.int64(0)
+    nothing changed, ``scratch[24 + d]`` holds digit d's six patterns (for
+    :func:`_branch_triad`), 9 bits per unit u at bit 9u (bands 0-2, stacks 3-5)."""
+    # One int64 per digit packs its six 9-bit patterns, so the counters below treat the six
+    # units at once (the rule is the same for each).
+    pats = scratch[24:33]
     frcs = scratch[9:18]
-    # every digit's six patterns first (the stacks share the column unions of a digit)
-    pats = scratch[24:78]
+    c1 = np.int64(0)
+    c2 = np.int64(0)
+    c3 = np.int64(0)
+    c4 = np.int64(0)
+    f1 = np.int64(0)
+    f2 = np.int64(0)
+    f3 = np.int64(0)
+    f4 = np.int64(0)
     for d in range(9):
         w0 = st[3 * d]
         w1 = st[3 * d + 1]
         w2 = st[3 * d + 2]
-        pats[d] = tb[0, w0 & 511] | (tb[0, (w0 >> 9) & 511] << 3) | (tb[0, w0 >> 18] << 6)
-        pats[9 + d] = tb[0, w1 & 511] | (tb[0, (w1 >> 9) & 511] << 3) | (tb[0, w1 >> 18] << 6)
-        pats[18 + d] = tb[0, w2 & 511] | (tb[0, (w2 >> 9) & 511] << 3) | (tb[0, w2 >> 18] << 6)
-        c0 = w0 | (w0 >> 9) | (w0 >> 18)
-        c1 = w1 | (w1 >> 9) | (w1 >> 18)
-        c2 = w2 | (w2 >> 9) | (w2 >> 18)
-        for s in range(3):
-            sh = 3 * s
-            pats[27 + 9 * s + d] = (
-                ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)
-            )
-    for u in range(6):
-        total = 0
-        c1 = np.int64(0)
-        c2 = np.int64(0)
-        c3 = np.int64(0)
-        c4 = np.int64(0)
-        f1 = np.int64(0)
-        f2 = np.int64(0)
-        f3 = np.int64(0)
-        f4 = np.int64(0)
+        p0 = _band_pattern(w0, tb)
+        p1 = _band_pattern(w1, tb)
+        p2 = _band_pattern(w2, tb)
+        c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
+        cc1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
+        cc2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
+        s0 = (c0 & 7) | ((cc1 & 7) << 3) | ((cc2 & 7) << 6)
+        s1 = ((c0 >> 3) & 7) | (((cc1 >> 3) & 7) << 3) | (((cc2 >> 3) & 7) << 6)
+        s2 = ((c0 >> 6) & 7) | (((cc1 >> 6) & 7) << 3) | (((cc2 >> 6) & 7) << 6)
+        p = (
+            np.int64(p0) | (np.int64(p1) << 9) | (np.int64(p2) << 18)
+            | (s0 << 27) | (s1 << 36) | (s2 << 45)
+        )  # fmt: skip
+        f = (
+            np.int64(tb[6, p0]) | (np.int64(tb[6, p1]) << 9) | (np.int64(tb[6, p2]) << 18)
+            | (np.int64(tb[6, s0]) << 27) | (np.int64(tb[6, s1]) << 36)
+            | (np.int64(tb[6, s2]) << 45)
+        )  # fmt: skip
+        pats[d] = p
+        frcs[d] = f
+        c4 |= c3 & p
+        c3 |= c2 & p
+        c2 |= c1 & p
+        c1 |= p
+        f4 |= f3 & f
+        f3 |= f2 & f
+        f2 |= f1 & f
+        f1 |= f
+    if (~c3 & ALL6) or f4:
+        return -1
+    add_all = c3 & ~c4
+    rem_all = f3 & ~f4
+    # units whose rule has material (it may find every digit already conforming): the first
+    # one that changes something returns, the patterns of the others may then be stale
+    todo = (add_all | rem_all) & ALL6
+    dirty = np.int64(0)
+    while todo:
+        u = _ctz(todo) // 9
+        sh9 = 9 * u
+        todo &= ~(np.int64(511) << sh9)
+        add_u = (add_all >> sh9) & 511
+        rem_u = (rem_all >> sh9) & 511
         for d in range(9):
-            p = pats[9 * u + d]
-            f = tb[6, p]
-            frcs[d] = f
-            total += tb[5, p]
-            c4 |= c3 & p
-            c3 |= c2 & p
-            c2 |= c1 & p
-            c1 |= p
-            f4 |= f3 & f
-            f3 |= f2 & f
-            f2 |= f1 & f
-            f1 |= f
-        if (~c3 & 511) or f4:
-            return -1
-        scratch[18 + u] = total
-        add_all = c3 & ~c4
-        rem_all = f3 & ~f4
-        if add_all == 0 and rem_all == 0:
-            continue
-        for d in range(9):
-            p = pats[9 * u + d]
-            new = p & ~(rem_all & ~frcs[d])
-            add = add_all & p & ~frcs[d]
+            p = (pats[d] >> sh9) & 511
+            fd = (frcs[d] >> sh9) & 511
+            new = p & ~(rem_u & ~fd)
+            add = add_u & p & ~fd
             while add:
                 t = _ctz(add)
                 add &= add - 1
@@ -398,7 +457,7 @@ def _triad_counts(st, tb, scratch):
                     allowed = tb[3, ((k >> (3 * b)) & 7) << sh]
                     st[3 * d + b] &= ~(stack_cols & ~allowed)
         if dirty:
-            return dirty  # the patterns of later units may be stale: propagate first
+            break
     return dirty
 
 
@@ -408,7 +467,7 @@ def _pattern(st, d, u, tb):
     columns)."""
     if u < 3:
         w = st[3 * d + u]
-        return tb[0, w & 511] | (tb[0, (w >> 9) & 511] << 3) | (tb[0, w >> 18] << 6)
+        return _band_pattern(w, tb)
     sh = 3 * (u - 3)
     w0 = st[3 * d]
     w1 = st[3 * d + 1]
@@ -419,6 +478,62 @@ def _pattern(st, d, u, tb):
     return c0 | (c1 << 3) | (c2 << 6)
 
 
+@njit(cache=True, inline="always")
+def _copy(dst, src):
+    """The state words (a plain loop: cheaper than a slice assignment)."""
+    for i in range(NWORDS):
+        dst[i] = src[i]
+
+
+@njit(cache=True)
+def _givens(puzzle, st, scratch, tb):
+    """The state of the givens, all placed at once (cheaper than one :func:`_place` each):
+    per digit, the bands' words lose the rows, boxes and columns of its givens and every
+    other given cell. False when two givens of a digit share a row, box or column. The rules
+    have not run: every digit must be looked at (``_propagate`` with all nine dirty)."""
+    g = scratch[:30]  # g[3 * v + band], v = 0 (empty cells, ignored) to 9
+    for i in range(30):
+        g[i] = 0
+    for cell in range(81):
+        b = cell // 27
+        g[3 * np.int64(puzzle[cell]) + b] |= np.int64(1) << (cell - 27 * b)
+    placed0 = np.int64(0)
+    placed1 = np.int64(0)
+    placed2 = np.int64(0)
+    for d in range(1, 10):
+        placed0 |= g[3 * d]
+        placed1 |= g[3 * d + 1]
+        placed2 |= g[3 * d + 2]
+    st[27] = placed0
+    st[28] = placed1
+    st[29] = placed2
+    for d in range(9):
+        cols = np.int64(0)
+        for b in range(3):
+            x = g[3 * d + 3 + b]
+            c = (x | (x >> 9) | (x >> 18)) & 511
+            if cols & c or x & (x >> 9) or x & (x >> 18):
+                return False  # a column with two
+            cols |= c
+        colcells = tb[3, cols]
+        for b in range(3):
+            x = g[3 * d + 3 + b]
+            peers = colcells
+            for r in range(3):
+                y = x & (np.int64(511) << (9 * r))
+                if y:
+                    if y & (y - 1):
+                        return False  # a row with two
+                    peers |= np.int64(511) << (9 * r)
+                y = x & (np.int64(0x1C0E07) << (3 * r))
+                if y:
+                    if y & (y - 1):
+                        return False  # a box with two
+                    peers |= np.int64(0x1C0E07) << (3 * r)
+            st[3 * d + b] = (BAND & ~peers & ~st[27 + b]) | x
+    return True
+
+
 @njit(cache=True)
 def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
     """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
@@ -426,25 +541,13 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
     [guesses, propagation calls]. Returns the count."""
     st = stack[MAX_DEPTH]
     scratch = stack[MAX_DEPTH + 1]
-    for i in range(27):
-        st[i] = BAND
-    for i in range(27, NWORDS):
-        st[i] = 0
-    dirty = np.int64(0)
     guesses = 0
     calls = 0
-    for cell in range(81):
-        v = puzzle[cell]
-        if v != 0:
-            d = np.int64(v) - 1
-            b = cell // 27
-            p = cell % 27
-            if not (st[3 * d + b] >> p) & 1:
-                stats[0] = 0
-                stats[1] = 0
-                return 0  # clashing givens
-            if not (st[27 + b] >> p) & 1:
-                dirty |= _place(st, d, b, p, tb)
+    if not _givens(puzzle, st, scratch, tb):
+        stats[0] = 0
+        stats[1] = 0
+        return 0  # clashing givens
+    dirty = np.int64(511)
     found = 0
     depth = 0
     ok = _propagate(st, dirty, tb)
@@ -474,7 +577,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
         if ok:
             if heuristic & 1:
                 # save first: _branch_triad applies its "yes" branch to st
-                stack[depth, :NWORDS] = st[:NWORDS]
+                _copy(stack[depth], st)
                 w, nomask = _branch_triad(st, tb, scratch, heuristic & 2 != 0)
                 if w >= 0:
                     stack[depth, NWORDS] = w
@@ -491,7 +594,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
                 d = 0
                 while not st[3 * d + b] & bit:
                     d += 1
-                stack[depth, :NWORDS] = st[:NWORDS]
+                _copy(stack[depth], st)
                 stack[depth, NWORDS] = 3 * d + b
                 stack[depth, NWORDS + 1] = bit
                 depth += 1
@@ -502,7 +605,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=3):
         if depth == 0:
             break
         depth -= 1
-        st[:NWORDS] = stack[depth, :NWORDS]
+        _copy(st, stack[depth])
         w = stack[depth, NWORDS]
         st[w] &= ~stack[depth, NWORDS + 1]
         ok = _propagate(st, np.int64(1) << (w // 3), tb)
