@@ -15,6 +15,7 @@
    knight boards; all verified; the methods used are tallied.
 
     python benchmarks/paths_cycles.py [--size 10000] [--rounds 3] [--all-max 200]
+        [--skip-random] [--skip-closed] [--json benchmarks/results/paths_cycles.json]
 
 The load average and the CPU model are printed with the figures (a shared machine).
 """
@@ -182,7 +183,7 @@ def schwenk(m: int, n: int) -> bool:
 
 
 def every_board(top: int) -> None:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(15)
     tally = collections.Counter()
     bad = []
@@ -206,11 +207,29 @@ def every_board(top: int) -> None:
             if rows % 10 == 0:
                 print(f"  {leaper} rows 5..{rows} done, {len(bad)} failed, load {load()}",
                       flush=True)  # fmt: skip
+    took = time.perf_counter() - t0
     print(f"\n3. every board 5..{top} x 5..{top}, random start: "
           f"{'all verified' if not bad else f'{len(bad)} FAILED: {bad[:8]}'} "
-          f"in {time.perf_counter() - t0:.0f} s (load {load()})")  # fmt: skip
+          f"in {took:.0f} s (load {load()})")  # fmt: skip
     for (leaper, kind, method, status), k in sorted(tally.items()):
         print(f"   {leaper:<8} {kind:<6} {method:<18} {status:<10} {k:6d} boards")
+    ROWS.append({
+        "job": f"every R x C board, 5 <= R, C <= {top} (both orientations), random start, "
+               "caselle and knight by construct(method='auto'), each path verified",
+        "method": "auto",
+        "boards": sum(tally.values()),
+        "failed": len(bad),
+        "failures": [list(map(str, b)) for b in bad[:20]],
+        "closed_tours": sum(k for (_, kind, _, _), k in tally.items() if kind == "closed"),
+        "by_method": {" ".join(key): k for key, k in sorted(tally.items())},
+        "wall_seconds": round(took, 1),
+        "cpu_seconds": round(time.process_time() - c0, 1),
+        "unit": "boards",
+        "load": load(),
+        "cpu": cpu_model(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "commit": COMMIT,
+    })  # fmt: skip
 
 
 def main() -> None:
@@ -221,18 +240,29 @@ def main() -> None:
     ap.add_argument("--all-max", type=int, default=200, help="0 to skip")
     ap.add_argument("--dir", default=tempfile.gettempdir(), help="where big .rpath files go")
     ap.add_argument("--skip-random", action="store_true")
-    ap.add_argument("--json", help="write the rows of part 1 (random start) to this file")
+    ap.add_argument("--skip-closed", action="store_true")
+    ap.add_argument("--json", help="write the rows of parts 1 and 3 to this file (rows of "
+                    "parts not run are kept)")  # fmt: skip
     args = ap.parse_args()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; load average {load()}")
     warm_up()
     if not args.skip_random:
         random_start(args.size, args.rounds)
-    closed_tours(args.size, args.big_closed, args.dir)
+    if not args.skip_closed:
+        closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
         every_board(args.all_max)
     if args.json:
+        # the rows of the parts run replace theirs (same job and method); the others stay
+        try:
+            with open(args.json) as fh:
+                kept = json.load(fh)
+        except (OSError, ValueError):
+            kept = []
+        ran = {(r["job"], r["method"]) for r in ROWS}
+        rows = [r for r in kept if (r.get("job"), r.get("method")) not in ran] + ROWS
         with open(args.json, "w") as fh:
-            json.dump(ROWS, fh, indent=1)
+            json.dump(rows, fh, indent=1)
         print(f"rows written to {args.json}")
 
 
