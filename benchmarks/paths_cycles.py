@@ -182,31 +182,43 @@ def schwenk(m: int, n: int) -> bool:
     return not ((m % 2 and n % 2) or m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)))
 
 
-def every_board(top: int) -> None:
+def sweep_boards(top: int, sample: int) -> list[tuple[int, int]]:
+    """Every R x C with 5 <= R, C <= top; with ``sample`` > 0: every board with both sides
+    <= 60, every square, and ``sample`` more drawn at random (seeded) from the rest."""
+    every = [(r, c) for r in range(5, top + 1) for c in range(5, top + 1)]
+    if not sample:
+        return every
+    chosen = {(r, c) for r, c in every if max(r, c) <= 60 or r == c}
+    rest = sorted(set(every) - chosen)
+    pick = np.random.default_rng(16).choice(len(rest), min(sample, len(rest)), replace=False)
+    return sorted(chosen | {rest[i] for i in pick})
+
+
+def every_board(top: int, sample: int = 0) -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(15)
     tally = collections.Counter()
     bad = []
+    boards = sweep_boards(top, sample)
     for leaper in ("caselle", "knight"):
-        for rows in range(5, top + 1):
-            for cols in range(5, top + 1):
-                start = (int(rng.integers(rows)), int(rng.integers(cols)))
-                closed = schwenk(rows, cols) if leaper == "knight" else True
-                if leaper == "knight" and not closed and sum(start) % 2:
-                    # odd x odd: an open tour starts on the larger colour, (r + c) even
-                    r, c = start
-                    start = (r, c - 1 if c > 0 else c + 1)
-                res = construct(rows, cols, start=start, moves=leaper, closed=closed,
-                                method="auto", time_limit=60)  # fmt: skip
-                kind = "closed" if closed else "open"
-                tally[(leaper, kind, res.method.split(",")[0], res.status)] += 1
-                if not res.found or not verify_path(
-                    res.path, rows, cols, leaper, start=start, closed=closed
-                ):
-                    bad.append((leaper, rows, cols, start, closed, res.status))
-            if rows % 10 == 0:
-                print(f"  {leaper} rows 5..{rows} done, {len(bad)} failed, load {load()}",
-                      flush=True)  # fmt: skip
+        for b, (rows, cols) in enumerate(boards):
+            start = (int(rng.integers(rows)), int(rng.integers(cols)))
+            closed = schwenk(rows, cols) if leaper == "knight" else True
+            if leaper == "knight" and not closed and sum(start) % 2:
+                # odd x odd: an open tour starts on the larger colour, (r + c) even
+                r, c = start
+                start = (r, c - 1 if c > 0 else c + 1)
+            res = construct(rows, cols, start=start, moves=leaper, closed=closed,
+                            method="auto", time_limit=60)  # fmt: skip
+            kind = "closed" if closed else "open"
+            tally[(leaper, kind, res.method.split(",")[0], res.status)] += 1
+            if not res.found or not verify_path(
+                res.path, rows, cols, leaper, start=start, closed=closed
+            ):
+                bad.append((leaper, rows, cols, start, closed, res.status))
+            if (b + 1) % 500 == 0:
+                print(f"  {leaper} {b + 1} of {len(boards)} boards, {len(bad)} failed, "
+                      f"{time.perf_counter() - t0:.0f} s, load {load()}", flush=True)  # fmt: skip
     took = time.perf_counter() - t0
     print(f"\n3. every board 5..{top} x 5..{top}, random start: "
           f"{'all verified' if not bad else f'{len(bad)} FAILED: {bad[:8]}'} "
@@ -214,8 +226,12 @@ def every_board(top: int) -> None:
     for (leaper, kind, method, status), k in sorted(tally.items()):
         print(f"   {leaper:<8} {kind:<6} {method:<18} {status:<10} {k:6d} boards")
     ROWS.append({
-        "job": f"every R x C board, 5 <= R, C <= {top} (both orientations), random start, "
-               "caselle and knight by construct(method='auto'), each path verified",
+        "job": (f"every R x C board, 5 <= R, C <= {top} (both orientations)" if not sample else
+                f"R x C boards, 5 <= R, C <= {top}: every one with both sides <= 60, every "
+                f"square, {sample} more at random ({len(boards)} boards)")
+               + ", random start, caselle and knight by construct(method='auto'), each path "
+               "verified; closed tours wherever Schwenk (knight) or the construction (caselle) "
+               "gives one",
         "method": "auto",
         "boards": sum(tally.values()),
         "failed": len(bad),
@@ -241,6 +257,9 @@ def main() -> None:
     ap.add_argument("--dir", default=tempfile.gettempdir(), help="where big .rpath files go")
     ap.add_argument("--skip-random", action="store_true")
     ap.add_argument("--skip-closed", action="store_true")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="part 3 on every board up to 60, every square and this many more "
+                    "at random (0: every board)")  # fmt: skip
     ap.add_argument("--json", help="write the rows of parts 1 and 3 to this file (rows of "
                     "parts not run are kept)")  # fmt: skip
     args = ap.parse_args()
@@ -251,7 +270,7 @@ def main() -> None:
     if not args.skip_closed:
         closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
-        every_board(args.all_max)
+        every_board(args.all_max, args.sample)
     if args.json:
         # the rows of the parts run replace theirs (same job and method); the others stay
         try:
