@@ -182,24 +182,24 @@ def schwenk(m: int, n: int) -> bool:
     return not ((m % 2 and n % 2) or m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)))
 
 
-def sweep_boards(top: int, sample: int) -> list[tuple[int, int]]:
+def sweep_boards(top: int, sample: int, small: int = 60) -> list[tuple[int, int]]:
     """Every R x C with 5 <= R, C <= top; with ``sample`` > 0: every board with both sides
-    <= 60, every square, and ``sample`` more drawn at random (seeded) from the rest."""
+    <= ``small``, every square, and ``sample`` more drawn at random (seeded) from the rest."""
     every = [(r, c) for r in range(5, top + 1) for c in range(5, top + 1)]
     if not sample:
         return every
-    chosen = {(r, c) for r, c in every if max(r, c) <= 60 or r == c}
+    chosen = {(r, c) for r, c in every if max(r, c) <= small or r == c}
     rest = sorted(set(every) - chosen)
     pick = np.random.default_rng(16).choice(len(rest), min(sample, len(rest)), replace=False)
     return sorted(chosen | {rest[i] for i in pick})
 
 
-def every_board(top: int, sample: int = 0) -> None:
+def every_board(top: int, sample: int = 0, small: int = 60) -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(15)
     tally = collections.Counter()
     bad = []
-    boards = sweep_boards(top, sample)
+    boards = sweep_boards(top, sample, small)
     for leaper in ("caselle", "knight"):
         for b, (rows, cols) in enumerate(boards):
             start = (int(rng.integers(rows)), int(rng.integers(cols)))
@@ -227,7 +227,7 @@ def every_board(top: int, sample: int = 0) -> None:
         print(f"   {leaper:<8} {kind:<6} {method:<18} {status:<10} {k:6d} boards")
     ROWS.append({
         "job": (f"every R x C board, 5 <= R, C <= {top} (both orientations)" if not sample else
-                f"R x C boards, 5 <= R, C <= {top}: every one with both sides <= 60, every "
+                f"R x C boards, 5 <= R, C <= {top}: every one with both sides <= {small}, every "
                 f"square, {sample} more at random ({len(boards)} boards)")
                + ", random start, caselle and knight by construct(method='auto'), each path "
                "verified; closed tours wherever Schwenk (knight) or the construction (caselle) "
@@ -258,8 +258,9 @@ def main() -> None:
     ap.add_argument("--skip-random", action="store_true")
     ap.add_argument("--skip-closed", action="store_true")
     ap.add_argument("--sample", type=int, default=0,
-                    help="part 3 on every board up to 60, every square and this many more "
-                    "at random (0: every board)")  # fmt: skip
+                    help="part 3 on every board up to --small, every square and this many "
+                    "more at random (0: every board)")  # fmt: skip
+    ap.add_argument("--small", type=int, default=60)
     ap.add_argument("--json", help="write the rows of parts 1 and 3 to this file (rows of "
                     "parts not run are kept)")  # fmt: skip
     args = ap.parse_args()
@@ -270,7 +271,7 @@ def main() -> None:
     if not args.skip_closed:
         closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
-        every_board(args.all_max, args.sample)
+        every_board(args.all_max, args.sample, args.small)
     if args.json:
         # the rows of the parts run replace theirs (same job and method); the others stay
         try:
