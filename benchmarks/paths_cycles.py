@@ -15,7 +15,9 @@
    knight boards; all verified; the methods used are tallied.
 
     python benchmarks/paths_cycles.py [--size 10000] [--rounds 3] [--all-max 200]
-        [--skip-random] [--skip-closed] [--json benchmarks/results/paths_cycles.json]
+        [--skip-random] [--skip-closed] [--sample N --small S]
+        [--json benchmarks/results/paths_cycles.json]
+        [--sweep-json benchmarks/results/paths_sweep.json]
 
 The load average and the CPU model are printed with the figures (a shared machine).
 """
@@ -58,7 +60,8 @@ def timed(fn):
     return out, time.perf_counter() - w, time.process_time() - c
 
 
-ROWS: list[dict] = []  # the result rows, written with --json
+ROWS: list[dict] = []  # the rows of part 1, written with --json
+SWEEP_ROWS: list[dict] = []  # the row of part 3, written with --sweep-json
 
 
 def random_start(size: int, rounds: int) -> None:
@@ -225,7 +228,7 @@ def every_board(top: int, sample: int = 0, small: int = 60) -> None:
           f"in {took:.0f} s (load {load()})")  # fmt: skip
     for (leaper, kind, method, status), k in sorted(tally.items()):
         print(f"   {leaper:<8} {kind:<6} {method:<18} {status:<10} {k:6d} boards")
-    ROWS.append({
+    SWEEP_ROWS.append({
         "job": (f"every R x C board, 5 <= R, C <= {top} (both orientations)" if not sample else
                 f"R x C boards, 5 <= R, C <= {top}: every one with both sides <= {small}, every "
                 f"square, {sample} more at random ({len(boards)} boards)")
@@ -261,8 +264,9 @@ def main() -> None:
                     help="part 3 on every board up to --small, every square and this many "
                     "more at random (0: every board)")  # fmt: skip
     ap.add_argument("--small", type=int, default=60)
-    ap.add_argument("--json", help="write the rows of parts 1 and 3 to this file (rows of "
-                    "parts not run are kept)")  # fmt: skip
+    ap.add_argument("--json", help="write the rows of part 1 to this file (rows of other "
+                    "jobs are kept)")  # fmt: skip
+    ap.add_argument("--sweep-json", help="write the row of part 3 to this file")
     args = ap.parse_args()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; load average {load()}")
     warm_up()
@@ -272,18 +276,23 @@ def main() -> None:
         closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
         every_board(args.all_max, args.sample, args.small)
-    if args.json:
-        # the rows of the parts run replace theirs (same job and method); the others stay
-        try:
-            with open(args.json) as fh:
-                kept = json.load(fh)
-        except (OSError, ValueError):
-            kept = []
-        ran = {(r["job"], r["method"]) for r in ROWS}
-        rows = [r for r in kept if (r.get("job"), r.get("method")) not in ran] + ROWS
-        with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=1)
-        print(f"rows written to {args.json}")
+    for name, rows in ((args.json, ROWS), (args.sweep_json, SWEEP_ROWS)):
+        if name and rows:
+            write_rows(name, rows)
+
+
+def write_rows(name: str, rows: list[dict]) -> None:
+    """The rows of the parts run replace theirs (same job and method); the others stay."""
+    try:
+        with open(name) as fh:
+            kept = json.load(fh)
+    except (OSError, ValueError):
+        kept = []
+    ran = {(r["job"], r["method"]) for r in rows}
+    rows = [r for r in kept if (r.get("job"), r.get("method")) not in ran] + rows
+    with open(name, "w") as fh:
+        json.dump(rows, fh, indent=1)
+    print(f"rows written to {name}")
 
 
 if __name__ == "__main__":
