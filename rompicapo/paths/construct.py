@@ -525,8 +525,8 @@ def construct(
             a block table on boards from its minimum size (10 for caselle, an even side >= 12
             and the other >= 10 for the knight); a board below the minimum gets the direct
             search instead (closed tours and thin boards: depth-first search first), and an
-            InputError says in one line when blocks cannot apply; open paths of the knight
-            and other colour-changing leapers on boards with a side <= 9 first get
+            InputError says in one line when blocks cannot apply; open knight paths on
+            boards with a side <= 9 first get
             :mod:`rompicapo.paths.window`, a search of a few columns around the start joined
             to closed tours of the two sides) or
             ``"auto"`` (blocks where they apply, else greedy). Greedy closed tours start the
@@ -830,13 +830,14 @@ def _by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
 
 
 def _window_applies(rows: int, cols: int, mset: MoveSet) -> bool:
-    """Open paths of a leaper that changes colour at every move (the knight) on a narrow board:
-    :func:`~rompicapo.paths.window.window_path` first (the walk misses paths from starts in the
-    middle of 5 x n: it must cover one end and come back)."""
-    from rompicapo.paths.leaper_blocks import is_bipartite
+    """Open knight paths on a narrow board: :func:`~rompicapo.paths.window.window_path` first
+    (the walk misses paths from starts in the middle of 5 x n: it must cover one end and come
+    back). Only the knight: Schwenk's theorem says at once which sides have the closed tours
+    the window joins; for another leaper each side would be a search that may fail slowly."""
     from rompicapo.paths.window import WINDOW_CELLS, WINDOW_SIDE
 
-    return 1 < rows * cols <= WINDOW_CELLS and min(rows, cols) <= WINDOW_SIDE and is_bipartite(mset)
+    knight = mset == parse_moves("knight")
+    return knight and 1 < rows * cols <= WINDOW_CELLS and min(rows, cols) <= WINDOW_SIDE
 
 
 def _by_window(result: PathResult, mset: MoveSet) -> PathResult | None:
