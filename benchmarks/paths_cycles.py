@@ -15,6 +15,9 @@
    knight boards; all verified; the methods used are tallied.
 
     python benchmarks/paths_cycles.py [--size 10000] [--rounds 3] [--all-max 200]
+        [--skip-random] [--skip-closed] [--sample N --small S]
+        [--json benchmarks/results/paths_cycles.json]
+        [--sweep-json benchmarks/results/paths_sweep.json]
 
 The load average and the CPU model are printed with the figures (a shared machine).
 """
@@ -57,7 +60,8 @@ def timed(fn):
     return out, time.perf_counter() - w, time.process_time() - c
 
 
-ROWS: list[dict] = []  # the result rows, written with --json
+ROWS: list[dict] = []  # the rows of part 1, written with --json
+SWEEP_ROWS: list[dict] = []  # the row of part 3, written with --sweep-json
 
 
 def random_start(size: int, rounds: int) -> None:
@@ -181,36 +185,70 @@ def schwenk(m: int, n: int) -> bool:
     return not ((m % 2 and n % 2) or m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)))
 
 
-def every_board(top: int) -> None:
-    t0 = time.perf_counter()
+def sweep_boards(top: int, sample: int, small: int = 60) -> list[tuple[int, int]]:
+    """Every R x C with 5 <= R, C <= top; with ``sample`` > 0: every board with both sides
+    <= ``small``, every square, and ``sample`` more drawn at random (seeded) from the rest."""
+    every = [(r, c) for r in range(5, top + 1) for c in range(5, top + 1)]
+    if not sample:
+        return every
+    chosen = {(r, c) for r, c in every if max(r, c) <= small or r == c}
+    rest = sorted(set(every) - chosen)
+    pick = np.random.default_rng(16).choice(len(rest), min(sample, len(rest)), replace=False)
+    return sorted(chosen | {rest[i] for i in pick})
+
+
+def every_board(top: int, sample: int = 0, small: int = 60) -> None:
+    t0, c0 = time.perf_counter(), time.process_time()
     rng = np.random.default_rng(15)
     tally = collections.Counter()
     bad = []
+    boards = sweep_boards(top, sample, small)
     for leaper in ("caselle", "knight"):
-        for rows in range(5, top + 1):
-            for cols in range(5, top + 1):
-                start = (int(rng.integers(rows)), int(rng.integers(cols)))
-                closed = schwenk(rows, cols) if leaper == "knight" else True
-                if leaper == "knight" and not closed and sum(start) % 2:
-                    # odd x odd: an open tour starts on the larger colour, (r + c) even
-                    r, c = start
-                    start = (r, c - 1 if c > 0 else c + 1)
-                res = construct(rows, cols, start=start, moves=leaper, closed=closed,
-                                method="auto", time_limit=60)  # fmt: skip
-                kind = "closed" if closed else "open"
-                tally[(leaper, kind, res.method.split(",")[0], res.status)] += 1
-                if not res.found or not verify_path(
-                    res.path, rows, cols, leaper, start=start, closed=closed
-                ):
-                    bad.append((leaper, rows, cols, start, closed, res.status))
-            if rows % 10 == 0:
-                print(f"  {leaper} rows 5..{rows} done, {len(bad)} failed, load {load()}",
-                      flush=True)  # fmt: skip
+        for b, (rows, cols) in enumerate(boards):
+            start = (int(rng.integers(rows)), int(rng.integers(cols)))
+            closed = schwenk(rows, cols) if leaper == "knight" else True
+            if leaper == "knight" and not closed and sum(start) % 2:
+                # odd x odd: an open tour starts on the larger colour, (r + c) even
+                r, c = start
+                start = (r, c - 1 if c > 0 else c + 1)
+            res = construct(rows, cols, start=start, moves=leaper, closed=closed,
+                            method="auto", time_limit=60)  # fmt: skip
+            kind = "closed" if closed else "open"
+            tally[(leaper, kind, res.method.split(",")[0], res.status)] += 1
+            if not res.found or not verify_path(
+                res.path, rows, cols, leaper, start=start, closed=closed
+            ):
+                bad.append((leaper, rows, cols, start, closed, res.status))
+            if (b + 1) % 500 == 0:
+                print(f"  {leaper} {b + 1} of {len(boards)} boards, {len(bad)} failed, "
+                      f"{time.perf_counter() - t0:.0f} s, load {load()}", flush=True)  # fmt: skip
+    took = time.perf_counter() - t0
     print(f"\n3. every board 5..{top} x 5..{top}, random start: "
           f"{'all verified' if not bad else f'{len(bad)} FAILED: {bad[:8]}'} "
-          f"in {time.perf_counter() - t0:.0f} s (load {load()})")  # fmt: skip
+          f"in {took:.0f} s (load {load()})")  # fmt: skip
     for (leaper, kind, method, status), k in sorted(tally.items()):
         print(f"   {leaper:<8} {kind:<6} {method:<18} {status:<10} {k:6d} boards")
+    SWEEP_ROWS.append({
+        "job": (f"every R x C board, 5 <= R, C <= {top} (both orientations)" if not sample else
+                f"R x C boards, 5 <= R, C <= {top}: every one with both sides <= {small}, every "
+                f"square, {sample} more at random ({len(boards)} boards)")
+               + ", random start, caselle and knight by construct(method='auto'), each path "
+               "verified; closed tours wherever Schwenk (knight) or the construction (caselle) "
+               "gives one",
+        "method": "auto",
+        "boards": sum(tally.values()),
+        "failed": len(bad),
+        "failures": [list(map(str, b)) for b in bad[:20]],
+        "closed_tours": sum(k for (_, kind, _, _), k in tally.items() if kind == "closed"),
+        "by_method": {" ".join(key): k for key, k in sorted(tally.items())},
+        "wall_seconds": round(took, 1),
+        "cpu_seconds": round(time.process_time() - c0, 1),
+        "unit": "boards",
+        "load": load(),
+        "cpu": cpu_model(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "commit": COMMIT,
+    })  # fmt: skip
 
 
 def main() -> None:
@@ -221,19 +259,40 @@ def main() -> None:
     ap.add_argument("--all-max", type=int, default=200, help="0 to skip")
     ap.add_argument("--dir", default=tempfile.gettempdir(), help="where big .rpath files go")
     ap.add_argument("--skip-random", action="store_true")
-    ap.add_argument("--json", help="write the rows of part 1 (random start) to this file")
+    ap.add_argument("--skip-closed", action="store_true")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="part 3 on every board up to --small, every square and this many "
+                    "more at random (0: every board)")  # fmt: skip
+    ap.add_argument("--small", type=int, default=60)
+    ap.add_argument("--json", help="write the rows of part 1 to this file (rows of other "
+                    "jobs are kept)")  # fmt: skip
+    ap.add_argument("--sweep-json", help="write the row of part 3 to this file")
     args = ap.parse_args()
     print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; load average {load()}")
     warm_up()
     if not args.skip_random:
         random_start(args.size, args.rounds)
-    closed_tours(args.size, args.big_closed, args.dir)
+    if not args.skip_closed:
+        closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
-        every_board(args.all_max)
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(ROWS, fh, indent=1)
-        print(f"rows written to {args.json}")
+        every_board(args.all_max, args.sample, args.small)
+    for name, rows in ((args.json, ROWS), (args.sweep_json, SWEEP_ROWS)):
+        if name and rows:
+            write_rows(name, rows)
+
+
+def write_rows(name: str, rows: list[dict]) -> None:
+    """The rows of the parts run replace theirs (same job and method); the others stay."""
+    try:
+        with open(name) as fh:
+            kept = json.load(fh)
+    except (OSError, ValueError):
+        kept = []
+    ran = {(r["job"], r["method"]) for r in rows}
+    rows = [r for r in kept if (r.get("job"), r.get("method")) not in ran] + rows
+    with open(name, "w") as fh:
+        json.dump(rows, fh, indent=1)
+    print(f"rows written to {name}")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="blocks: the deterministic block constructions (caselle from 0,0, sides >= 5; "
         "block cycles for any start, closed tours and other leapers with a block table, "
         "sides >= 10 for caselle and the knight); greedy: Warnsdorff + Pósa search (any board "
-        "and start). Default: blocks where they apply, else greedy",
+        "and start). Default: blocks where they apply, else greedy (open knight paths on "
+        "boards with a side <= 9 first get a search of a few columns around the start joined "
+        "to closed tours of the two sides)",
     )
     p.add_argument(
         "--moves", default="caselle", help="caselle (default), knight, or 'DR,DC;DR,DC;...'"

@@ -15,6 +15,30 @@ from numba import njit
 
 
 @njit(cache=True)
+def xorshift(state):
+    """The next state of Marsaglia's 64-bit xorshift (a uint64)."""
+    state ^= state << np.uint64(13)
+    state ^= state >> np.uint64(7)
+    state ^= state << np.uint64(17)
+    return state
+
+
+@njit(cache=True)
+def sort_by_keys(items, keys, k):
+    """Sort ``items[:k]`` by ``keys[:k]`` (both in place; insertion sort, k is small)."""
+    for a in range(1, k):
+        kk = keys[a]
+        uu = items[a]
+        b = a - 1
+        while b >= 0 and keys[b] > kk:
+            keys[b + 1] = keys[b]
+            items[b + 1] = items[b]
+            b -= 1
+        keys[b + 1] = kk
+        items[b + 1] = uu
+
+
+@njit(cache=True)
 def block_path(h, w, dr, dc, start, end, node_limit, seed):
     """Return ``(path, nodes)``: a Hamiltonian path of the ``h x w`` block (flat cells
     ``r * w + c``) from ``start`` to ``end`` (``end < 0``: any end), or an empty array when the
@@ -68,22 +92,11 @@ def block_path(h, w, dr, dc, start, end, node_limit, seed):
             for j in range(nbn[v]):
                 u = nb[v, j]
                 if free[u] and (u != end or depth == n - 2):
-                    state ^= state << np.uint64(13)
-                    state ^= state >> np.uint64(7)
-                    state ^= state << np.uint64(17)
+                    state = xorshift(state)
                     cand[depth, k] = u
                     keys[k] = deg[u] * 64 + np.int64(state % np.uint64(64))
                     k += 1
-            for a in range(1, k):  # insertion sort, k <= 8
-                kk = keys[a]
-                uu = cand[depth, a]
-                b = a - 1
-                while b >= 0 and keys[b] > kk:
-                    keys[b + 1] = keys[b]
-                    cand[depth, b + 1] = cand[depth, b]
-                    b -= 1
-                keys[b + 1] = kk
-                cand[depth, b + 1] = uu
+            sort_by_keys(cand[depth], keys, k)
             ncand[depth] = k
             nexti[depth] = 0
         if nexti[depth] >= ncand[depth]:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from rompicapo.paths._stream_store import store_fence, stream_store
+
 
 @njit(cache=True, inline="always")
 def _start(i, base, n, extra, step):
@@ -211,6 +213,20 @@ def fill(g, table, combo_of, first, out, add_corner):
     ``table[kid]`` into ``out``, wrapping from the last block to the first. With ``add_corner``
     (``table`` = flat offsets) ``out[t]`` is the flat cell of step ``first + t``; without it
     (``table`` = moves) the move from that step to the next."""
+    _fill(g, table, combo_of, first, out, add_corner, False)
+
+
+@njit(cache=True, nogil=True)
+def fill_streaming(g, table, combo_of, first, out):
+    """:func:`fill` of the flat cells with non-temporal stores (an array far larger than the
+    caches, not read back at once). A kernel of its own: with the choice a runtime flag of one
+    kernel, the streaming loop ran 4x slower (0.58 against 0.11 CPU s for 10^8 cells)."""
+    _fill(g, table, combo_of, first, out, True, True)
+    store_fence()
+
+
+@njit(cache=True, inline="always")
+def _fill(g, table, combo_of, first, out, add_corner, stream):
     n_out = out.shape[0]
     if n_out == 0:
         return
@@ -228,9 +244,14 @@ def fill(g, table, combo_of, first, out, add_corner):
         stop = h * w
         if stop - k0 > n_out - t:
             stop = k0 + n_out - t
-        for k in range(k0, stop):
-            out[t] = base + row[k]
-            t += 1
+        if stream:
+            for k in range(k0, stop):
+                stream_store(out, t, base + row[k])
+                t += 1
+        else:
+            for k in range(k0, stop):
+                out[t] = base + row[k]
+                t += 1
         if t >= n_out:
             return
         k0 = 0

@@ -317,6 +317,9 @@ class PathResult(SearchResult):
             how = (
                 f"{self.counts['bands']} bands of {self.counts['blocks_per_band']} blocks"
                 if self.method == "blocks"
+                else f"a window {self.counts['window_columns']} wide searched, closed tours "
+                "beside it"
+                if self.method == "window"
                 else f"{self.rotations} rotations, {self.restarts} restarts"
             )
             lines.append(f"{board}: found, {verdict} ({how}, {timing})")
@@ -522,7 +525,10 @@ def construct(
             a block table on boards from its minimum size (10 for caselle, an even side >= 12
             and the other >= 10 for the knight); a board below the minimum gets the direct
             search instead (closed tours and thin boards: depth-first search first), and an
-            InputError says in one line when blocks cannot apply) or
+            InputError says in one line when blocks cannot apply; open knight paths on
+            boards with a side <= 9 first get
+            :mod:`rompicapo.paths.window`, a search of a few columns around the start joined
+            to closed tours of the two sides) or
             ``"auto"`` (blocks where they apply, else greedy). Greedy closed tours start the
             walk at the board's centre and read the cycle from ``start``.
 
@@ -580,6 +586,10 @@ def construct(
         result.status = "impossible"
         result.proof = obstruction
         return result
+    if not closed and method != "greedy" and _window_applies(rows, cols, mset):
+        found = _by_window(result, mset)
+        if found is not None:
+            return found
     if closed and n <= DFS_CELLS and method != "greedy":
         # small and thin boards below the blocks' minimum: a closed tour by depth-first search
         # (Warnsdorff's order, fixed end next to the start) is quicker and surer than the walk
@@ -817,6 +827,36 @@ def _by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
     result.solve_seconds += sw.seconds
     result.counts["dfs_nodes"] = nodes
     return result if result.found else None
+
+
+def _window_applies(rows: int, cols: int, mset: MoveSet) -> bool:
+    """Open knight paths on a narrow board: :func:`~rompicapo.paths.window.window_path` first
+    (the walk misses paths from starts in the middle of 5 x n: it must cover one end and come
+    back). Only the knight: Schwenk's theorem says at once which sides have the closed tours
+    the window joins; for another leaper each side would be a search that may fail slowly."""
+    from rompicapo.paths.window import WINDOW_CELLS, WINDOW_SIDE
+
+    knight = mset == parse_moves("knight")
+    return knight and 1 < rows * cols <= WINDOW_CELLS and min(rows, cols) <= WINDOW_SIDE
+
+
+def _by_window(result: PathResult, mset: MoveSet) -> PathResult | None:
+    """The window search joined to closed tours of the sides, or None (no proof either way)."""
+    from rompicapo.paths.window import window_path
+
+    info: dict = {}
+    with Stopwatch() as sw:
+        path = window_path(result.rows, result.cols, result.start, mset, info=info)
+    result.solve_seconds += sw.seconds
+    result.counts["windows"] = info["windows"]
+    if path is None:
+        return None
+    itype = np.int32 if result.rows * result.cols <= INT32_CELLS else np.int64
+    result.path = path.astype(itype)
+    result.status = "found"
+    result.method = "window"
+    result.counts["window_columns"] = info["window"][1] - info["window"][0]
+    return result
 
 
 def _four_rows_obstruction(rows: int, cols: int, mset: MoveSet, closed: bool) -> str:

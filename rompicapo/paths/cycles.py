@@ -36,6 +36,10 @@ from rompicapo.paths.moves import MoveSet, parse_moves
 __all__ = ["BlockCycle", "cycle_refusal", "cycle_sizes", "refusal_kind"]
 
 _MAX_CELLS = 1 << 62
+# Path arrays from this size up are written with non-temporal stores (far larger than the
+# caches: the stores skip reading every line first); the move chunks of .rpath files are
+# written to the file right after, from cache, so they keep plain stores.
+_STREAM_BYTES = 64 << 20
 
 
 def _split_even(n: int, lo: int, hi: int) -> tuple[int, int, int, int] | None:
@@ -272,9 +276,11 @@ class BlockCycle:
             out = np.empty(n, dtype)
         BlockPath._check_slice(first, len(out), self.cells)
         offsets = self._offsets_table()
-        BlockPath._in_threads(
-            lambda f, o: kernel.fill(self.geom, offsets, self._combo, f, o, True), first, out, jobs
-        )
+        if out.nbytes >= _STREAM_BYTES:
+            write = lambda f, o: kernel.fill_streaming(self.geom, offsets, self._combo, f, o)  # noqa: E731
+        else:
+            write = lambda f, o: kernel.fill(self.geom, offsets, self._combo, f, o, True)  # noqa: E731
+        BlockPath._in_threads(write, first, out, jobs)
         return out
 
     def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = 1) -> np.ndarray:

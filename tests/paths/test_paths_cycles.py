@@ -194,6 +194,18 @@ def test_construct_uses_the_cycle_for_any_start_and_closed():
     assert construct(25, 25, method="auto").method == "blocks"  # the corner path: (0, 0)
 
 
+def test_large_path_arrays_written_with_streaming_stores_are_the_same_path():
+    """From 64 MB up the fill uses non-temporal stores: the array must hold the same cells
+    as the plain stores write into small slices, and be a closed tour."""
+    bc = BlockCycle(4100, 4100, "knight", start=(2049, 17))
+    whole = bc.fill_path(jobs=2)  # 67 MB of int32
+    assert whole.nbytes >= 64 << 20
+    for first in (1, 7_777_777, bc.cells - 99_999):
+        part = bc.fill_path(np.empty(100_000, np.int32), first, jobs=1)
+        assert np.array_equal(whole[first - 1 : first - 1 + 100_000], part)
+    assert verify_path(whole, 4100, 4100, "knight", start=(2049, 17), closed=True)
+
+
 def test_streamed_cycle_is_verified(tmp_path):
     f = tmp_path / "k.rpath"
     write_cycle_rpath(f, 60, 70, "knight", (33, 9), chunk_moves=500, jobs=2)
