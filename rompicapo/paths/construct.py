@@ -587,7 +587,7 @@ def construct(
         result.proof = obstruction
         return result
     if not closed and method != "greedy" and _window_applies(rows, cols, mset):
-        found = _by_window(result, mset)
+        found = _by_window(result, mset, deadline)
         if found is not None:
             return found
     if closed and n <= DFS_CELLS and method != "greedy":
@@ -840,13 +840,17 @@ def _window_applies(rows: int, cols: int, mset: MoveSet) -> bool:
     return knight and 1 < rows * cols <= WINDOW_CELLS and min(rows, cols) <= WINDOW_SIDE
 
 
-def _by_window(result: PathResult, mset: MoveSet) -> PathResult | None:
-    """The window search joined to closed tours of the sides, or None (no proof either way)."""
+def _by_window(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathResult | None:
+    """The window search joined to closed tours of the sides, or None (no proof either way,
+    or the time ran out)."""
     from rompicapo.paths.window import window_path
 
     info: dict = {}
+    seconds = None if deadline.time_limit is None else max(1e-3, deadline.remaining())
     with Stopwatch() as sw:
-        path = window_path(result.rows, result.cols, result.start, mset, info=info)
+        path = window_path(
+            result.rows, result.cols, result.start, mset, info=info, time_limit=seconds
+        )
     result.solve_seconds += sw.seconds
     result.counts["windows"] = info["windows"]
     if path is None:

@@ -24,10 +24,9 @@ True
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
+from rompicapo.common import Deadline, check_time_limit
 from rompicapo.paths._window_kernel import window_search
 from rompicapo.paths.moves import MoveSet, parse_moves
 
@@ -47,18 +46,35 @@ def _schwenk(m: int, n: int) -> bool:
     return not ((m % 2 and n % 2) or m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)))
 
 
-@lru_cache(maxsize=64)
-def _tour(rows: int, cols: int, mset: MoveSet) -> np.ndarray | None:
-    """A closed tour of ``rows x cols`` (flat cells, from (0, 0)) or None."""
+#: Closed tours of the sides already built, by (rows, cols, moves); only tours found are kept
+#: (a side not built within its time may be built by a later call with more time).
+_TOURS: dict[tuple[int, int, MoveSet], np.ndarray] = {}
+_TOURS_KEPT = 64
+
+
+def _tour(rows: int, cols: int, mset: MoveSet, deadline: Deadline) -> np.ndarray | None:
+    """A closed tour of ``rows x cols`` (flat cells, from (0, 0)) or None (none exists, or
+    none was built within 10 s or the time left)."""
     if mset == parse_moves("knight") and not _schwenk(rows, cols):
         return None
+    key = (rows, cols, mset)
+    if key in _TOURS:
+        return _TOURS[key]
     from rompicapo.paths.construct import construct
 
-    res = construct(rows, cols, moves=mset, closed=True, method="auto", time_limit=10, jobs=1)
+    seconds = min(10.0, deadline.remaining())
+    if seconds <= 0:
+        return None
+    res = construct(
+        rows, cols, moves=mset, closed=True, method="auto", time_limit=seconds, jobs=1
+    )
     if not res.found:
         return None
     out = np.asarray(res.path, np.int64)
     out.flags.writeable = False
+    if len(_TOURS) >= _TOURS_KEPT:
+        _TOURS.pop(next(iter(_TOURS)))
+    _TOURS[key] = out
     return out
 
 
@@ -176,33 +192,45 @@ def window_path(
     node_limit: int = _NODES,
     seeds: int = _SEEDS,
     info: dict | None = None,
+    time_limit: float | None = None,
 ) -> np.ndarray | None:
     """An open path through every cell of ``rows x cols`` from ``start`` (flat cells
     ``r * cols + c``, int64), or None when no window's search finds one within its node
     budget (no proof either way). For boards with a side of at most :data:`WINDOW_SIDE`;
     deterministic (no seed: windows and search seeds are tried in a fixed order). ``info``,
     when given, receives ``window`` (the columns ``(a, b)`` of the window along the long
-    side) and ``windows`` (how many were searched)."""
+    side), ``windows`` (how many were searched) and ``stopped`` ("time" when ``time_limit``
+    seconds ran out first: building the sides' tours of a long board takes seconds)."""
+    deadline = Deadline(check_time_limit(time_limit))
+    if info is not None:
+        info.clear()
+    return _window_path(rows, cols, start, moves, node_limit, seeds, info, deadline)
+
+
+def _window_path(rows, cols, start, moves, node_limit, seeds, info, deadline: Deadline):
     info = {} if info is None else info
     info["windows"] = 0
     mset = parse_moves(moves)
     r0, c0 = int(start[0]), int(start[1])
     if rows > cols:  # the long side horizontal: solve the transpose and read it back
-        path = window_path(cols, rows, (c0, r0), mset.transposed(), node_limit=node_limit,
-                           seeds=seeds, info=info)  # fmt: skip
+        path = _window_path(cols, rows, (c0, r0), mset.transposed(), node_limit, seeds, info,
+                            deadline)  # fmt: skip
         if path is None:
             return None
         c, r = np.divmod(path, rows)
         return r * cols + c
     start_flat = r0 * cols + c0
     for a, b in _windows(cols, c0):
+        if deadline.expired():
+            info["stopped"] = "time"
+            return None
         sides = []
         ok = True
         for width, offset in ((a, 0), (cols - b, b)):
             if width == 0:
                 sides.append(None)
                 continue
-            tour = _tour(rows, width, mset)
+            tour = _tour(rows, width, mset, deadline)
             if tour is None:
                 ok = False
                 break

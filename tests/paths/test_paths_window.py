@@ -56,3 +56,15 @@ def test_deterministic_and_no_path_from_the_wrong_colour():
     assert window_path(5, 9, (0, 1)) is None  # the minority colour: no path exists
     res = construct(5, 45, start=(0, 1), moves="knight", method="auto")
     assert res.status == "impossible" and "colour" in res.proof
+
+
+def test_the_time_limit_covers_the_sides_tours():
+    # a 5 x n board's sides are closed tours of 5 x ~n/2: seconds to build on long boards.
+    # The window search stops at its time limit (5 x 100001 took 39 s for a 3 s limit
+    # before), and a side not finished in time is not remembered as having no tour
+    info: dict = {}
+    assert window_path(5, 2001, (2, 1000), time_limit=0.001, info=info) is None
+    assert info["stopped"] == "time" and info["windows"] == 0
+    path = window_path(5, 2001, (2, 1000), time_limit=60, info=info)
+    assert path is not None and "stopped" not in info
+    assert verify_path(path, 5, 2001, "knight", start=(2, 1000))
