@@ -640,7 +640,7 @@ def construct(
         status, done_cells = _solve_pieces(
             run, pieces, rows, cols, state, path, pos, ss, jobs, progress
         )
-    result.solve_seconds = sw.seconds
+    result.solve_seconds += sw.seconds  # after a window or depth-first try, if one ran
     result.peak_bytes = peak_rss_bytes()
     result.rotations = run.rotations
     result.restarts = run.restarts
