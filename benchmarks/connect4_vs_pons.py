@@ -19,6 +19,8 @@ The three sets of issue 16 (data: ../shared/data/connect4, see its README):
     python benchmarks/connect4_vs_pons.py --peers ../peers-build --sets L2_R2,L1_R2 --json out.json
     python benchmarks/connect4_vs_pons.py --sets L2_R2      # rompicapo only, quoted figures
     python benchmarks/connect4_vs_pons.py --empty           # + the empty board (minutes)
+    python benchmarks/connect4_vs_pons.py --sets '' --empty \
+        --empty-json benchmarks/results/connect4_empty.json   # the empty board alone
 
 Without ``--peers`` only rompicapo runs, and Pons' figures are the ones quoted in issue 16
 (measured once on this kind of machine), in a column labelled as quoted.
@@ -143,6 +145,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write one row per set to this file")
     ap.add_argument("--verbose", action="store_true", help="print every position of ours")
     ap.add_argument("--empty", action="store_true", help="also solve the empty board (ours)")
+    ap.add_argument("--empty-json", type=Path, help="write the empty board's row to this file")
     args = ap.parse_args()
 
     keys = [k for k in args.sets.split(",") if k]
@@ -222,14 +225,34 @@ def main() -> int:
         args.json.write_text(json.dumps(out_rows, indent=1) + "\n")
         print(f"wrote {args.json}")
     if args.empty:
+        # a search from the empty board (no opening book), ours only: Pons' solver is not run
+        load0 = load()
         t0, c0 = time.perf_counter(), time.thread_time()
         r = solver.solve("")
+        cpu_s, wall_s, load1 = time.thread_time() - c0, time.perf_counter() - t0, load()
         print(
-            f"empty board: score {r.score:+d}, {r.nodes:,} nodes, "
-            f"{time.thread_time() - c0:.1f} s CPU, {time.perf_counter() - t0:.1f} s wall, "
-            f"load {load():.2f}",
+            f"empty board: score {r.score:+d}, {r.nodes:,} nodes, {cpu_s:.1f} s CPU, "
+            f"{wall_s:.1f} s wall, load {load0:.2f} at start, {load1:.2f} at end",
             flush=True,
         )
+        empty_row = [
+            {
+                "position": "empty board (one search from scratch, no opening book)",
+                "peer": "not run",
+                "score": r.score,
+                "ours_cpu_s": cpu_s,
+                "ours_wall_s": wall_s,
+                "ours_nodes": r.nodes,
+                "load_start": load0,
+                "load_end": load1,
+                "cpu": cpu,
+                "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                "commit": commit,
+            }
+        ]
+        if args.empty_json:
+            args.empty_json.write_text(json.dumps(empty_row, indent=1) + "\n")
+            print(f"wrote {args.empty_json}")
     return 0
 
 

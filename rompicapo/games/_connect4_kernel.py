@@ -17,14 +17,20 @@ only lose bits that a later mask would drop), so numba never mixes signed and un
 Scores follow Pascal Pons' convention: from the point of view of the player to move, 0 a draw,
 ``22 - s`` when the mover wins with his s-th stone, ``s - 22`` when the opponent does.
 
-The transposition table is a flat int64 array of ``2**b`` entries, one word per position:
+The transposition table is a flat int64 array of ``2**b`` words, one word per position:
 
     bits 0-5  lower bound + 32   bits 6-11  upper bound + 32   bits 12-14  best column + 1
-    bits 15-  the entry's identity: the search's epoch, then the key's tag
+    bits 15-19  work: the bit length of the node count of the search that stored the entry
+    bits 20-  the entry's identity: the search's epoch, then the key's tag
 
 The key is mixed by a multiplication modulo 2**49 by an odd constant (a bijection of the 49-bit
-keys): its top ``b`` bits choose the slot, its other ``49 - b`` bits (the tag) are stored, so
-slot and tag together give back the key and a match is never a false hit. The epoch (``b``
+keys): its top ``b - 1`` bits choose a bucket of two words (one cache line), its other
+``50 - b`` bits (the tag) are stored, so bucket and tag together give back the key and a match
+is never a false hit. The bucket's first word keeps the entry of the most work, the second the
+latest other one. A full table (the empty board visits ~50 positions per word) used to replace
+whatever the slot held, often the costly entries near the root with leaves; keeping the
+costliest entry per bucket took a 2**20-word table on a 3-ply position ("434") from 257 M
+nodes to 81 M, and the empty board from 159 s to 103 s CPU (issue 16). The epoch (``b - 6``
 bits above the tag) makes the entries of earlier solves invisible, so moving to a new position
 ("clear the table") costs nothing; the caller clears for real when the epochs run out. A
 position and its mirror image share one entry: the key is the smaller of the two, and the
@@ -84,7 +90,11 @@ ETC_MIN_EMPTY = 16
 OFFSET = 32  # scores lie in -21..21; +32 makes them fit six bits as 11..53
 KEY_BITS = WIDTH * H1  # 49
 KEY_MASK = (1 << KEY_BITS) - 1
-DATA_BITS = 15  # lower bound, upper bound, column
+WORK_SHIFT = 15  # bits 0-14: lower bound, upper bound, column
+WORK_MAX = 31  # bits 15-19: the bit length of the node count of the search that stored it
+DATA_BITS = 20  # the entry's identity (epoch, tag) starts here
+ID_BITS = 64 - DATA_BITS
+ID_MASK = (1 << ID_BITS) - 1
 # odd: multiplying by it modulo 2**49 permutes the keys; its top bits depend on every key bit
 HASH_MUL = 0x1_5A4E_35C2_D5B3 | 1
 MIN_TABLE_LOG2 = 10
@@ -93,6 +103,7 @@ MAX_TABLE_LOG2 = 30
 # columns of a stack row (``scratch[ply]``)
 F_POS, F_MASK, F_ALPHA, F_BETA, F_ALPHA0, F_SLOT, F_IDENT, F_MIRR = 0, 1, 2, 3, 4, 5, 6, 7
 F_LO, F_HI, F_TTCOL, F_N, F_I, F_BEST = 8, 9, 10, 11, 12, 13
+F_NODES0 = 14  # the node count when the node was entered: its search's work on leaving
 F_COLS = 16  # up to 7 columns in search order
 F_CHILD = 24  # per column: the child's hashed key (PREFETCH)
 F_PF = 31  # the key (pos + mask) of the position whose children's hashes F_CHILD holds
@@ -206,11 +217,39 @@ def _hash(key: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _store(table, slot, ident, lo, hi, col, mirrored):
-    """Store bounds ``lo <= V <= hi`` (tightened with what the slot already knows about this
-    position in this epoch) and the best column (-1: none; unmirrored)."""
-    word = table[slot]
-    if ((word >> DATA_BITS) & KEY_MASK) == ident:
+def _bit_length(x):
+    """The number of bits of ``x >= 0`` (0 for 0): every bit below the top one set, counted."""
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    x |= x >> 32
+    return popcount(x)
+
+
+@njit(cache=True, inline="always")
+def _store(table, slot, ident, lo, hi, col, mirrored, work, tag_bits):
+    """Store bounds ``lo <= V <= hi`` (tightened with what the bucket already knows about this
+    position in this epoch) and the best column (-1: none; unmirrored) in the two-word bucket
+    at ``slot``. ``work``: the nodes the search of this position took. The bucket's first word
+    keeps the entry of the most work (the costliest to recompute), its second the latest other
+    one: a displaced first word moves to the second."""
+    w = _bit_length(work)
+    if w > WORK_MAX:
+        w = WORK_MAX
+    w0 = table[slot]
+    w1 = table[slot + 1]
+    id0 = (w0 >> DATA_BITS) & ID_MASK
+    epoch = ident >> tag_bits
+    live0 = (id0 >> tag_bits) == epoch
+    work0 = (w0 >> WORK_SHIFT) & WORK_MAX if live0 else -1
+    word = w0
+    found = id0 == ident
+    if not found and ((w1 >> DATA_BITS) & ID_MASK) == ident:
+        word = w1
+        found = True
+    if found:
         prev_lo = (word & 63) - OFFSET
         prev_hi = ((word >> 6) & 63) - OFFSET
         if prev_lo > lo:
@@ -221,13 +260,23 @@ def _store(table, slot, ident, lo, hi, col, mirrored):
             col = ((word >> 12) & 7) - 1
             if col >= 0 and mirrored:
                 col = WIDTH - 1 - col
+        prev_w = (word >> WORK_SHIFT) & WORK_MAX
+        if prev_w > w:
+            w = prev_w
     if lo < -OFFSET + 1:
         lo = -OFFSET + 1
     if hi > OFFSET - 1:
         hi = OFFSET - 1
     if col >= 0 and mirrored:
         col = WIDTH - 1 - col
-    table[slot] = (ident << DATA_BITS) | ((col + 1) << 12) | ((hi + OFFSET) << 6) | (lo + OFFSET)
+    new = (ident << DATA_BITS) | (w << WORK_SHIFT) | ((col + 1) << 12) | ((hi + OFFSET) << 6)
+    new |= lo + OFFSET
+    if id0 == ident or w >= work0:
+        if live0 and id0 != ident:
+            table[slot + 1] = w0  # the first word's entry is demoted, not lost
+        table[slot] = new
+    else:
+        table[slot + 1] = new
 
 
 @njit(cache=True, inline="always")
@@ -246,7 +295,7 @@ def _child_hashes(pos, mask, moves, table, scratch, d, tag_bits, use_mirror, use
             ch = _hash(ckey)
             scratch[d, F_CHILD + c] = ch
             if use_prefetch:
-                _prefetch(table, ch >> tag_bits)
+                _prefetch(table, (ch >> tag_bits) << 1)
 
 
 @njit(cache=True)
@@ -259,13 +308,26 @@ def table_bits(table) -> int:
 
 
 @njit(cache=True)
+def bucket_tag_bits(log2: int) -> int:
+    """The bits of a hashed key stored in each entry of a table of ``2**log2`` words: the
+    other ``log2 - 1`` choose its two-word bucket."""
+    return KEY_BITS - (log2 - 1)
+
+
+def max_epoch(log2: int) -> int:
+    """The last epoch a table of ``2**log2`` words can tell apart (the identity's bits above
+    the tag)."""
+    return (1 << (ID_BITS - bucket_tag_bits(log2))) - 1
+
+
+@njit(cache=True)
 def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, features):
     """Fail-hard-at-the-bounds negamax of a position where nobody has won and the mover cannot
     win at once. Knuth-Moore contract: the true score ``V`` and the result ``v`` satisfy
     ``V <= v <= alpha`` when ``v <= alpha``, ``beta <= v <= V`` when ``v >= beta``, else
     ``v == V``. ``table``: ``2**b`` words (module docstring); ``scratch``: int64
     ``(STACK_ROWS, STACK_FIELDS)``, the explicit stack."""
-    tag_bits = KEY_BITS - table_bits(table)
+    tag_bits = bucket_tag_bits(table_bits(table))
     tag_mask = (1 << tag_bits) - 1
     epoch_id = epoch << tag_bits
     use_mirror = (features & MIRROR) != 0
@@ -325,10 +387,14 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     key = mk
                     mirrored = True
             h = _hash(key)
-            slot = h >> tag_bits
+            slot = (h >> tag_bits) << 1
             ident = epoch_id | (h & tag_mask)
             word = table[slot]
-            if ((word >> DATA_BITS) & KEY_MASK) == ident:
+            hit = ((word >> DATA_BITS) & ID_MASK) == ident
+            if not hit:
+                word = table[slot + 1]
+                hit = ((word >> DATA_BITS) & ID_MASK) == ident
+            if hit:
                 entry_lo = (word & 63) - OFFSET
                 entry_hi = ((word >> 6) & 63) - OFFSET
                 tt_col = ((word >> 12) & 7) - 1
@@ -386,9 +452,15 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             for c in range(WIDTH):
                 if nxt & COLUMN_MASK[c]:
                     ch = scratch[d, F_CHILD + c]
-                    cword = table[ch >> tag_bits]
+                    cslot = (ch >> tag_bits) << 1
+                    cident = epoch_id | (ch & tag_mask)
+                    cword = table[cslot]
                     val = OFFSET - ((cword >> 6) & 63)
-                    hit = ((cword >> DATA_BITS) & KEY_MASK) == (epoch_id | (ch & tag_mask))
+                    hit = ((cword >> DATA_BITS) & ID_MASK) == cident
+                    etc_best = max(etc_best, val if hit else -64)
+                    cword = table[cslot + 1]
+                    val = OFFSET - ((cword >> 6) & 63)
+                    hit = ((cword >> DATA_BITS) & ID_MASK) == cident
                     etc_best = max(etc_best, val if hit else -64)
             if etc_best >= beta:
                 tt_cuts += 1
@@ -409,6 +481,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             scratch[d, F_N] = n
             scratch[d, F_I] = 0
             scratch[d, F_BEST] = -1
+            scratch[d, F_NODES0] = nodes
             # descend into the first child
             c = scratch[d, F_COLS] & 7
             move = nxt & COLUMN_MASK[c]
@@ -438,6 +511,8 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     scratch[d, F_HI],
                     c,
                     scratch[d, F_MIRR] != 0,
+                    nodes - scratch[d, F_NODES0],
+                    tag_bits,
                 )
                 v = score
                 continue
@@ -471,6 +546,8 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     alpha,
                     best,
                     scratch[d, F_MIRR] != 0,
+                    nodes - scratch[d, F_NODES0],
+                    tag_bits,
                 )
             else:
                 _store(
@@ -481,6 +558,8 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     alpha,
                     best,
                     scratch[d, F_MIRR] != 0,
+                    nodes - scratch[d, F_NODES0],
+                    tag_bits,
                 )
             v = alpha
 
@@ -488,10 +567,13 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
 @njit(cache=True)
 def solve(pos, mask, moves, weak, table, epoch, stats, scratch, features):
     """The exact score (or with ``weak`` only its sign) of a position where nobody has won,
-    by null-window searches that halve the interval of possible scores, the table carrying
-    what each search learnt to the next. Pons' start: try the scores nearer 0 first, where
-    positions of a game are most often decided. ``epoch`` must be in 1 .. 2**b - 1 for a
-    table of 2**b words."""
+    by null-window searches, the table carrying what each search learnt to the next (MTD(f)
+    with first guess 0): the first asks whether the score is above 0, each next one whether
+    the score equals the bound just proved (fail high at ``g``: is it <= g? fail low: is it
+    >= g?). A score near 0 takes two searches that each prove half of it, where bisecting the
+    interval (Pons' order) proves bounds far from it first: on the empty board (score +1)
+    those detours cost 19% of the nodes, on Begin-Hard positions the two orders are within 3%
+    (issue 16). ``epoch`` must be in 1 .. ``max_epoch`` of the table."""
     if can_win_next(pos, mask):
         return 1 if weak else (SIZE + 1 - moves) // 2
     lo = -((SIZE - moves) // 2)
@@ -499,19 +581,18 @@ def solve(pos, mask, moves, weak, table, epoch, stats, scratch, features):
     if weak:
         lo = -1
         hi = 1
+    med = 0
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and -((-lo) // 2) < med:  # halves toward zero
-            med = -((-lo) // 2)
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
+        med = max(lo, min(hi - 1, med))
         r = negamax(pos, mask, moves, med, med + 1, table, epoch, stats, scratch, features)
         if stats[4]:
             return 0
         if r <= med:
             hi = r
+            med = r - 1
         else:
             lo = r
+            med = r
     if weak:  # a null-window result can overshoot the (-1, 1) interval: keep its sign
         return (lo > 0) - (lo < 0)
     return lo

@@ -333,7 +333,8 @@ class Connect4Solver:
     """Exact (or weak: win/draw/loss) Connect Four solver with its own transposition table.
 
     ``table_log2``: the table holds 2**table_log2 entries of 8 bytes (2**24: 134 MB), one word
-    per position (the kernel's docstring has the layout). Each solve starts from an empty table
+    per position, in buckets of two that keep the costliest entry (the kernel's docstring has
+    the layout). Each solve starts from an empty table
     (the table's epoch changes; nothing is cleared), as Pons' benchmark resets his before every
     position. ``features`` selects the enhancements over Pons' algorithm (bit flags of
     :mod:`rompicapo.games._connect4_kernel`: ``TT_MOVE``, ``MIRROR``, ``ETC``, ``PREFETCH``;
@@ -353,8 +354,8 @@ class Connect4Solver:
         self.stats = np.zeros(5, dtype=np.int64)
         self.features = features
         self.epoch = 0
-        # the epoch lives in table_log2 bits of each entry
-        self.max_epoch = (1 << table_log2) - 1
+        # the epoch lives in the bits of each entry's identity above its tag
+        self.max_epoch = K.max_epoch(table_log2)
         self.compile_seconds = jit_warmup("games.connect4", self._warmup)
 
     def _warmup(self) -> None:

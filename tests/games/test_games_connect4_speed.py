@@ -1,7 +1,8 @@
 """Connect Four: the fast kernel's internals (issue 16) checked against independent code.
 
 The kernel searches iteratively on an explicit stack, keeps one 64-bit word per table entry
-(a hashed key split into slot and stored tag, an epoch, two bounds and a column), prefetches
+(a hashed key split into bucket and stored tag, an epoch, two bounds, a column and the work
+of its search; two entries per bucket, the costlier first), prefetches
 the children's entries and applies the enhanced transposition cutoff at nodes with many empty
 cells. Each of these can give wrong scores without slowing down; these tests compare scores
 with the independent pure-Python search of :mod:`rompicapo.games.verify` on random nearly full
@@ -14,6 +15,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rompicapo.games import _connect4_kernel as K
@@ -105,17 +107,47 @@ def test_epochs_wrap_around_by_clearing_the_table():
 
 
 def test_hashed_keys_give_back_the_key():
-    # slot (top bits) and stored tag (the rest) of the hashed key determine the key: the
+    # bucket (top bits) and stored tag (the rest) of the hashed key determine the key: the
     # multiplier is odd, so multiplying by its inverse modulo 2**49 undoes the hash
     rng = random.Random(7)
     modulus = 1 << K.KEY_BITS
     inverse = pow(K.HASH_MUL, -1, modulus)
-    tag_bits = K.KEY_BITS - 24
+    tag_bits = int(K.bucket_tag_bits(24))
     for _ in range(1000):
         key = rng.randrange(modulus)
         h = int(K._hash(key))
         slot, tag = h >> tag_bits, h & ((1 << tag_bits) - 1)
         assert ((slot << tag_bits | tag) * inverse) % modulus == key
+
+
+def test_bucket_keeps_the_costliest_entry_first():
+    # the two words of a bucket: the first holds the entry of the most work, the second the
+    # latest other one; a displaced first entry moves to the second, an older epoch's entry
+    # counts for nothing, and storing a position again tightens its bounds in place
+    log2 = 10
+    table = np.zeros(1 << log2, np.int64)
+    tag_bits = int(K.bucket_tag_bits(log2))
+
+    def store(epoch, tag, lo, hi, work):
+        K._store(table, 6, (epoch << tag_bits) | tag, lo, hi, 2, False, work, tag_bits)
+
+    def word(i):
+        w = int(table[6 + i])
+        ident = (w >> K.DATA_BITS) & K.ID_MASK
+        return ident & ((1 << tag_bits) - 1), (w & 63) - K.OFFSET, ((w >> 6) & 63) - K.OFFSET
+
+    store(1, 11, -3, 5, 1000)
+    store(1, 12, 0, 0, 10)
+    assert [word(0)[0], word(1)[0]] == [11, 12]
+    store(1, 13, 1, 1, 100_000)
+    assert [word(0)[0], word(1)[0]] == [13, 11]
+    store(1, 14, 2, 2, 5)
+    assert [word(0)[0], word(1)[0]] == [13, 14]
+    store(1, 13, -1, 4, 1)  # the same position again: bounds tightened, still first
+    assert word(0) == (13, 1, 1)
+    store(2, 15, 3, 3, 1)  # a new epoch: the first word's costly entry is stale
+    assert word(0) == (15, 3, 3)
+    assert table[6 - 1] == 0 and table[6 + 2] == 0  # nothing written outside the bucket
 
 
 def test_mirror_key_reverses_the_columns():
