@@ -44,10 +44,15 @@ from rompicapo.paths.rpath import read_chunk, read_header
 from rompicapo.paths.verify_stream import verify_rpath
 
 ANCHORS = Path(__file__).resolve().parents[1] / ".." / "shared" / "anchors"
-COMMIT = subprocess.run(
-    ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-    cwd=Path(__file__).resolve().parent,
-).stdout.strip() or "unknown"
+COMMIT = (
+    subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent,
+    ).stdout.strip()
+    or "unknown"
+)
 
 
 def load() -> str:

@@ -103,9 +103,7 @@ def main() -> int:
             solved_all += "unknown" not in states and "weak" not in states
             outcome_cols += sum(s in ("solved", "weak") for s in states)
             outcome_all += "unknown" not in states
-        playable = sum(
-            len([c for c in range(1, 8) if m.count(str(c)) < 6]) for m in positions
-        )
+        playable = sum(len([c for c in range(1, 8) if m.count(str(c)) < 6]) for m in positions)
         print(
             f"\nConnect Four analysis request, {len(positions)} Begin-Medium positions, "
             f"default cap {C4_TIME_CAP * 1e3:.0f} ms (load {load()}):"

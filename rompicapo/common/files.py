@@ -118,9 +118,7 @@ def check_output_path(
     if suffixes is not None:
         allowed = tuple(s.lower() for s in suffixes)
         if not any(p.name.lower().endswith(s) for s in allowed) or p.name.lower() in allowed:
-            raise InputError(
-                f"{what} {name!r} must end in {' or '.join(allowed)}"
-            )
+            raise InputError(f"{what} {name!r} must end in {' or '.join(allowed)}")
     try:
         if p.is_dir():
             raise InputError(f"{what} {name!r} is a folder; give a file name")

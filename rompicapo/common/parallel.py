@@ -214,6 +214,7 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
             outcome["error"] = f"host {host!r} is unknown"
         except OSError as exc:
             outcome["error"] = exc.strerror or type(exc).__name__
+
     thread = threading.Thread(target=probe, daemon=True)
     thread.start()
     thread.join(deadline.remaining())

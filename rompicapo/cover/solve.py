@@ -156,8 +156,7 @@ class CoverResult(SearchResult):
         out.append(
             f"{self.count} solution{'s' * (self.count != 1)}{exact}; "
             f"{c.get('nodes', 0):,} nodes, {c.get('updates', 0):,} updates; "
-            f"{self.solve_seconds:.3f} s"
-            + (f" with {self.jobs} workers" if self.jobs > 1 else "")
+            f"{self.solve_seconds:.3f} s" + (f" with {self.jobs} workers" if self.jobs > 1 else "")
         )
         return "\n".join(out)
 
@@ -432,9 +431,7 @@ def _as_problem(problem: object) -> Problem:
         return problem
     if isinstance(problem, (str, os.PathLike)):
         return read_dlx(problem)
-    raise InputError(
-        f"problem must be a Problem or a .dlx file name, got {type(problem).__name__}"
-    )
+    raise InputError(f"problem must be a Problem or a .dlx file name, got {type(problem).__name__}")
 
 
 def _check_givens(givens: object) -> list[int]:

@@ -482,8 +482,7 @@ def _puzzle_array(text: str, source: str) -> np.ndarray:
         if not ln.isascii():
             bad = next(ch for ch in ln if not ch.isascii())
             raise InputError(
-                f"bad character {bad!r} at position {ln.index(bad) + 1} "
-                "(use 1-9 and . for empty)",
+                f"bad character {bad!r} at position {ln.index(bad) + 1} (use 1-9 and . for empty)",
                 path=source,
                 line=line_no,
             )
@@ -900,16 +899,24 @@ def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
         )  # fmt: skip
     if dlx.count != 1:
         return Rating(
-            label="invalid", guesses=0, nodes=nodes, solutions=dlx.count,
-            puzzle=puzzle, counts={"nodes": nodes},
+            label="invalid",
+            guesses=0,
+            nodes=nodes,
+            solutions=dlx.count,
+            puzzle=puzzle,
+            counts={"nodes": nodes},
         )
     if not puzzle.is_classic9:
         empty = sum(1 for row in puzzle.grid for v in row if not v)
         # DLX with MRV meets a forced choice at every level when singles suffice
         label = "easy" if nodes <= 2 * empty + 2 else "hard"
         return Rating(
-            label=label, guesses=0, nodes=nodes, solutions=1,
-            puzzle=puzzle, counts={"nodes": nodes},
+            label=label,
+            guesses=0,
+            nodes=nodes,
+            solutions=1,
+            puzzle=puzzle,
+            counts={"nodes": nodes},
         )
     from rompicapo.cover import _sudoku_kernel as SK
 
@@ -919,8 +926,12 @@ def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
     SK.solve_one(cells, 2, np.zeros(81, np.uint8), *_tables(), stats, False)
     if stats[0] == 0:
         return Rating(
-            label="easy", guesses=0, nodes=nodes, solutions=1,
-            puzzle=puzzle, counts={"nodes": nodes, "guesses": 0},
+            label="easy",
+            guesses=0,
+            nodes=nodes,
+            solutions=1,
+            puzzle=puzzle,
+            counts={"nodes": nodes, "guesses": 0},
         )
     SK.solve_one(cells, 2, np.zeros(81, np.uint8), *_tables(), stats, True)
     guesses = int(stats[0])
@@ -931,8 +942,12 @@ def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
     else:
         label = "fiendish"
     return Rating(
-        label=label, guesses=guesses, nodes=nodes, solutions=1,
-        puzzle=puzzle, counts={"nodes": nodes, "guesses": guesses},
+        label=label,
+        guesses=guesses,
+        nodes=nodes,
+        solutions=1,
+        puzzle=puzzle,
+        counts={"nodes": nodes, "guesses": guesses},
     )
 
 

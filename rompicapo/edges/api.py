@@ -60,8 +60,10 @@ __all__ = [
 
 
 def _puzzle(pieces: str | Path | Puzzle, allow_duplicates: bool) -> Puzzle:
-    return pieces if isinstance(pieces, Puzzle) else load_puzzle(
-        pieces, allow_duplicates=allow_duplicates
+    return (
+        pieces
+        if isinstance(pieces, Puzzle)
+        else load_puzzle(pieces, allow_duplicates=allow_duplicates)
     )
 
 

@@ -234,9 +234,7 @@ def blackwood_quota(i: int) -> int:
 BLACKWOOD_HEURISTIC_SIDES = 122
 
 
-def quota_schedule(
-    n_cells: int, kind: str | Sequence[int], heuristic_sides: int
-) -> np.ndarray:
+def quota_schedule(n_cells: int, kind: str | Sequence[int], heuristic_sides: int) -> np.ndarray:
     """Quota per position: ``"blackwood"`` (his curve, 256 cells), ``"scaled"`` (his curve
     stretched to ``n_cells`` positions and scaled to the ``heuristic_sides`` available),
     ``"none"``, or a curve: ``n_cells`` integers, the heuristic sides required once each
@@ -378,8 +376,7 @@ class Settings:
                 self,
                 "heuristic",
                 tuple(
-                    check_int(c, "heuristic colour", minimum=1, maximum=63)
-                    for c in self.heuristic
+                    check_int(c, "heuristic colour", minimum=1, maximum=63) for c in self.heuristic
                 ),
             )
         object.__setattr__(
@@ -387,8 +384,10 @@ class Settings:
         )
         if self.quota_scale is not None:
             scale = self.quota_scale
-            if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not (
-                0 <= scale <= 10
+            if (
+                isinstance(scale, bool)
+                or not isinstance(scale, (int, float))
+                or not (0 <= scale <= 10)
             ):
                 raise InputError(f"quota_scale must be a number in 0..10, got {scale!r}")
         if self.value_order not in VALUE_ORDERS:
@@ -1320,8 +1319,10 @@ def solve(
             n_jobs = max(1, sum(client.nthreads().values()))
     else:
         n_jobs, note = resolve_jobs(jobs)
-        if n_jobs > 1 and deadline.time_limit is not None and (
-            deadline.time_limit < PARALLEL_MIN_SECONDS
+        if (
+            n_jobs > 1
+            and deadline.time_limit is not None
+            and (deadline.time_limit < PARALLEL_MIN_SECONDS)
         ):
             short = (
                 f"jobs={n_jobs} run as 1 in this process: a time limit under "

@@ -223,4 +223,3 @@ def make_puzzle(
             solution_out, format_board(solution, puzzle, comment=f"solution of: {cmd}")
         )
     return result
-

@@ -517,8 +517,7 @@ def improve(
     if clues is not None:
         if (clues.rows, clues.cols) != (puzzle.rows, puzzle.cols):
             raise InputError(
-                f"clues are {clues.rows}x{clues.cols} but the puzzle is "
-                f"{puzzle.rows}x{puzzle.cols}"
+                f"clues are {clues.rows}x{clues.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}"
             )
         cp = rule_problems(clues, puzzle, complete=False)
         if cp:
@@ -642,9 +641,7 @@ def _fill_holes(
 
         pinned = _to_board(state, rep.rows, rep.cols)
         perfect_only = Settings(quota="none", breaks="none")
-        res = search(
-            puzzle, pinned, settings=perfect_only, time_limit=solver_seconds, seed=seed
-        )
+        res = search(puzzle, pinned, settings=perfect_only, time_limit=solver_seconds, seed=seed)
         total += res.counts.get("nodes", 0)
         if res.interrupted:  # the search keeps Ctrl-C to itself; pass it on
             raise KeyboardInterrupt

@@ -477,8 +477,10 @@ def load_clues(spec: str | Path | Board | None, puzzle: Puzzle) -> Board:
     II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity II,
     none elsewhere)."""
     if spec is None:
-        return eternity2_clues("centre") if puzzle.is_eternity2 else Board.empty(
-            puzzle.rows, puzzle.cols
+        return (
+            eternity2_clues("centre")
+            if puzzle.is_eternity2
+            else Board.empty(puzzle.rows, puzzle.cols)
         )
     if isinstance(spec, Board):
         return read_board(spec, puzzle)

@@ -258,8 +258,10 @@ class Design:
         check_int(self.break_shift, "break shift", minimum=0, maximum=1024)
         check_int(self.design_seed, "design seed", minimum=0, maximum=2**63 - 1)
         for name, value in (("amplitude", self.amplitude), ("level spread", self.level_spread)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                0 <= value < 1
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not (0 <= value < 1)
             ):
                 raise InputError(f"{name} must be a number in [0, 1), got {value!r}")
         if not isinstance(self.colour_sets, str):
@@ -537,6 +539,8 @@ def _check_rows_missing(conn: sqlite3.Connection) -> None:
         conn.executemany(
             "INSERT OR IGNORE INTO checks VALUES (?, ?)", [(r[0], _row_digest(r)) for r in rows]
         )
+
+
 _COLUMNS = [
     "id",
     "variant",
@@ -881,8 +885,10 @@ def study(
     ``best``: the best score so far). Everything (the design, the budget, the study file,
     the scheduler address) is checked before the first job.
     """
-    puzzle = pieces if isinstance(pieces, Puzzle) else load_puzzle(
-        pieces, allow_duplicates=allow_duplicates
+    puzzle = (
+        pieces
+        if isinstance(pieces, Puzzle)
+        else load_puzzle(pieces, allow_duplicates=allow_duplicates)
     )
     clue_board = load_clues(clues, puzzle)
     seconds = check_time_limit(time_limit)

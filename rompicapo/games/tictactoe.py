@@ -172,9 +172,11 @@ def analyse_tictactoe(
         if sorted(cells) != list(range(9)):
             raise InputError(f"order must list the cells 0..8 once each, got {order}")
         hook = static_order(cells)
-    bounds = [float(x) for x in parse_cells(window, "window")] if isinstance(window, str) else [
-        float(x) for x in window
-    ]
+    bounds = (
+        [float(x) for x in parse_cells(window, "window")]
+        if isinstance(window, str)
+        else [float(x) for x in window]
+    )
     if len(bounds) != 2 or not bounds[0] < bounds[1]:
         raise InputError(f"window must be alpha,beta with alpha < beta, got {window}")
     if search == "minimax":

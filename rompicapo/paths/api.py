@@ -222,8 +222,7 @@ def find_path(
     if scheduler is not None and not stream:
         raise InputError(
             "scheduler writes block paths to a file: give out='FILE.rpath', no picture, and a "
-            "board the block construction makes"
-            + (f" ({why_not})" if why_not else "")
+            "board the block construction makes" + (f" ({why_not})" if why_not else "")
         )
     partial = None
     if out_path is not None:
@@ -602,8 +601,10 @@ def steps_of(
 
 def _as_list(values, *, pair: bool) -> list:
     """One value or an iterable of them, as a non-empty list (a pair is one cell)."""
-    one_cell = isinstance(values, tuple) and len(values) == 2 and all(
-        isinstance(v, (int, np.integer)) for v in values
+    one_cell = (
+        isinstance(values, tuple)
+        and len(values) == 2
+        and all(isinstance(v, (int, np.integer)) for v in values)
     )
     if isinstance(values, (str, int, np.integer)) or (pair and one_cell):
         return [values]

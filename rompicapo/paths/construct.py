@@ -1095,9 +1095,7 @@ def _solve_pieces(run, pieces, rows, cols, state, path, pos, ss, jobs, progress)
                     statuses.append("interrupted")
         # A band that could not hand over is merged with the next band and solved again: the
         # failed hand-over disappears, and a merge that reaches the last band has none at all.
-        while (
-            "interrupted" not in statuses and "gave up" in statuses[:-1] and not run.timed_out
-        ):
+        while "interrupted" not in statuses and "gave up" in statuses[:-1] and not run.timed_out:
             i = statuses.index("gave up")
             pieces[i : i + 2] = [_merge_pieces(pieces[i], pieces[i + 1])]
             seeds[i : i + 2] = [seeds[i].spawn(1)[0]]

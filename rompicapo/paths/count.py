@@ -793,7 +793,18 @@ def count_paths(
 
 
 def _count_in_jobs(
-    rows, cols, start, ms, closed, reps, jobs, ckpt, data, scheduler, tracker, deadline,
+    rows,
+    cols,
+    start,
+    ms,
+    closed,
+    reps,
+    jobs,
+    ckpt,
+    data,
+    scheduler,
+    tracker,
+    deadline,
     ends=False,
 ):
     """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up.
@@ -1151,9 +1162,7 @@ def count_end_matrix(
             if jobs is None and ckpt is None and scheduler is None:
                 for rep in classes:
                     by_end = np.zeros(n, np.int64)
-                    run = _kernel_run(
-                        rows, cols, ms, closed, [rep[0] * cols + rep[1]], ends=by_end
-                    )
+                    run = _kernel_run(rows, cols, ms, closed, [rep[0] * cols + rep[1]], ends=by_end)
                     per_rep[rep] = by_end
                     nodes += 1 + run.nodes
             else:

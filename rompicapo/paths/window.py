@@ -65,9 +65,7 @@ def _tour(rows: int, cols: int, mset: MoveSet, deadline: Deadline) -> np.ndarray
     seconds = min(10.0, deadline.remaining())
     if seconds <= 0:
         return None
-    res = construct(
-        rows, cols, moves=mset, closed=True, method="auto", time_limit=seconds, jobs=1
-    )
+    res = construct(rows, cols, moves=mset, closed=True, method="auto", time_limit=seconds, jobs=1)
     if not res.found:
         return None
     out = np.asarray(res.path, np.int64)

@@ -34,6 +34,7 @@ def _known(body: dict[str, Any], *names: str) -> dict[str, Any]:
         raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
     return body
 
+
 # Sudoku: grids up to 16x16 on the page (25x25 generation takes minutes).
 SUDOKU_MAX_SIDE = 16
 # Generation with a wanted difficulty tries new seeds for at most this long.

@@ -39,6 +39,7 @@ def _known(body: dict[str, Any], *names: str) -> dict[str, Any]:
         raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
     return body
 
+
 # Boards up to this side on the page (Eternity II is 16; published sets stop at 20).
 MAX_SIDE = 20
 # Text of a pieces file or a board (400 pieces of ~15 characters): well under this.
@@ -163,6 +164,7 @@ async def solve_route(request: Request) -> JSONResponse:
         clues = load_clues(None, puzzle)
     else:
         clues = load_clues(clues_name, puzzle)
+
     def run(job_progress):
         progress = _stop_once(job_progress)
         # The search reports twice each time: a ProgressEvent (score, counts), then the older

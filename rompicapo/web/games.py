@@ -315,9 +315,7 @@ async def c4_analyze(request: Request) -> JSONResponse:
         return JSONResponse({**info, "columns": [], "score": None, "best_columns": []})
     t0 = time.perf_counter()
     columns = await run_in_threadpool(connect4_columns, moves, cap)
-    return JSONResponse(
-        {**info, **_summary(moves, columns), "seconds": time.perf_counter() - t0}
-    )
+    return JSONResponse({**info, **_summary(moves, columns), "seconds": time.perf_counter() - t0})
 
 
 async def c4_move(request: Request) -> JSONResponse:
@@ -413,9 +411,7 @@ def tictactoe_stats(cells: tuple[int, ...]) -> dict[str, Any]:
         name: {k: int(r.counts[k]) for k in ("nodes", "leaves", "cutoffs")}
         for name, r in searches.items()
     }
-    out["cell_values"] = {
-        str(c): int(alphabeta(g, g.apply(s, c), -2, 2).value) for c in g.moves(s)
-    }
+    out["cell_values"] = {str(c): int(alphabeta(g, g.apply(s, c), -2, 2).value) for c in g.moves(s)}
     return out
 
 

@@ -303,9 +303,7 @@ async def prefix(request: Request) -> JSONResponse:
     cols = field(body, "cols", int, minimum=1, maximum=30)
     cells = field(body, "prefix", list, max_length=900)
     seconds = field(body, "time_limit", float, 2.0, minimum=0.05, maximum=PREFIX_MAX_SECONDS)
-    res = await run_in_threadpool(
-        lambda: complete_prefix(rows, cols, cells, time_limit=seconds)
-    )
+    res = await run_in_threadpool(lambda: complete_prefix(rows, cols, cells, time_limit=seconds))
     out = {
         "status": res.status,
         "proof": res.proof,

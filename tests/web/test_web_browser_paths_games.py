@@ -74,8 +74,13 @@ def test_tictactoe_and_nim_on_the_page(page, artifacts):
     for cell in (4, 0):
         page.click(f"#ttt-board button[data-cell='{cell}']")
         page.wait_for_timeout(300)
-    page.wait_for_selector("#ttt-tree svg line.cut", timeout=30_000)
-    assert page.locator("#ttt-tree svg circle").count() > 100
+    # the tree of the first move may still be on the page while the second one's loads (a
+    # race seen at load 4): wait for the drawn tree itself, not only for a cut line
+    page.wait_for_function(
+        "document.querySelectorAll('#ttt-tree svg circle').length > 100"
+        " && document.querySelector('#ttt-tree svg line.cut') !== null",
+        timeout=30_000,
+    )
     page.click("#nim-hint")
     page.wait_for_selector(".nim-heap button.hint")
     assert "take 2 from heap 3" in page.inner_text("#nim-status")

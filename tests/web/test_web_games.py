@@ -93,9 +93,12 @@ def test_tictactoe_textbook_figures_and_tree(client):
     d = client.post("/api/games/tictactoe/analyze", json={"moves": [0, 4, 8]}).json()
     assert d["to_move"] == "O" and d["board"][0] == "X" and d["board"][4] == "O"
     t = client.post("/api/games/tictactoe/tree", json={"moves": [4, 0, 8]}).json()
-    assert t["counts"]["leaves"] == client.post(
-        "/api/games/tictactoe/analyze", json={"moves": [4, 0, 8]}
-    ).json()["stats"]["alphabeta"]["leaves"]
+    assert (
+        t["counts"]["leaves"]
+        == client.post("/api/games/tictactoe/analyze", json={"moves": [4, 0, 8]}).json()["stats"][
+            "alphabeta"
+        ]["leaves"]
+    )
     assert t["counts"]["cut_moves"] > 0
     r = client.post("/api/games/tictactoe/tree", json={"moves": []})
     assert r.status_code == 400 and "too big" in r.json()["error"]

@@ -191,8 +191,12 @@ $("c4-stop").onclick = () => c4.job && c4.job.stop();
 // ------------------------------------------------------------------ tic-tac-toe
 const ttt = { moves: [] };
 
+let tttAnalyseRequest = 0;
+
 async function tttRefresh() {
+  const request = ++tttAnalyseRequest;
   const a = await api("/api/games/tictactoe/analyze", { moves: ttt.moves });
+  if (request !== tttAnalyseRequest) return; // a later click's answer is on its way
   const board = $("ttt-board");
   board.replaceChildren();
   for (let i = 0; i < 9; i++) {
@@ -228,8 +232,13 @@ async function tttRefresh() {
   await tttTree(a);
 }
 
+// Quick clicks start several tree requests; only the latest one's answer is drawn (an older
+// answer arriving last would show the tree of a position no longer on the board).
+let tttTreeRequest = 0;
+
 async function tttTree(a) {
   const box = $("ttt-tree");
+  const request = ++tttTreeRequest;
   box.replaceChildren();
   if (a.over) {
     $("ttt-tree-note").textContent = "";
@@ -239,9 +248,11 @@ async function tttTree(a) {
   try {
     t = await api("/api/games/tictactoe/tree", { moves: ttt.moves, ordered: $("ttt-ordered").checked }, { quiet: true });
   } catch (err) {
-    $("ttt-tree-note").textContent = `${err.message}.`;
+    if (request === tttTreeRequest) $("ttt-tree-note").textContent = `${err.message}.`;
     return;
   }
+  if (request !== tttTreeRequest) return;
+  box.replaceChildren();
   const c = t.counts;
   $("ttt-tree-note").textContent =
     `${fmt(c.nodes)} nodes visited, ${fmt(c.leaves)} leaves, ${fmt(c.cut_moves)} branches cut (red, dashed). ` +
