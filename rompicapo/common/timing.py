@@ -37,6 +37,10 @@ class Deadline:
         """Seconds left (``inf`` without a limit, never below 0)."""
         return max(0.0, self.end - time.monotonic())
 
+    def time_left(self) -> float | None:
+        """The ``time_limit`` to hand a nested call: the seconds left, or None without a limit."""
+        return None if self.time_limit is None else self.remaining()
+
     def expired(self) -> bool:
         return time.monotonic() >= self.end
 

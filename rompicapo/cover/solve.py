@@ -718,7 +718,7 @@ def count(
             limit=None,
             keep=0,
             givens=givens,
-            time_limit=deadline.remaining() if deadline.time_limit is not None else None,
+            time_limit=deadline.time_left(),
             node_limit=node_limit,
             progress=progress,
             engine=engine,

@@ -436,7 +436,7 @@ def solve(
     from rompicapo.cover.solve import solve as cover_solve
 
     problem, givens = _problem_and_givens(puzzle)
-    r = cover_solve(problem, limit=max_solutions, givens=givens, time_limit=_left(deadline))
+    r = cover_solve(problem, limit=max_solutions, givens=givens, time_limit=deadline.time_left())
     return SudokuResult(
         puzzle=puzzle,
         solutions=[_grid_from_options(puzzle.size, s) for s in r.solutions],
@@ -449,11 +449,6 @@ def solve(
         peak_bytes=r.peak_bytes,
         counts=r.counts,
     )
-
-
-def _left(deadline: Deadline) -> float | None:
-    """The time left for a nested search (None without a limit)."""
-    return None if deadline.time_limit is None else deadline.remaining()
 
 
 def read_puzzles(path: str | Path | bytes) -> np.ndarray:
@@ -644,7 +639,7 @@ def _count_upto(
     from rompicapo.cover.solve import solve as solve_cover
 
     problem, givens = _problem_and_givens(puzzle.with_grid(grid))
-    time_limit = None if deadline is None else _left(deadline)
+    time_limit = None if deadline is None else deadline.time_left()
     r = solve_cover(problem, limit=limit, keep=0, givens=givens, time_limit=time_limit)
     if r.stopped == "interrupted":
         raise KeyboardInterrupt
@@ -890,7 +885,7 @@ def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
     from rompicapo.cover.solve import solve as cover_solve
 
     problem, givens = _problem_and_givens(puzzle)
-    dlx = cover_solve(problem, limit=2, keep=0, givens=givens, time_limit=_left(deadline))
+    dlx = cover_solve(problem, limit=2, keep=0, givens=givens, time_limit=deadline.time_left())
     nodes = dlx.counts["nodes"]
     if dlx.stopped in ("time", "interrupted"):
         return Rating(
@@ -1102,7 +1097,7 @@ def solve_file(
             return _solve_each(grids, limit, engine, deadline)
         return solve_batch(puzzles, limit=limit)
     if len(puzzles) == 1:
-        return solve(puzzles[0], limit=limit, engine=engine, time_limit=_left(deadline))
+        return solve(puzzles[0], limit=limit, engine=engine, time_limit=deadline.time_left())
     return _solve_each(puzzles, limit, engine, deadline)
 
 
@@ -1113,7 +1108,7 @@ def _solve_each(
     for p in puzzles:
         if results and deadline.expired():
             break
-        r = solve(p, limit=limit, engine=engine, time_limit=_left(deadline))
+        r = solve(p, limit=limit, engine=engine, time_limit=deadline.time_left())
         results.append(r)
         if r.stopped:
             break
@@ -1137,10 +1132,10 @@ def rate_file(
     if isinstance(puzzles, np.ndarray):
         puzzles = [Sudoku.from_grid(p.reshape(9, 9)) for p in puzzles]
     if len(puzzles) == 1:
-        return rate(puzzles[0], time_limit=_left(deadline))
+        return rate(puzzles[0], time_limit=deadline.time_left())
     results: list[SearchResult] = []
     for p in puzzles:
         if results and deadline.expired():
             break
-        results.append(rate(p, time_limit=_left(deadline)))
+        results.append(rate(p, time_limit=deadline.time_left()))
     return SudokuResults(results=results, **_totals(results))

@@ -28,6 +28,7 @@ FILES = {
     "b.txt": E2_BOARD,
     "rand.sqlite": random_bytes(seed=3),
 }
+GENERATE_5X5 = ("generate", "5x5", "--frame-colours", "2", "--inner-colours", "3")
 LONG = ["--time", "600"]  # a refusal that came after the search would time the case out
 
 
@@ -139,30 +140,10 @@ CASES = [
     edges("generate", "5x5", "--frame-colours", HUGE, "--inner-colours", "3"),
     edges("generate", "5x5", "--frame-colours", "40", "--inner-colours", "40"),
     edges("generate", "5x5", "--frame-colours", "2", "--inner-colours", "3", "--seed", "x"),
-    edges(
-        "generate",
-        "5x5",
-        "--frame-colours",
-        "2",
-        "--inner-colours",
-        "3",
-        "--out",
-        "/nonexistent/p.txt",
-    ),
+    edges(*GENERATE_5X5, "--out", "/nonexistent/p.txt"),
     edges("generate", "5x5", "--frame-colours", "2", "--inner-colours", "3", "--out", "{tmp}"),
     edges("generate", "5x5", "--frame-colours", "2", "--inner-colours", "3", "--out", "p.png"),
-    edges(
-        "generate",
-        "5x5",
-        "--frame-colours",
-        "2",
-        "--inner-colours",
-        "3",
-        "--out",
-        "p.txt",
-        "--solution",
-        "/nonexistent/s.txt",
-    ),
+    edges(*GENERATE_5X5, "--out", "p.txt", "--solution", "/nonexistent/s.txt"),
     # ---- render
     edges("render", "b.txt", "eternity2", says="svg"),
     edges("render", "b.txt", "eternity2", "--svg", "x.png"),
