@@ -215,12 +215,21 @@ LIM_BREAK = 1 << (BREAK_SHIFT + 1)
 SENTINEL = LIM_BREAK
 
 
+# The walking kernel's cells show one word each, ``shown[cell]``: the top colour in bits 0-5
+# and the right colour in bits 6-11 (the entry's bits 12-23 as they are), so a list's key is
+# ``(shown[left] & SHOWN_RIGHT) | (shown[below] & COLOUR_MASK)`` = right << 6 | top: one store
+# per placement, one array and no multiply (its tables have 64 x 64 keys each).
+SHOWN_MASK = 0xFFF
+SHOWN_RIGHT = COLOUR_MASK << 6
+WALK_KEYS = 1 << 12
+
+
 # Per-position record of the walking kernel (``pinfo[i * P_STRIDE + field]``, int32): one
 # array instead of seven keeps the hot loop's base pointers in registers.
 P_CELL = 0
 P_LEFT = 1
 P_BELOW = 2
-P_TBASE = 3  # the position's table times the number of keys
+P_TBASE = 3  # the position's table times WALK_KEYS
 P_QUOTA = 4
 P_ALLOW = 5
 P_JOINTS = 6  # inner joints among positions 0..i (pos_joints[i + 1])
@@ -238,13 +247,11 @@ NONNEG = 0x7FFFFFFF
 @njit(cache=True)
 def walk(
     pinfo,
-    n_colours,
     wstart,
     went,
     avail,
     placed,
-    top,
-    right,
+    shown,
     cum_breaks,
     cum_heur,
     heat,
@@ -253,11 +260,14 @@ def walk(
     max_nodes,
 ):
     """:func:`search` for orders with no checked neighbours (Blackwood's, the row scan), on
-    sentinel-terminated lists: the list of table ``t`` and key ``k`` starts at
-    ``went[wstart[t * K + k]]`` and ends at a word ``>= SENTINEL``; ``placed[i]`` indexes
-    ``went``. Per-position constants come packed in ``pinfo`` (``P_*`` fields). Same state,
-    counters and node count as :func:`search`: the same tables give the same nodes, placements
-    and boards.
+    sentinel-terminated lists: the list of table ``t`` and key ``k`` (``right << 6 | top`` of
+    the left and lower neighbours) starts at ``went[wstart[t * WALK_KEYS + k]]`` and ends at a
+    word ``>= SENTINEL``; ``placed[i]`` indexes ``went``; ``shown[cell]`` is the cell's top and
+    right colour in one word (``SHOWN_MASK``; ``shown[n]`` = 0, grey). Per-position constants
+    come packed in ``pinfo`` (``P_*`` fields). Same state (``shown`` in place of ``top`` and
+    ``right``), counters and node count as :func:`search`: the same tables give the same nodes,
+    placements and boards. ``heat`` must start at zero with the state: the best depth is read
+    from it.
 
     Why it is faster: a retreat resumes the scan of the position it returns to at once (no key
     to recompute); the scan stops on one word compare (the sentinel, or the first break entry
@@ -284,7 +294,9 @@ def walk(
             j += 1
         else:
             p = (i * P_STRIDE) & NONNEG
-            key = right[pinfo[p + P_LEFT]] + top[pinfo[p + P_BELOW]]
+            key = (shown[pinfo[p + P_LEFT]] & SHOWN_RIGHT) | (
+                shown[pinfo[p + P_BELOW]] & COLOUR_MASK
+            )
             j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
         while True:
             p = (i * P_STRIDE) & NONNEG
@@ -345,14 +357,11 @@ def walk(
                 avail[e & PIECE_MASK] -= 1
                 placed[i & NONNEG] = j
                 cell = pinfo[p + P_CELL] & NONNEG
-                top[cell] = (e >> TOP_SHIFT) & COLOUR_MASK
-                right[cell] = ((e >> RIGHT_SHIFT) & COLOUR_MASK) * n_colours
+                shown[cell] = (e >> TOP_SHIFT) & SHOWN_MASK
                 brk += e >> BREAK_SHIFT
                 heu += h
                 i += 1
                 heat[cell] += 1
-                if i > best_depth:
-                    best_depth = i
                 sc = pinfo[p + P_JOINTS] - brk
                 if sc > best_score:
                     best_score = sc
@@ -368,7 +377,9 @@ def walk(
                     break
                 nodes += 1
                 p = (i * P_STRIDE) & NONNEG
-                key = right[pinfo[p + P_LEFT] & NONNEG] + top[pinfo[p + P_BELOW] & NONNEG]
+                key = (shown[pinfo[p + P_LEFT] & NONNEG] & SHOWN_RIGHT) | (
+                    shown[pinfo[p + P_BELOW] & NONNEG] & COLOUR_MASK
+                )
                 j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
             else:
                 # (placed[i] keeps its stale entry: the walk reads placed[k] only for k < i,
@@ -397,6 +408,10 @@ def walk(
             cum_heur[i] = heu
     # every node placed (one deeper) or retreated (one shallower): the placements follow from
     # the nodes and the depths, one register less in the loop
+    # the deepest position reached: positions are reached in order, so the ones with
+    # placements are 0..d-1 (heat starts at zero with the state; one register less in the loop)
+    while best_depth < n and heat[pinfo[best_depth * P_STRIDE + P_CELL]] != 0:
+        best_depth += 1
     counters[C_PLACEMENTS] += (nodes - nodes0 + i - depth0) // 2
     counters[C_DEPTH] = max(i, 0)
     counters[C_NODES] = nodes

@@ -569,7 +569,8 @@ class Tables:
     ent2: np.ndarray  # bottom | left << 6 of each entry (for checked orders)
     width: int = 0  # longest list (the exact kernel's candidate rows)
     # The same lists for the walking kernel (``_kernel.walk``): each followed by a sentinel
-    # word, list k at ``went[wstart[k]:]`` up to its sentinel; ``pos_tbase`` = table * keys.
+    # word, list (t, left, below) at ``went[wstart[t * K.WALK_KEYS + (left << 6 | below)]:]``
+    # up to its sentinel; ``pos_tbase`` = table * K.WALK_KEYS.
     went: np.ndarray | None = None
     wstart: np.ndarray | None = None
     pos_tbase: np.ndarray | None = None
@@ -692,6 +693,12 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
     tab_start = np.searchsorted(slot, np.arange(len(spec_ids) * n_keys + 1)).astype(np.int32)
     ent = words[order].astype(np.int32)
     n_lists = len(tab_start) - 1
+    # The walker's key of (table t, left l, below b) is t * WALK_KEYS + (l << 6 | b); keys of
+    # colours the puzzle lacks point at the first list's sentinel (never read).
+    starts = tab_start[:-1] + np.arange(n_lists)
+    wstart = np.full(len(spec_ids) * K.WALK_KEYS, starts[0] + tab_start[1] - tab_start[0])
+    tt, ll, bb = np.meshgrid(np.arange(len(spec_ids)), np.arange(nc), np.arange(nc), indexing="ij")
+    wstart[(tt * K.WALK_KEYS + (ll << 6) + bb).ravel()] = starts
     return Tables(
         nc,
         pos_table,
@@ -700,8 +707,8 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
         words2[order].astype(np.int32),
         int(np.diff(tab_start).max(initial=0)),
         np.insert(ent, tab_start[1:], K.SENTINEL).astype(np.int32),
-        (tab_start[:-1] + np.arange(n_lists)).astype(np.int32),
-        (pos_table.astype(np.int64) * n_keys).astype(np.int32),
+        wstart.astype(np.int32),
+        (pos_table.astype(np.int64) * K.WALK_KEYS).astype(np.int32),
     )
 
 
@@ -899,7 +906,8 @@ def _run_kernel(
     ran decides the entry array that ``placed`` indexes (:func:`_entries_of`). ``general``
     forces the general kernel (the tests compare the two node for node)."""
     if not plan.checked and not general:
-        avail, placed, top, right, _, _, cum_breaks, cum_heur, heat, best, counters = state
+        # the walker's cells show top and right in one word, kept in the state's ``top``
+        avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
         K.walk(
             K.walk_info(
                 plan.pos_cell,
@@ -910,13 +918,11 @@ def _run_kernel(
                 plan.pos_allow,
                 plan.pos_joints,
             ),
-            tables.n_colours,
             tables.wstart,
             tables.went,
             avail,
             placed,
-            top,
-            right,
+            shown,
             cum_breaks,
             cum_heur,
             heat,
