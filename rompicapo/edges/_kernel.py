@@ -276,15 +276,14 @@ def walk(
     """
     n = placed.shape[0]
     i = counters[C_DEPTH]
-    nodes = counters[C_NODES]
-    nodes0 = nodes
     depth0 = i
     best_depth = counters[C_BEST_DEPTH]
     best_score = counters[C_BEST_SCORE]
-    limit = nodes + max_nodes
+    # nodes left in this call, counted down to zero: no limit held in a register
+    left = max(max_nodes, 0)
     status = RUNNING
-    if nodes < limit:
-        nodes += 1
+    if left > 0:
+        left -= 1
         brk = cum_breaks[i]
         heu = cum_heur[i]
         j = placed[i]
@@ -372,10 +371,10 @@ def walk(
                 if i == n:
                     status = SOLVED
                     break
-                if nodes >= limit:
+                if left == 0:
                     placed[i] = -1  # the next call starts on a fresh position
                     break
-                nodes += 1
+                left -= 1
                 p = (i * P_STRIDE) & NONNEG
                 key = (shown[pinfo[p + P_LEFT] & NONNEG] & SHOWN_RIGHT) | (
                     shown[pinfo[p + P_BELOW] & NONNEG] & COLOUR_MASK
@@ -388,9 +387,9 @@ def walk(
                 if i < 0:
                     status = EXHAUSTED
                     break
-                if nodes >= limit:
+                if left == 0:
                     break
-                nodes += 1
+                left -= 1
                 j = placed[i & NONNEG] & NONNEG
                 e = went[j]
                 avail[e & PIECE_MASK] += 1
@@ -412,9 +411,10 @@ def walk(
     # placements are 0..d-1 (heat starts at zero with the state; one register less in the loop)
     while best_depth < n and heat[pinfo[best_depth * P_STRIDE + P_CELL]] != 0:
         best_depth += 1
-    counters[C_PLACEMENTS] += (nodes - nodes0 + i - depth0) // 2
+    nodes = max(max_nodes, 0) - left
+    counters[C_PLACEMENTS] += (nodes + i - depth0) // 2
     counters[C_DEPTH] = max(i, 0)
-    counters[C_NODES] = nodes
+    counters[C_NODES] += nodes
     counters[C_BEST_DEPTH] = best_depth
     counters[C_BEST_SCORE] = best_score
     counters[C_STATUS] = status
