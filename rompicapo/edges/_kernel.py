@@ -239,8 +239,10 @@ KIND_QUOTA = 1  # a quota, no breaks
 KIND_BREAKS = 2  # breaks allowed, no quota
 KIND_BOTH = 3
 P_STRIDE = 8
-# Masks that cannot change a valid index but tell the compiler it is not negative, so numba's
-# negative-index wraparound drops out of the hot loop.
+# A mask that cannot change a valid index but tells the compiler it is not negative, so numba's
+# negative-index wraparound drops out of the hot loop. Indexes read from arrays are cast to
+# uint64 instead (no instruction at all: numba wraps only signed indexes; the scan's step went
+# from 9 to 7 instructions, measured +13% placements per CPU second).
 NONNEG = 0x7FFFFFFF
 
 
@@ -296,7 +298,7 @@ def walk(
             key = (shown[pinfo[p + P_LEFT]] & SHOWN_RIGHT) | (
                 shown[pinfo[p + P_BELOW]] & COLOUR_MASK
             )
-            j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
+            j = wstart[np.uint64(pinfo[p + P_TBASE] + key)]
         while True:
             p = (i * P_STRIDE) & NONNEG
             # The scan in four copies, one per kind of position (quota, breaks, both, neither):
@@ -308,18 +310,18 @@ def walk(
             kind = pinfo[p + P_KIND]
             if kind == KIND_PLAIN:
                 lim = LIM_EXACT
-                e = went[j & NONNEG]
+                e = went[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
                         h = (e >> HEUR_SHIFT) & 7
                         break
                     j += 1
-                    e = went[j & NONNEG]
+                    e = went[np.uint64(j)]
             elif kind == KIND_QUOTA:
                 lim = LIM_EXACT
                 need = pinfo[p + P_QUOTA] - heu
-                e = went[j & NONNEG]
+                e = went[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
@@ -328,21 +330,21 @@ def walk(
                             e = SENTINEL
                         break
                     j += 1
-                    e = went[j & NONNEG]
+                    e = went[np.uint64(j)]
             elif kind == KIND_BREAKS:
                 lim = LIM_BREAK if pinfo[p + P_ALLOW] > brk else LIM_EXACT
-                e = went[j & NONNEG]
+                e = went[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
                         h = (e >> HEUR_SHIFT) & 7
                         break
                     j += 1
-                    e = went[j & NONNEG]
+                    e = went[np.uint64(j)]
             else:
                 lim = LIM_BREAK if pinfo[p + P_ALLOW] > brk else LIM_EXACT
                 need = pinfo[p + P_QUOTA] - heu
-                e = went[j & NONNEG]
+                e = went[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
@@ -351,11 +353,11 @@ def walk(
                             e = SENTINEL
                         break
                     j += 1
-                    e = went[j & NONNEG]
+                    e = went[np.uint64(j)]
             if e < lim:
                 avail[e & PIECE_MASK] -= 1
-                placed[i & NONNEG] = j
-                cell = pinfo[p + P_CELL] & NONNEG
+                placed[np.uint64(i)] = j
+                cell = np.uint64(pinfo[p + P_CELL])
                 shown[cell] = (e >> TOP_SHIFT) & SHOWN_MASK
                 brk += e >> BREAK_SHIFT
                 heu += h
@@ -376,10 +378,10 @@ def walk(
                     break
                 left -= 1
                 p = (i * P_STRIDE) & NONNEG
-                key = (shown[pinfo[p + P_LEFT] & NONNEG] & SHOWN_RIGHT) | (
-                    shown[pinfo[p + P_BELOW] & NONNEG] & COLOUR_MASK
+                key = (shown[np.uint64(pinfo[p + P_LEFT])] & SHOWN_RIGHT) | (
+                    shown[np.uint64(pinfo[p + P_BELOW])] & COLOUR_MASK
                 )
-                j = wstart[(pinfo[p + P_TBASE] + key) & NONNEG]
+                j = wstart[np.uint64(pinfo[p + P_TBASE] + key)]
             else:
                 # (placed[i] keeps its stale entry: the walk reads placed[k] only for k < i,
                 # and the call that stops here marks the fresh position itself)
@@ -390,8 +392,8 @@ def walk(
                 if left == 0:
                     break
                 left -= 1
-                j = placed[i & NONNEG] & NONNEG
-                e = went[j]
+                j = placed[np.uint64(i)]
+                e = went[np.uint64(j)]
                 avail[e & PIECE_MASK] += 1
                 brk -= e >> BREAK_SHIFT
                 heu -= (e >> HEUR_SHIFT) & 7
