@@ -273,8 +273,17 @@ def walk(
 
     Why it is faster: a retreat resumes the scan of the position it returns to at once (no key
     to recompute); the scan stops on one word compare (the sentinel, or the first break entry
-    over the allowance); the breaks and heuristic sides so far live in registers; fewer arrays
-    and no wraparound code leave the loop without register spills.
+    over the allowance); the breaks and heuristic sides so far live in registers; a cell shows
+    its two key colours in one word; the nodes left are counted down; indexes read from arrays
+    are cast to uint64, which numba does not wrap around.
+
+    Measured slower in paired runs (2026-12-01, same placements), so left out: the board's
+    entries and per-position heat in the records (0.99); the piece counts, colours, entries and
+    heat in one working array (0.97); each position's key written by its neighbours when placed
+    (0.95); the best-board copy outside the inner loop (0.94) or as element loops (0.93); a
+    record after the last position instead of the depth test (0.89); uint64 record offsets
+    (0.92). This loop's speed hangs on how LLVM allocates its registers: changes that remove
+    instructions can still lose.
     """
     n = placed.shape[0]
     i = counters[C_DEPTH]
@@ -407,12 +416,12 @@ def walk(
                 heu -= (went[j] >> HEUR_SHIFT) & 7
             cum_breaks[i] = brk
             cum_heur[i] = heu
-    # every node placed (one deeper) or retreated (one shallower): the placements follow from
-    # the nodes and the depths, one register less in the loop
     # the deepest position reached: positions are reached in order, so the ones with
     # placements are 0..d-1 (heat starts at zero with the state; one register less in the loop)
     while best_depth < n and heat[pinfo[best_depth * P_STRIDE + P_CELL]] != 0:
         best_depth += 1
+    # every node placed (one deeper) or retreated (one shallower): the placements follow from
+    # the nodes and the depths, one register less in the loop
     nodes = max(max_nodes, 0) - left
     counters[C_PLACEMENTS] += (nodes + i - depth0) // 2
     counters[C_DEPTH] = max(i, 0)
