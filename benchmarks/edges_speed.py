@@ -34,8 +34,14 @@ run are in benchmarks/results/edges_speed.json). libblackwood's rate swings from
 | the same, median of 5 | 54.64 M | 38.13 M | 0.70 |
 | best board copied by slices (1154634), median of 3, load 8 | 44.31 M | 37.71 M | 0.85 |
 | the same (3191054), median of 3, load 9 (3 CPU s per 15 s run) | 51.77 M | 42.61 M | 0.82 |
+| cell word, countdown, uint64 indexes (2e40710), median of 3, load 7.5 | 44.41 M | 47.93 M | 1.08 |
+| the same (8ae3af8), median of 5, load 6.3 | 50.65 M | 46.97 M | 0.93 |
 
-The target (at least libblackwood's rate) is not met: about 0.7-1.0x. Three runs on
+The target (at least libblackwood's rate) is not met for certain: about 0.9-1.1x now, with
+single rounds from 0.47 to 1.13 (seed 5, 2026-12-01 23:52: libblackwood 71.9 M in its tree,
+rompicapo 33.8 M in its own). Paired runs of the kernel alone (same tables, same 150 M
+placements, old and new alternated) put the three steps of 2026-12-01 at x1.11, x1.07 and
+x1.13: 40.9 -> about 50 M placements per CPU second at load 5-8. Three runs on
 2026-12-01 19:54-20:18 (load 8-9) by seed, libblackwood / rompicapo in M: seed 1 38.4 / 41.5,
 39.4 / 41.5, 66.4 / 43.6; seed 3 57.2 / 34.8, 52.0 / 34.6, 51.8 / 40.6 (the seeds search
 different regions of the tree, and the peer's rate swings most).
