@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from rompicapo.common import Deadline, check_time_limit
-from rompicapo.paths._window_kernel import window_search
+from rompicapo.paths._block_search_kernel import hamiltonian_dfs
 from rompicapo.paths.moves import MoveSet, parse_moves
 
 __all__ = ["WINDOW_CELLS", "WINDOW_SIDE", "window_path"]
@@ -155,7 +155,7 @@ def _try_window(rows, cols, start, mset, a, b, sides, node_limit, seeds):
         nbn[i] = len(s)
         nb[i, : len(s)] = sorted(s)
     for seed in range(seeds):
-        order, _ = window_search(nb, nbn, local[start], nw, pair, node_limit, seed)
+        order, _ = hamiltonian_dfs(nb, nbn, local[start], -1, nw, pair, node_limit, seed)
         if len(order):
             return _expand(order, win, present, witness, rows, cols, moves)
     return None
