@@ -12,10 +12,11 @@
 3. Every board 5..``--all-max`` (default 200) from a random start, caselle and knight, by
    ``construct(method="auto")``: closed tours wherever Schwenk's theorem (knight) or the
    construction (caselle) gives one, open paths from a start of the right colour on odd x odd
-   knight boards; all verified; the methods used are tallied.
+   knight boards; all verified; the methods used are tallied. ``--workers`` processes share
+   the boards (default: all cores); the starts come from one seeded stream all the same.
 
     python benchmarks/paths_cycles.py [--size 10000] [--rounds 3] [--all-max 200]
-        [--skip-random] [--skip-closed] [--sample N --small S]
+        [--skip-random] [--skip-closed] [--sample N --small S] [--workers W]
         [--json benchmarks/results/paths_cycles.json]
         [--sweep-json benchmarks/results/paths_sweep.json]
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
@@ -202,31 +204,52 @@ def sweep_boards(top: int, sample: int, small: int = 60) -> list[tuple[int, int]
     return sorted(chosen | {rest[i] for i in pick})
 
 
-def every_board(top: int, sample: int = 0, small: int = 60) -> None:
-    t0, c0 = time.perf_counter(), time.process_time()
+def sweep_tasks(boards: list[tuple[int, int]]) -> list[tuple]:
+    """(leaper, rows, cols, start, closed) for every board, caselle then knight, each start
+    drawn from one seeded stream in that order (so the starts do not depend on the workers)."""
     rng = np.random.default_rng(15)
-    tally = collections.Counter()
-    bad = []
-    boards = sweep_boards(top, sample, small)
+    tasks = []
     for leaper in ("caselle", "knight"):
-        for b, (rows, cols) in enumerate(boards):
+        for rows, cols in boards:
             start = (int(rng.integers(rows)), int(rng.integers(cols)))
             closed = schwenk(rows, cols) if leaper == "knight" else True
             if leaper == "knight" and not closed and sum(start) % 2:
                 # odd x odd: an open tour starts on the larger colour, (r + c) even
                 r, c = start
                 start = (r, c - 1 if c > 0 else c + 1)
-            res = construct(rows, cols, start=start, moves=leaper, closed=closed,
-                            method="auto", time_limit=60)  # fmt: skip
-            kind = "closed" if closed else "open"
-            tally[(leaper, kind, res.method.split(",")[0], res.status)] += 1
-            if not res.found or not verify_path(
-                res.path, rows, cols, leaper, start=start, closed=closed
-            ):
-                bad.append((leaper, rows, cols, start, closed, res.status))
-            if (b + 1) % 500 == 0:
-                print(f"  {leaper} {b + 1} of {len(boards)} boards, {len(bad)} failed, "
+            tasks.append((leaper, rows, cols, start, closed))
+    return tasks
+
+
+def sweep_one(task: tuple) -> tuple[tuple, tuple | None]:
+    """Construct and verify one task: (tally key, the failure or None)."""
+    leaper, rows, cols, start, closed = task
+    res = construct(rows, cols, start=start, moves=leaper, closed=closed, method="auto",
+                    time_limit=60, jobs=1)  # fmt: skip
+    kind = "closed" if closed else "open"
+    key = (leaper, kind, res.method.split(",")[0], res.status)
+    ok = res.found and verify_path(res.path, rows, cols, leaper, start=start, closed=closed)
+    return key, None if ok else (leaper, rows, cols, start, closed, res.status)
+
+
+def every_board(top: int, sample: int = 0, small: int = 60, workers: int = 1) -> None:
+    t0, c0 = time.perf_counter(), time.process_time()
+    tally = collections.Counter()
+    bad = []
+    boards = sweep_boards(top, sample, small)
+    tasks = sweep_tasks(boards)
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for b, (key, failure) in enumerate(pool.imap_unordered(sweep_one, tasks, chunksize=16)):
+            tally[key] += 1
+            if failure:
+                bad.append(failure)
+                print(f"  FAILED: {failure}", flush=True)
+            if (b + 1) % 2000 == 0:
+                print(f"  {b + 1} of {len(tasks)} tasks, {len(bad)} failed, "
                       f"{time.perf_counter() - t0:.0f} s, load {load()}", flush=True)  # fmt: skip
+        pool.close()
+        pool.join()  # reaped, so the workers' CPU time is in os.times()
+    cpu_children = sum(os.times()[2:4])
     took = time.perf_counter() - t0
     print(f"\n3. every board 5..{top} x 5..{top}, random start: "
           f"{'all verified' if not bad else f'{len(bad)} FAILED: {bad[:8]}'} "
@@ -247,7 +270,7 @@ def every_board(top: int, sample: int = 0, small: int = 60) -> None:
         "closed_tours": sum(k for (_, kind, _, _), k in tally.items() if kind == "closed"),
         "by_method": {" ".join(key): k for key, k in sorted(tally.items())},
         "wall_seconds": round(took, 1),
-        "cpu_seconds": round(time.process_time() - c0, 1),
+        "cpu_seconds": round(time.process_time() - c0 + cpu_children, 1),
         "unit": "boards",
         "load": load(),
         "cpu": cpu_model(),
@@ -269,6 +292,8 @@ def main() -> None:
                     help="part 3 on every board up to --small, every square and this many "
                     "more at random (0: every board)")  # fmt: skip
     ap.add_argument("--small", type=int, default=60)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="processes for part 3 (default: all cores)")  # fmt: skip
     ap.add_argument("--json", help="write the rows of part 1 to this file (rows of other "
                     "jobs are kept)")  # fmt: skip
     ap.add_argument("--sweep-json", help="write the row of part 3 to this file")
@@ -280,7 +305,7 @@ def main() -> None:
     if not args.skip_closed:
         closed_tours(args.size, args.big_closed, args.dir)
     if args.all_max:
-        every_board(args.all_max, args.sample, args.small)
+        every_board(args.all_max, args.sample, args.small, args.workers)
     for name, rows in ((args.json, ROWS), (args.sweep_json, SWEEP_ROWS)):
         if name and rows:
             write_rows(name, rows)
