@@ -65,10 +65,11 @@ STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
 
 
 def tables() -> np.ndarray:
-    """One int32 table of 7 x 512 rows: [row triads, permutation keep, triad expand, column
+    """One int32 table of 8 x 512 rows: [row triads, permutation keep, triad expand, column
     expand, in-band peers (first 27 entries), permutations inside a pattern, triads in every
-    permutation inside a pattern]; see the module docstring."""
-    t = np.zeros((7, 512), np.int64)
+    permutation inside a pattern, band keep (permutation keep then triad expand)]; see the
+    module docstring."""
+    t = np.zeros((8, 512), np.int64)
     for x in range(512):  # the 9 cells of a row -> which of its 3 triads are not empty
         t[0, x] = sum(1 << k for k in range(3) if (x >> (3 * k)) & 7)
     perms = [sum(1 << (r * 3 + s[r]) for r in range(3)) for s in itertools.permutations(range(3))]
@@ -87,6 +88,8 @@ def tables() -> np.ndarray:
         t[2, x] = sum(
             7 << (9 * r + 3 * k) for r in range(3) for k in range(3) if (x >> (r * 3 + k)) & 1
         )
+    for x in range(512):  # a band pattern -> the cells its permutations may use: one look-up
+        t[7, x] = t[2, t[1, x]]  # instead of two in a row on the band step's critical path
     for x in range(512):  # columns -> their cells in a band (bits j, j + 9, j + 18)
         t[3, x] = sum(0x40201 << j for j in range(9) if (x >> j) & 1)
     for p in range(27):  # same row, box or column inside the band, the cell itself excluded
@@ -119,6 +122,18 @@ def _single(x):
 
 
 @njit(cache=True, inline="always")
+def _place_alone(st, d, b, p, tb):
+    """Digit ``d`` into cell ``p`` of band ``b`` when no other digit may go there (a naked
+    single): d leaves its peers and the cell is marked placed; no other word changes."""
+    col = np.int64(0x40201) << (p % 9)
+    st[3 * d + b] &= ~tb[4, p]
+    for b2 in range(3):
+        if b2 != b:
+            st[3 * d + b2] &= ~col
+    st[27 + b] |= np.int64(1) << p
+
+
+@njit(cache=True, inline="always")
 def _place(st, d, b, p, tb):
     """Digit ``d`` (0-8) into cell ``p`` (0-26) of band ``b``: other digits leave the cell, d
     leaves its peers. Returns the bit set of digits the rules must look at again: d, and each
@@ -148,15 +163,11 @@ def _place(st, d, b, p, tb):
                 )
             ):
                 dirty |= np.int64(1) << e
-    st[3 * d + b] &= ~tb[4, p]
-    for b2 in range(3):
-        if b2 != b:
-            st[3 * d + b2] &= ~col
-    st[27 + b] |= bit
+    _place_alone(st, d, b, p, tb)
     return dirty
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called per dirty digit: no call overhead
 def _reduce_digit(st, d, tb):
     """Triad rules for digit ``d`` (both directions) until they stall, then its hidden
     singles. Returns (-1 on a contradiction else the bit set of changed digits)."""
@@ -170,18 +181,18 @@ def _reduce_digit(st, d, tb):
     while True:
         # bands: (row, box) triads
         o0, o1, o2 = w0, w1, w2
-        k = tb[1, _band_pattern(w0, tb)]
+        k = tb[7, _band_pattern(w0, tb)]
         if k == 0:
             return -1
-        w0 &= tb[2, k]
-        k = tb[1, _band_pattern(w1, tb)]
+        w0 &= k
+        k = tb[7, _band_pattern(w1, tb)]
         if k == 0:
             return -1
-        w1 &= tb[2, k]
-        k = tb[1, _band_pattern(w2, tb)]
+        w1 &= k
+        k = tb[7, _band_pattern(w2, tb)]
         if k == 0:
             return -1
-        w2 &= tb[2, k]
+        w2 &= k
         if stacks_done and w0 == o0 and w1 == o1 and w2 == o2:
             break
         # stacks: (band, column) pairs of three columns
@@ -268,7 +279,9 @@ def _propagate(st, dirty, tb):
                 bit = np.int64(1) << p
                 for e in range(9):
                     if st[3 * e + b] & bit:
-                        dirty |= _place(st, e, b, p, tb)
+                        # the cell's only digit: no other digit's word to visit
+                        _place_alone(st, e, b, p, tb)
+                        dirty |= np.int64(1) << e
                         break
         if dirty == 0:
             return True
@@ -421,9 +434,11 @@ def _triad_counts(st, tb, scratch):
         return -1
     add_all = c3 & ~c4
     rem_all = f3 & ~f4
-    # units whose rule has material (it may find every digit already conforming): the first
-    # one that changes something returns, the patterns of the others may then be stale
-    todo = (add_all | rem_all) & ALL6
+    # units whose rule has material: the first one that changes something returns, the
+    # patterns of the others may then be stale. A triad in both sets is reached by exactly the
+    # three digits forced into it, so neither rule changes anything there (common in a nearly
+    # solved band, where every triad is full): the exclusive or skips those.
+    todo = (add_all ^ rem_all) & ALL6
     dirty = np.int64(0)
     while todo:
         u = _ctz(todo) // 9
