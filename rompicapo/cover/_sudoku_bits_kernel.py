@@ -39,7 +39,9 @@ this changes a count or a guess): the givens are set in one pass per digit; a di
 at again only when a rule could find something new for it (a placement, an emptied triad, a
 unit left with one cell: see :func:`_place`); the two triad steps alternate only while the
 other changes something; the triad-count rule packs a digit's six patterns into one word
-and counts over the six units at once; the tables are int32.
+and counts over the six units at once, and skips the triads no rule can change (reached by
+exactly the three digits forced into them); the band step is one look-up of a fused table; a
+naked single is placed without visiting the other digits' words; the tables are int32.
 
 ``heuristic`` (default 3) exists for measurements: bit 1 turns on the pattern branching
 (else cells only), bit 2 the triad-count rule. All settings give the same counts.
