@@ -63,6 +63,7 @@ BAND = 0x7FFFFFF  # 27 cells
 NWORDS = 30  # 27 digit-band words, 3 solved-cell words
 ALL6 = (1 << 54) - 1  # six 9-bit patterns
 MAX_DEPTH = 82
+CHANGED = 1 << 20  # in _reduce_digit's answer: it changed a word (else no scan is needed)
 STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
 STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
 
@@ -173,7 +174,8 @@ def _place(st, d, b, p, tb):
 @njit(cache=True, inline="always")  # called per dirty digit: no call overhead
 def _reduce_digit(st, d, tb):
     """Triad rules for digit ``d`` (both directions) until they stall, then its hidden
-    singles. Returns (-1 on a contradiction else the bit set of changed digits)."""
+    singles. Returns -1 on a contradiction, else the bit set of digits to look at again, with
+    ``CHANGED`` when a word changed."""
     dirty = np.int64(0)
     stacks_done = False
     w0 = st[3 * d]
@@ -223,6 +225,8 @@ def _reduce_digit(st, d, tb):
     # d is not marked for another pass for this: the hidden singles below already see the
     # new words, and other digits see the change through the naked-singles scan, which
     # _propagate runs after every digit
+    if w0 != st[3 * d] or w1 != st[3 * d + 1] or w2 != st[3 * d + 2]:
+        dirty |= CHANGED
     st[3 * d] = w0
     st[3 * d + 1] = w1
     st[3 * d + 2] = w2
@@ -250,13 +254,14 @@ def _reduce_digit(st, d, tb):
             p = _ctz(h)
             h &= h - 1
             if st[3 * d + b] >> p & 1:  # else an earlier single took it: the next pass fails
-                dirty |= _place(st, d, b, p, tb)
+                dirty |= _place(st, d, b, p, tb) | CHANGED
     return dirty
 
 
 @njit(cache=True)
 def _propagate(st, dirty, tb):
     """Apply the rules until nothing changes. Returns False on a contradiction."""
+    changed = True  # the caller changed the state: scan at least once
     while True:
         if dirty:
             d = _ctz(dirty)
@@ -264,7 +269,14 @@ def _propagate(st, dirty, tb):
             r = _reduce_digit(st, d, tb)
             if r < 0:
                 return False
-            dirty |= r
+            if r & CHANGED:
+                changed = True
+                dirty |= r & 511
+        if not changed:
+            if dirty == 0:
+                return True
+            continue  # no word changed since the last scan: it would find nothing
+        changed = False
         # naked singles, band by band, after every digit, not only when the marks run out: the
         # scan costs less than a digit's rules, and the digits reduced next see its placements
         # at once (fewer passes over them; the fixpoint is the same)
@@ -287,6 +299,7 @@ def _propagate(st, dirty, tb):
                         # the cell's only digit: no other digit's word to visit
                         _place_alone(st, e, b, p, tb)
                         dirty |= np.int64(1) << e
+                        changed = True
                         break
         if dirty == 0:
             return True
