@@ -320,6 +320,8 @@ class PathResult(SearchResult):
                 else f"a window {self.counts['window_columns']} wide searched, closed tours "
                 "beside it"
                 if self.method == "window"
+                else f"column profiles, {self.counts['profile_states']:,} states at most"
+                if self.method == "profile"
                 else f"{self.rotations} rotations, {self.restarts} restarts"
             )
             lines.append(f"{board}: found, {verdict} ({how}, {timing})")
@@ -578,7 +580,7 @@ def construct(
         obstruction = (
             _lattice_obstruction(mset)
             or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
-            or _four_rows_obstruction(rows, cols, mset, closed)
+            or _four_rows_obstruction(rows, cols, mset, closed, (r0, c0))
         )
     elif closed:
         obstruction = "a closed tour ends one move from its start, and a 1x1 board has no move"
@@ -586,6 +588,9 @@ def construct(
         result.status = "impossible"
         result.proof = obstruction
         return result
+    if not closed and method != "greedy" and _profile_applies(rows, cols, mset):
+        # exact: a verified path or a proof, unless the time limit runs out first
+        return _by_profile(result, mset, deadline)
     if not closed and method != "greedy" and _window_applies(rows, cols, mset):
         found = _by_window(result, mset, deadline)
         if found is not None:
@@ -829,6 +834,40 @@ def _by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
     return result if result.found else None
 
 
+# Open knight paths on boards with a side of 3 or 4: the column-profile programme of
+# rompicapo.paths.narrow decides every start (a path or a proof) where the walk gave "not found"
+# (4 x 30 from (0, 9)); on 4 x n at most ~38,000 states per cell, 4 x 2000 from any start in
+# well under a second once the first columns are computed.
+PROFILE_SIDES = (3, 4)
+
+
+def _profile_applies(rows: int, cols: int, mset: MoveSet) -> bool:
+    return min(rows, cols) in PROFILE_SIDES and mset == parse_moves("knight")
+
+
+def _by_profile(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathResult:
+    """The exact column-profile search: "found", "impossible" with its proof, or "not found"
+    when the time limit ran out first."""
+    from rompicapo.paths.narrow import narrow_path, warm_up
+
+    result.compile_seconds = jit_warmup("paths.narrow", warm_up)
+    with Stopwatch() as sw:
+        res = narrow_path(result.rows, result.cols, result.start, mset, deadline=deadline)
+    result.solve_seconds += sw.seconds
+    result.peak_bytes = peak_rss_bytes()
+    result.method = "profile"
+    result.status = res.status
+    result.counts.update({f"profile_{k}": v for k, v in res.counts.items()})
+    if res.status == "found":
+        itype = np.int32 if result.rows * result.cols <= INT32_CELLS else np.int64
+        result.path = res.path.astype(itype)
+    elif res.status == "impossible":
+        result.proof = res.proof
+    else:
+        result.counts["time_limit_reached"] = 1
+    return result
+
+
 def _window_applies(rows: int, cols: int, mset: MoveSet) -> bool:
     """Open knight paths on a narrow board: :func:`~rompicapo.paths.window.window_path` first
     (the walk misses paths from starts in the middle of 5 x n: it must cover one end and come
@@ -863,16 +902,56 @@ def _by_window(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathRes
     return result
 
 
-def _four_rows_obstruction(rows: int, cols: int, mset: MoveSet, closed: bool) -> str:
-    """Pósa's argument: no closed knight's tour on 4 x n."""
-    if not closed or 4 not in (rows, cols) or mset != parse_moves("knight"):
-        return ""
-    return (
-        "Pósa: on a 4 x n board every knight move from an outer row (first or last) lands in "
-        "the two middle rows, which hold as many cells (2n); so a closed tour alternates outer "
-        "and middle cells, as it alternates colours, and all outer cells would have one colour, "
-        "but they have both"
-    )
+def _outer_middle_axes(rows: int, cols: int, mset: MoveSet) -> list[str]:
+    """``"row"`` and/or ``"column"``: the board has 4 of them, every move that fits across
+    them goes from an outer one (first or last) to one of the two middle ones, and every move
+    changes the colour of the cell (the knight; any leaper with |d| in {1, 2} across 4 and
+    dr + dc odd). Pósa's argument below needs exactly this; 4 x 4 has both axes."""
+    axes = []
+    for axis, side in (("row", rows), ("column", cols)):
+        if side != 4:
+            continue
+        across = [abs(m[0] if axis == "row" else m[1]) for m in mset.moves]
+        fit = [(d, m) for d, m in zip(across, mset.moves, strict=True) if d <= 3]
+        if fit and all(d in (1, 2) and (m[0] + m[1]) % 2 for d, m in fit):
+            axes.append(axis)
+    return axes
+
+
+def _four_rows_obstruction(
+    rows: int, cols: int, mset: MoveSet, closed: bool, start: tuple[int, int] = (0, 0)
+) -> str:
+    """Pósa's argument on 4 x n (and n x 4): no closed tour, and no open path from a cell of
+    the two middle rows.
+
+    Every move from an outer row lands in a middle row, so the 2n outer cells are pairwise
+    non-adjacent. On a path of 4n cells that starts (or ends) in a middle row they are 2n
+    non-consecutive places among the other 4n - 1, which forces every other place: all of one
+    parity, hence (every move changes colour) all of one colour. But the two outer rows hold
+    n cells of each colour (their colourings are opposite: they are 3 rows apart). On a closed
+    tour the same holds for any cut of it. So a path ends in outer rows at both ends.
+    """
+    for axis in _outer_middle_axes(rows, cols, mset):
+        if closed:
+            return (
+                f"Pósa: on a board with 4 {axis}s every {mset.name} move from an outer {axis} "
+                f"(first or last) lands in the two middle {axis}s, which hold as many cells; so "
+                "a closed tour alternates outer and middle cells, as it alternates colours, and "
+                "all outer cells would have one colour, but they have both"
+            )
+        if (start[0] if axis == "row" else start[1]) not in (1, 2):
+            continue
+        n = cols if axis == "row" else rows
+        return (
+            f"Pósa: on a board with 4 {axis}s every {mset.name} move from an outer {axis} "
+            f"(first or last) lands in one of the two middle {axis}s, so no two of the {2 * n} "
+            f"outer cells are consecutive on a path; a path of {4 * n} cells that starts in a "
+            f"middle {axis} must then put them at every other place of its last {4 * n - 1}, "
+            "all at places of one parity, hence all of one colour (every move changes colour), "
+            f"but the outer {axis}s hold {n} cells of each colour; so every open path starts "
+            f"and ends in an outer {axis}, and ({start[0]}, {start[1]}) is in a middle {axis}"
+        )
+    return ""
 
 
 def _settle_by_exhaustive_search(result: PathResult) -> None:
