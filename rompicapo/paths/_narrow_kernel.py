@@ -45,11 +45,13 @@ def _partner(a, w, i):
 
 
 @njit(cache=True)
-def step(states, v, r, c, s, last, w, bdr, bdc, rows):
+def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
     """Add cell ``v`` (row ``r``, column ``c``) to every state of ``states`` (sorted, unique).
 
     ``bdr``/``bdc``: the backward moves (to earlier cells; those that fit in ``rows``).
-    ``s``: the start's cell index; ``last``: ``v`` is the board's last cell.
+    ``s``: the start's cell index; ``last``: ``v`` is the board's last cell. ``closed``: the
+    partial solutions are those of a closed tour instead (no start, no terminal: every cell
+    retires with two edges, and the one cycle closes at the last cell).
     Returns ``(children, parent, choice)``: the sorted unique states after ``v``, for each the
     index in ``states`` of one state it came from and the bitmask of backward moves (bit ``j``
     = an edge from ``v`` along ``bdr[j], bdc[j]``) that made it.
@@ -69,10 +71,10 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows):
             nbbit[m] = 1 << j
             m += 1
     s_idx = s - (v - w)  # the start's window index (valid when 0 <= s_idx <= w)
-    s_in = 0 <= s_idx <= w
+    s_in = 0 <= s_idx <= w and not closed
     s_retired = s < v - w  # retired before this step
     retiring = v - w
-    maxdeg = 1 if v == s else 2
+    maxdeg = 1 if v == s and not closed else 2
     # subsets of the neighbours with at most maxdeg edges
     subs = np.empty(1 + m + m * (m - 1) // 2, np.int64)
     ns = 0
@@ -135,15 +137,26 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows):
                 x0 = a[e0]
                 x1 = a[e1]
                 if x0 >= FIRST_LABEL and x0 == x1:
-                    continue  # the two ends of one path: a cycle
+                    if not (closed and last):
+                        continue  # the two ends of one path: a cycle
+                    # the tour closes at the last cell
+                    a[e0] = INSIDE
+                    a[e1] = INSIDE
+                    a[w] = INSIDE
+                    x0 = x1 = INSIDE
+                    complete = True
                 # the far end of each path: -2 for a retired terminal, else a window index
                 f0 = e0
-                if x0 == TERMINAL:
+                if complete:
+                    pass
+                elif x0 == TERMINAL:
                     f0 = -2
                 elif x0 >= FIRST_LABEL:
                     f0 = _partner(a, w, e0)
                 f1 = e1
-                if x1 == TERMINAL:
+                if complete:
+                    pass
+                elif x1 == TERMINAL:
                     f1 = -2
                 elif x1 >= FIRST_LABEL:
                     f1 = _partner(a, w, e1)
@@ -152,7 +165,9 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows):
                 if x1 != 0:
                     a[e1] = INSIDE
                 a[w] = INSIDE
-                if f0 == -2 and f1 == -2:
+                if complete:
+                    pass
+                elif f0 == -2 and f1 == -2:
                     complete = True
                 elif f0 == -2:
                     a[f1] = TERMINAL
@@ -166,6 +181,8 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows):
             if rc == 0:
                 continue  # a cell off every path
             if rc != INSIDE:
+                if closed:
+                    continue  # a closed tour enters and leaves every cell
                 if retiring != s:
                     # it ends the path: no other end but the start's may have retired
                     nt = 0
@@ -225,8 +242,9 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows):
 
 
 @njit(cache=True)
-def accepting(states, w):
-    """Index of the first state that is a finished path (see the module's rules), or -1."""
+def accepting(states, w, closed):
+    """Index of the first state that is a finished path (see the module's rules; a closed
+    tour: every window cell inside it), or -1."""
     for si in range(states.shape[0]):
         st = states[si]
         nt = 0
@@ -249,7 +267,9 @@ def accepting(states, w):
                 npair += 1
         if not ok:
             continue
-        if (nt == 0 and npair == 0) or (nt == 1 and npair == 0) or (nt == 0 and npair == 2):
+        if nt == 0 and npair == 0:
+            return si
+        if not closed and ((nt == 1 and npair == 0) or (nt == 0 and npair == 2)):
             return si
     return -1
 

@@ -23,6 +23,10 @@ moves generate, connectivity, cells with a single neighbour, and the colouring o
 leapers (a knight's path alternates colours). On small boards (<= 42 cells) an exhaustive
 search (``rompicapo.paths.count.search_path``) settles a failed search. Otherwise the answer is
 "not found".
+
+Narrow boards (open knight paths, a side of 3 or 4) are decided exactly instead: Pósa's
+argument refuses the middle rows of 4 x n, and the column-profile programme of
+:mod:`rompicapo.paths.narrow` gives a path or proves that none exists for every other start.
 """
 
 from __future__ import annotations
@@ -334,6 +338,9 @@ class PathResult(SearchResult):
             lines.append(f"{board}: interrupted after {done:,} of {rows * cols:,} cells ({timing})")
         else:
             within = " within the time limit" if self.counts.get("time_limit_reached") else ""
+            if self.method == "profile":
+                lines.append(f"{board}: not found{within} (column profiles, {timing})")
+                return "\n".join(lines)
             lines.append(
                 f"{board}: not found{within} ({self.rotations} rotations, {self.restarts} "
                 f"restarts, {timing}); no proof that none exists"
@@ -532,7 +539,11 @@ def construct(
             :mod:`rompicapo.paths.window`, a search of a few columns around the start joined
             to closed tours of the two sides) or
             ``"auto"`` (blocks where they apply, else greedy). Greedy closed tours start the
-            walk at the board's centre and read the cycle from ``start``.
+            walk at the board's centre and read the cycle from ``start``. Open knight paths on
+            boards with a side of 3 or 4 get, with any method but ``"greedy"``, the exact
+            column-profile search of :mod:`rompicapo.paths.narrow` (``method`` "profile" in
+            the result): a path (or closed tour), or "impossible" with its proof, or "not found"
+            only when ``time_limit`` runs out.
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
     not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
@@ -554,7 +565,9 @@ def construct(
     n = rows * cols
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    if method in ("blocks", "auto"):
+    # knight boards with a side of 3 or 4 are below every block table's minimum: they go
+    # straight to the proofs and the exact column-profile search below
+    if method in ("blocks", "auto") and not _profile_applies(rows, cols, mset):
         kind, why_not = block_method(rows, cols, (r0, c0), mset, closed)
         if kind in ("blocks", "blocks-cycle"):
             if kind == "blocks":
@@ -588,7 +601,7 @@ def construct(
         result.status = "impossible"
         result.proof = obstruction
         return result
-    if not closed and method != "greedy" and _profile_applies(rows, cols, mset):
+    if method != "greedy" and _profile_applies(rows, cols, mset):
         # exact: a verified path or a proof, unless the time limit runs out first
         return _by_profile(result, mset, deadline)
     if not closed and method != "greedy" and _window_applies(rows, cols, mset):
@@ -834,10 +847,11 @@ def _by_dfs(result: PathResult, mset: MoveSet) -> PathResult | None:
     return result if result.found else None
 
 
-# Open knight paths on boards with a side of 3 or 4: the column-profile programme of
+# Knight paths on boards with a side of 3 or 4: the column-profile programme of
 # rompicapo.paths.narrow decides every start (a path or a proof) where the walk gave "not found"
 # (4 x 30 from (0, 9)); on 4 x n at most ~38,000 states per cell, 4 x 2000 from any start in
-# well under a second once the first columns are computed.
+# well under a second once the first columns are computed. Closed tours too (3 x n: Schwenk's
+# even n >= 10; 4 x n is Pósa's, refused before).
 PROFILE_SIDES = (3, 4)
 
 
@@ -852,7 +866,9 @@ def _by_profile(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathRe
 
     result.compile_seconds = jit_warmup("paths.narrow", warm_up)
     with Stopwatch() as sw:
-        res = narrow_path(result.rows, result.cols, result.start, mset, deadline=deadline)
+        res = narrow_path(
+            result.rows, result.cols, result.start, mset, closed=result.closed, deadline=deadline
+        )
     result.solve_seconds += sw.seconds
     result.peak_bytes = peak_rss_bytes()
     result.method = "profile"

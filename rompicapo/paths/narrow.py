@@ -1,4 +1,5 @@
-"""Open paths on boards with few rows (3 x n, 4 x n, n x 3, n x 4): an exact decision.
+"""Open paths and closed tours on boards with few rows (3 x n, 4 x n, n x 3, n x 4): an exact
+decision.
 
 A frontier dynamic programme over the columns (the "mate array" of Knuth's SIMPATH, over
 vertices instead of edges): the board, its short side as rows, is swept cell by cell down each
@@ -6,7 +7,9 @@ column; the state is, for the few cells added but with neighbours still to come,
 has 0, 1 or 2 path edges and which one-edge cells are the two ends of one partial path (see
 :mod:`rompicapo.paths._narrow_kernel`). Every reachable state is kept, so the answer is exact:
 an open Hamiltonian path from the start exists if and only if a state that is one single path
-survives the last cell; it is then read back through the parent pointers.
+survives the last cell; it is then read back through the parent pointers. Closed tours are
+the same programme without a start: no cell may retire with one edge, and the one cycle may
+close only at the last cell.
 
 Long boards cost little more than short ones: a column's step depends only on the set of
 states entering it and on the column's *type* (near the left edge, the start's offset in it,
@@ -18,7 +21,7 @@ other starts and lengths (up to :data:`MEMO_BYTES`).
 
 Supports any symmetric move set whose moves that fit in the short side reach at most
 :data:`MAX_WINDOW` cells back in the sweep (knight: 7 on 3 rows, 9 on 4 rows; caselle: 9 and
-12); the state count, not the board's length, is what limits it (knight: at most ~1,800 states
+12); the state count, not the board's length, is what limits it (knight: at most ~2,200 states
 per cell on 3 rows, ~38,000 on 4 rows).
 
 >>> from rompicapo.paths.verify import verify_path
@@ -111,21 +114,24 @@ class _Profiles:
         return len(self.sets) - 1
 
 
-_MEMO: dict[tuple[int, tuple[tuple[int, int], ...]], _Profiles] = {}
+_MEMO: dict[tuple[int, tuple[tuple[int, int], ...], bool], _Profiles] = {}
 
 
-def _profiles(short: int, back: tuple[tuple[int, int], ...]) -> _Profiles:
+def _profiles(short: int, back: tuple[tuple[int, int], ...], closed: bool) -> _Profiles:
     if sum(p.bytes for p in _MEMO.values()) > MEMO_BYTES:
         _MEMO.clear()
-    return _MEMO.setdefault((short, back), _Profiles())
+    return _MEMO.setdefault((short, back, closed), _Profiles())
 
 
 def _column_type(c: int, long: int, short: int, s: int, w: int, reach: int) -> tuple:
     """What column ``c``'s step depends on besides its entering states: the left edge
     (``min(c, reach)``), where the start is relative to the column (``s - c * short``, or
-    +-1 when the start is wholly ahead or wholly retired), and whether it is the last."""
+    +-2^40 when the start is wholly ahead or wholly retired; a closed tour, ``s`` < 0, has no
+    start), and whether it is the last."""
     first = c * short
-    if s > first + short - 1:
+    if s < 0:
+        rel = -(1 << 40)
+    elif s > first + short - 1:
         rel = 1 << 40  # the start is ahead
     elif s < first - w:
         rel = -(1 << 40)  # the start has retired before this column
@@ -153,11 +159,13 @@ def narrow_path(
     start: tuple[int, int],
     moves: str | MoveSet = "knight",
     *,
+    closed: bool = False,
     time_limit: float | None = None,
     deadline: Deadline | None = None,
 ) -> NarrowResult:
     """Decide whether an open path through every cell of ``rows x cols`` from ``start``
-    exists, and return one if it does (see the module's docstring).
+    exists (with ``closed``: a closed tour, read from ``start``), and return one if it does
+    (see the module's docstring).
 
     Exact: ``"impossible"`` only when no path exists, ``"found"`` with a path the caller can
     check with :func:`~rompicapo.paths.verify_path`; ``"not found"`` only when ``time_limit``
@@ -182,7 +190,7 @@ def narrow_path(
     back = _back_moves(short, ms)
     w = _window(short, back)
     if w == 0:  # no move fits across the short side: no edge at all
-        if rows * cols == 1:
+        if rows * cols == 1 and not closed:
             return NarrowResult("found", path=np.zeros(1, np.int64))
         return NarrowResult(
             "impossible", proof=f"no {mset.name} move fits on a board {short} cells wide"
@@ -192,7 +200,9 @@ def narrow_path(
     bdc = np.array([m[1] for m in back], np.int64)
     s = sc * short + sr
     n = short * long
-    prof = _profiles(short, back)
+    # a closed tour's programme has no start: its steps serve every start
+    s_dp = -1 if closed else s
+    prof = _profiles(short, back, closed)
     nsub = 1 + len(back) + len(back) * (len(back) - 1) // 2
     cur = prof.intern(np.array([sum(_k.INSIDE << (4 * i) for i in range(w))], np.int64))
     used: list[tuple[int, tuple]] = []  # the (entering set, type) step of each column
@@ -202,8 +212,8 @@ def narrow_path(
     first_seen: dict[int, int] = {}  # entering set -> first column in the current regime
     c = 0
     while c < long:
-        ctype = _column_type(c, long, short, s, w, reach)
-        end = _stretch_end(ctype, long, short, s, reach)
+        ctype = _column_type(c, long, short, s_dp, w, reach)
+        end = _stretch_end(ctype, long, short, s_dp, reach)
         if end > c:
             # a stretch of columns of one type: once an entering set comes back, the columns
             # repeat with that period to the stretch's end (no need to visit them one by one)
@@ -230,7 +240,9 @@ def narrow_path(
                 if deadline.expired():
                     return NarrowResult("not found", counts=counts)
                 v = c * short + r
-                states, par, cho = _k.step(states, v, r, c, s, v == n - 1, w, bdr, bdc, short)
+                states, par, cho = _k.step(
+                    states, v, r, c, s_dp, v == n - 1, w, bdr, bdc, short, closed
+                )
                 layers.append((par, cho))
                 prof.bytes += par.nbytes + cho.nbytes
             prof.steps[key] = (prof.intern(states), layers)
@@ -245,14 +257,15 @@ def narrow_path(
     counts["states"] = max(len(prof.sets[x]) for x in seen_sets)
     final = prof.sets[cur]
     done = len(used) == long and len(final) > 0
-    i = _k.accepting(final, w) if done else -1
+    i = _k.accepting(final, w, closed) if done else -1
     if i < 0:
         where = f" (none left after column {len(used) - 1})" if len(used) < long else ""
+        what = "tour" if closed else "path from the start"
         return NarrowResult(
             "impossible",
             proof=(
-                f"exhaustive search over the column profiles: every partial path from the start, "
-                f"swept column by column ({counts['states']:,} states at most, "
+                f"exhaustive search over the column profiles: every partial {what}, swept "
+                f"column by column ({counts['states']:,} states at most, "
                 f"{counts['profiles']} distinct sets of them){where}, and none completes"
             ),
             counts=counts,

@@ -164,3 +164,25 @@ def test_random_narrow_boards(rows, n, data, transpose):
         assert res.proof
     if rows * n <= 24:
         assert res.found == _exists(rows, n, "knight")[(r, c)]
+
+
+@pytest.mark.parametrize("n", range(3, 11))
+def test_closed_tours_of_three_by_n_match_exhaustive_search(n):
+    exists = search_path(3, n, (0, 0), "knight", closed=True).path is not None
+    for r, c in ((0, 0), (1, n // 2), (2, n - 1)):
+        for rows, cols, start in ((3, n, (r, c)), (n, 3, (c, r))):
+            res = narrow_path(rows, cols, start, closed=True)
+            assert res.status == ("found" if exists else "impossible")
+            if exists:
+                assert verify_path(res.path, rows, cols, "knight", start=start, closed=True)
+
+
+def test_closed_tours_of_three_by_n_follow_schwenk():
+    # Schwenk (1991): 3 x n has a closed knight's tour iff n is even and n >= 10
+    for n in [*range(3, 41), 1000, 2001, 5000]:
+        start = (1, n // 3)
+        res = construct(3, n, start=start, moves="knight", closed=True, method="auto")
+        assert res.found == (n % 2 == 0 and n >= 10), n
+        assert res.found or res.proof
+        if res.found:
+            assert res.verify()
