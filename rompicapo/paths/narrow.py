@@ -238,6 +238,9 @@ def narrow_path(
                 if need > 64 << 20:
                     check_memory(need, f"a column step of {len(states):,} states")
                 if deadline.expired():
+                    counts["states"] = max(len(prof.sets[x]) for x in seen_sets | {cur})
+                    counts["states"] = max(counts["states"], len(states))
+                    counts["profiles"] = len(seen_sets)
                     return NarrowResult("not found", counts=counts)
                 v = c * short + r
                 states, par, cho = _k.step(
