@@ -290,10 +290,12 @@ def backtrack(final, parent, choice, offset, layer):
 
 
 @njit(cache=True)
-def edges_to_path(choice, rows, s, bdr, bdc):
+def edges_to_path(choice, rows, s, bdr, bdc, board_cols):
     """The path from ``s`` along the edges ``choice`` selects (bit ``j`` of ``choice[v]``: the
-    edge from cell ``v`` along backward move ``j``); cells as sweep indices ``c * rows + r``.
-    Returns the path (shorter than the board if the edges do not form one path from ``s``)."""
+    edge from cell ``v`` along backward move ``j``; cells as sweep indices ``c * rows + r``),
+    as the board's flat cells ``r * board_cols + c`` (``board_cols`` 0: the sweep indices
+    themselves, which are the flat cells of the transposed board). Returns the path (shorter
+    than the board if the edges do not form one path from ``s``)."""
     n = choice.shape[0]
     adj = np.full((n, 2), -1, np.int64)
     for v in range(n):
@@ -305,11 +307,8 @@ def edges_to_path(choice, rows, s, bdr, bdc):
         for j in range(bdr.shape[0]):
             if (m >> j) & 1:
                 u = (c + bdc[j]) * rows + r + bdr[j]
-                for x, y in ((v, u), (u, v)):
-                    if adj[x, 0] < 0:
-                        adj[x, 0] = y
-                    else:
-                        adj[x, 1] = y
+                adj[v, 0 if adj[v, 0] < 0 else 1] = u
+                adj[u, 0 if adj[u, 0] < 0 else 1] = v
     path = np.empty(n, np.int64)
     path[0] = s
     prev = -1
@@ -322,4 +321,8 @@ def edges_to_path(choice, rows, s, bdr, bdc):
         path[k] = nxt
         prev = cur
         k += 1
+    if board_cols > 0:
+        for i in range(k):
+            v = path[i]
+            path[i] = (v % rows) * board_cols + v // rows
     return path[:k]

@@ -100,7 +100,10 @@ class _Profiles:
     def __init__(self) -> None:
         self.sets: list[np.ndarray] = []
         self.by_content: dict[tuple[int, int], list[int]] = {}
-        self.steps: dict[tuple[int, tuple], tuple[int, list[tuple[np.ndarray, np.ndarray]]]] = {}
+        # (entering set, column type) -> step id; a step: entering set, leaving set, and the
+        # parents and choices of each of its cells
+        self.step_ids: dict[tuple[int, tuple], int] = {}
+        self.steps: list[tuple[int, int, list[tuple[np.ndarray, np.ndarray]]]] = []
         self.bytes = 0
 
     def intern(self, states: np.ndarray) -> int:
@@ -205,7 +208,11 @@ def narrow_path(
     prof = _profiles(short, back, closed)
     nsub = 1 + len(back) + len(back) * (len(back) - 1) // 2
     cur = prof.intern(np.array([sum(_k.INSIDE << (4 * i) for i in range(w))], np.int64))
-    used: list[tuple[int, tuple]] = []  # the (entering set, type) step of each column
+    # the step id of each column: arrays for the stretches filled by period, a list for the
+    # columns visited one by one since the last stretch (it starts at column ``listed_from``)
+    filled: list[np.ndarray] = []
+    listed: list[int] = []
+    listed_from = 0
     counts = {"states": 0, "columns": 0, "profiles": 0}
     seen_sets = {cur}
     regime: tuple = ()
@@ -223,14 +230,17 @@ def narrow_path(
                 c_first = first_seen[cur]
                 period = c - c_first
                 left = end - c + 1
-                used.extend(used[c_first + k % period] for k in range(left))
+                pattern = np.array(listed[c_first - listed_from : c - listed_from], np.int32)
+                repeats = np.tile(pattern, -(-left // period))[:left]
+                filled += [np.array(listed, np.int32), repeats]
                 if left % period:
-                    cur = used[c_first + left % period][0]
+                    cur = prof.steps[int(pattern[left % period])][0]
+                listed, listed_from = [], end + 1
                 c = end + 1
                 continue
             first_seen[cur] = c
         key = (cur, ctype)
-        if key not in prof.steps:
+        if key not in prof.step_ids:
             layers = []
             states = prof.sets[cur]
             for r in range(short):
@@ -248,10 +258,12 @@ def narrow_path(
                 )
                 layers.append((par, cho))
                 prof.bytes += par.nbytes + cho.nbytes
-            prof.steps[key] = (prof.intern(states), layers)
+            prof.step_ids[key] = len(prof.steps)
+            prof.steps.append((cur, prof.intern(states), layers))
             counts["columns"] += 1
-        used.append(key)
-        cur = prof.steps[key][0]
+        step_id = prof.step_ids[key]
+        listed.append(step_id)
+        cur = prof.steps[step_id][1]
         seen_sets.add(cur)
         c += 1
         if len(prof.sets[cur]) == 0:
@@ -259,6 +271,7 @@ def narrow_path(
     counts["profiles"] = len(seen_sets)
     counts["states"] = max(len(prof.sets[x]) for x in seen_sets)
     final = prof.sets[cur]
+    used = np.concatenate([*filled, np.array(listed, np.int32)])
     done = len(used) == long and len(final) > 0
     i = _k.accepting(final, w, closed) if done else -1
     if i < 0:
@@ -273,37 +286,36 @@ def narrow_path(
             ),
             counts=counts,
         )
-    path = _read_back(prof, used, int(i), short, s, bdr, bdc, n)
-    if transposed:
-        flat = path  # sweep index c * short + r is the transposed board's r * cols + c
-    else:
-        col, row = np.divmod(path, short)
-        flat = row * cols + col
-    return NarrowResult("found", path=flat, counts=counts)
+    # sweep index c * short + r is the transposed board's flat cell r * cols + c
+    path = _read_back(prof, used, int(i), short, s, bdr, bdc, n, 0 if transposed else cols)
+    return NarrowResult("found", path=path, counts=counts)
 
 
-def _read_back(prof, used, final, short, s, bdr, bdc, n) -> np.ndarray:
-    """The path from the parent pointers of the columns' steps (shared steps stored once)."""
-    ids: dict[tuple, int] = {}
+def _read_back(prof, used, final, short, s, bdr, bdc, n, board_cols) -> np.ndarray:
+    """The path from the parent pointers of the columns' steps (``used``: the step id of each
+    column; shared steps stored once)."""
+    present = np.zeros(len(prof.steps), np.bool_)
+    present[used] = True
+    steps = np.flatnonzero(present)
+    step_of_column = (np.cumsum(present) - 1)[used]
     chunks_p, chunks_c, offsets = [], [], []
     total = 0
-    step_of_column = np.empty(len(used), np.int32)
-    for c, key in enumerate(used):
-        if key not in ids:
-            ids[key] = len(ids)
-            for par, cho in prof.steps[key][1]:
-                offsets.append(total)
-                chunks_p.append(par)
-                chunks_c.append(cho)
-                total += len(par)
-        step_of_column[c] = ids[key]
+    for sid in steps:
+        for par, cho in prof.steps[int(sid)][2]:
+            offsets.append(total)
+            chunks_p.append(par)
+            chunks_c.append(cho)
+            total += len(par)
+    step_of_column = step_of_column.astype(np.int32)
+    # the layers joined, then per cell: a layer id (4), a choice (1), the path (8), two
+    # neighbours (16)
+    check_memory(total * _LAYER_BYTES + n * 29, f"reading back a path of {n:,} cells")
     # cell c * short + r reads layer (step id) * short + r
     layer = (step_of_column[:, None] * short + np.arange(short, dtype=np.int32)).ravel()
-    check_memory(total * _LAYER_BYTES + n * 20, f"reading back a path of {n:,} cells")
     parent = np.concatenate(chunks_p)
     choice = np.concatenate(chunks_c)
     choices = _k.backtrack(final, parent, choice, np.array(offsets, np.int64), layer)
-    path = _k.edges_to_path(choices, short, s, bdr, bdc)
+    path = _k.edges_to_path(choices, short, s, bdr, bdc, board_cols)
     if len(path) != n:  # the programme's own invariant: an accepted state is one whole path
         raise AssertionError(f"column profiles read back {len(path)} of {n} cells")
     return path
