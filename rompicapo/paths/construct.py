@@ -23,6 +23,10 @@ moves generate, connectivity, cells with a single neighbour, and the colouring o
 leapers (a knight's path alternates colours). On small boards (<= 42 cells) an exhaustive
 search (``rompicapo.paths.count.search_path``) settles a failed search. Otherwise the answer is
 "not found".
+
+Narrow boards (open knight paths, a side of 3 or 4) are decided exactly instead: Pósa's
+argument refuses the middle rows of 4 x n, and the column-profile programme of
+:mod:`rompicapo.paths.narrow` gives a path or proves that none exists for every other start.
 """
 
 from __future__ import annotations
@@ -320,6 +324,8 @@ class PathResult(SearchResult):
                 else f"a window {self.counts['window_columns']} wide searched, closed tours "
                 "beside it"
                 if self.method == "window"
+                else f"column profiles, {self.counts['profile_states']:,} states at most"
+                if self.method == "profile"
                 else f"{self.rotations} rotations, {self.restarts} restarts"
             )
             lines.append(f"{board}: found, {verdict} ({how}, {timing})")
@@ -332,6 +338,9 @@ class PathResult(SearchResult):
             lines.append(f"{board}: interrupted after {done:,} of {rows * cols:,} cells ({timing})")
         else:
             within = " within the time limit" if self.counts.get("time_limit_reached") else ""
+            if self.method == "profile":
+                lines.append(f"{board}: not found{within} (column profiles, {timing})")
+                return "\n".join(lines)
             lines.append(
                 f"{board}: not found{within} ({self.rotations} rotations, {self.restarts} "
                 f"restarts, {timing}); no proof that none exists"
@@ -530,7 +539,11 @@ def construct(
             :mod:`rompicapo.paths.window`, a search of a few columns around the start joined
             to closed tours of the two sides) or
             ``"auto"`` (blocks where they apply, else greedy). Greedy closed tours start the
-            walk at the board's centre and read the cycle from ``start``.
+            walk at the board's centre and read the cycle from ``start``. Open knight paths on
+            boards with a side of 3 or 4 get, with any method but ``"greedy"``, the exact
+            column-profile search of :mod:`rompicapo.paths.narrow` (``method`` "profile" in
+            the result): a path (or closed tour), or "impossible" with its proof, or "not found"
+            only when ``time_limit`` runs out.
 
     Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
     not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
@@ -552,7 +565,9 @@ def construct(
     n = rows * cols
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-    if method in ("blocks", "auto"):
+    # knight boards with a side of 3 or 4 are below every block table's minimum: they go
+    # straight to the proofs and the exact column-profile search below
+    if method in ("blocks", "auto") and not _profile_applies(rows, cols, mset):
         kind, why_not = block_method(rows, cols, (r0, c0), mset, closed)
         if kind in ("blocks", "blocks-cycle"):
             if kind == "blocks":
@@ -578,7 +593,7 @@ def construct(
         obstruction = (
             _lattice_obstruction(mset)
             or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
-            or _four_rows_obstruction(rows, cols, mset, closed)
+            or _four_rows_obstruction(rows, cols, mset, closed, (r0, c0))
         )
     elif closed:
         obstruction = "a closed tour ends one move from its start, and a 1x1 board has no move"
@@ -586,6 +601,9 @@ def construct(
         result.status = "impossible"
         result.proof = obstruction
         return result
+    if method != "greedy" and _profile_applies(rows, cols, mset):
+        # exact: a verified path or a proof, unless the time limit runs out first
+        return _by_profile(result, mset, deadline)
     if not closed and method != "greedy" and _window_applies(rows, cols, mset):
         found = _by_window(result, mset, deadline)
         if found is not None:
@@ -831,6 +849,43 @@ def _by_dfs(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathResult
     return result if result.found else None
 
 
+# Knight paths on boards with a side of 3 or 4: the column-profile programme of
+# rompicapo.paths.narrow decides every start (a path or a proof) where the walk gave "not found"
+# (4 x 30 from (0, 9)); on 4 x n at most ~38,000 states per cell, 4 x 2000 from any start in
+# well under a second once the first columns are computed. Closed tours too (3 x n: Schwenk's
+# even n >= 10; 4 x n is Pósa's, refused before).
+PROFILE_SIDES = (3, 4)
+
+
+def _profile_applies(rows: int, cols: int, mset: MoveSet) -> bool:
+    return min(rows, cols) in PROFILE_SIDES and mset == parse_moves("knight")
+
+
+def _by_profile(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathResult:
+    """The exact column-profile search: "found", "impossible" with its proof, or "not found"
+    when the time limit ran out first."""
+    from rompicapo.paths.narrow import narrow_path, warm_up
+
+    result.compile_seconds = jit_warmup("paths.narrow", warm_up)
+    with Stopwatch() as sw:
+        res = narrow_path(
+            result.rows, result.cols, result.start, mset, closed=result.closed, deadline=deadline
+        )
+    result.solve_seconds += sw.seconds
+    result.peak_bytes = peak_rss_bytes()
+    result.method = "profile"
+    result.status = res.status
+    result.counts.update({f"profile_{k}": v for k, v in res.counts.items()})
+    if res.status == "found":
+        itype = np.int32 if result.rows * result.cols <= INT32_CELLS else np.int64
+        result.path = res.path.astype(itype)
+    elif res.status == "impossible":
+        result.proof = res.proof
+    else:
+        result.counts["time_limit_reached"] = 1
+    return result
+
+
 def _window_applies(rows: int, cols: int, mset: MoveSet) -> bool:
     """Open knight paths on a narrow board: :func:`~rompicapo.paths.window.window_path` first
     (the walk misses paths from starts in the middle of 5 x n: it must cover one end and come
@@ -865,16 +920,56 @@ def _by_window(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathRes
     return result
 
 
-def _four_rows_obstruction(rows: int, cols: int, mset: MoveSet, closed: bool) -> str:
-    """Pósa's argument: no closed knight's tour on 4 x n."""
-    if not closed or 4 not in (rows, cols) or mset != parse_moves("knight"):
-        return ""
-    return (
-        "Pósa: on a 4 x n board every knight move from an outer row (first or last) lands in "
-        "the two middle rows, which hold as many cells (2n); so a closed tour alternates outer "
-        "and middle cells, as it alternates colours, and all outer cells would have one colour, "
-        "but they have both"
-    )
+def _outer_middle_axes(rows: int, cols: int, mset: MoveSet) -> list[str]:
+    """``"row"`` and/or ``"column"``: the board has 4 of them, every move that fits across
+    them goes from an outer one (first or last) to one of the two middle ones, and every move
+    changes the colour of the cell (the knight; any leaper with |d| in {1, 2} across 4 and
+    dr + dc odd). Pósa's argument below needs exactly this; 4 x 4 has both axes."""
+    axes = []
+    for axis, side in (("row", rows), ("column", cols)):
+        if side != 4:
+            continue
+        across = [abs(m[0] if axis == "row" else m[1]) for m in mset.moves]
+        fit = [(d, m) for d, m in zip(across, mset.moves, strict=True) if d <= 3]
+        if fit and all(d in (1, 2) and (m[0] + m[1]) % 2 for d, m in fit):
+            axes.append(axis)
+    return axes
+
+
+def _four_rows_obstruction(
+    rows: int, cols: int, mset: MoveSet, closed: bool, start: tuple[int, int] = (0, 0)
+) -> str:
+    """Pósa's argument on 4 x n (and n x 4): no closed tour, and no open path from a cell of
+    the two middle rows.
+
+    Every move from an outer row lands in a middle row, so the 2n outer cells are pairwise
+    non-adjacent. On a path of 4n cells that starts (or ends) in a middle row they are 2n
+    non-consecutive places among the other 4n - 1, which forces every other place: all of one
+    parity, hence (every move changes colour) all of one colour. But the two outer rows hold
+    n cells of each colour (their colourings are opposite: they are 3 rows apart). On a closed
+    tour the same holds for any cut of it. So a path ends in outer rows at both ends.
+    """
+    for axis in _outer_middle_axes(rows, cols, mset):
+        if closed:
+            return (
+                f"Pósa: on a board with 4 {axis}s every {mset.name} move from an outer {axis} "
+                f"(first or last) lands in the two middle {axis}s, which hold as many cells; so "
+                "a closed tour alternates outer and middle cells, as it alternates colours, and "
+                "all outer cells would have one colour, but they have both"
+            )
+        if (start[0] if axis == "row" else start[1]) not in (1, 2):
+            continue
+        n = cols if axis == "row" else rows
+        return (
+            f"Pósa: on a board with 4 {axis}s every {mset.name} move from an outer {axis} "
+            f"(first or last) lands in one of the two middle {axis}s, so no two of the {2 * n} "
+            f"outer cells are consecutive on a path; a path of {4 * n} cells that starts in a "
+            f"middle {axis} must then put them at every other place of its last {4 * n - 1}, "
+            "all at places of one parity, hence all of one colour (every move changes colour), "
+            f"but the outer {axis}s hold {n} cells of each colour; so every open path starts "
+            f"and ends in an outer {axis}, and ({start[0]}, {start[1]}) is in a middle {axis}"
+        )
+    return ""
 
 
 def _settle_by_exhaustive_search(result: PathResult) -> None:
