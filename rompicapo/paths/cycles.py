@@ -131,11 +131,16 @@ def cycle_sizes(moves: str | MoveSet = "caselle") -> dict:
     return {k: t[k] for k in ("B", "heights", "widths", "bipartite")}
 
 
-@lru_cache(maxsize=8)
 def _arrays(mset: MoveSet):
-    """Table arrays ``cells[kid, k]``, ``index[kid, cell]``, ``moves[kid, k]``, the width of each
-    key, and the key ranges (hmin, NH, wmin, NW)."""
-    t = load_table(mset)
+    """Table arrays ``cells[kid, k]``, ``index[kid, cell]``, ``moves[kid, k]`` (indexes into
+    ``mset.moves`` in its order), the width of each key, and the key ranges (hmin, NH, wmin,
+    NW)."""
+    return _arrays_of(mset.name, mset.moves)  # keyed by the order: see load_table
+
+
+@lru_cache(maxsize=8)
+def _arrays_of(name: str, moves: tuple[tuple[int, int], ...]):
+    t = load_table(MoveSet(name, moves))
     hs, ws = t["heights"], t["widths"]
     hmin, nh = hs[0], hs[-1] - hs[0] + 1
     wmin, nw = ws[0], ws[-1] - ws[0] + 1

@@ -249,10 +249,19 @@ def write_table(name: str, path: Path | None = None) -> Path:
     return path
 
 
-@lru_cache(maxsize=16)
 def load_table(mset: MoveSet) -> dict:
     """The table of a move set: the shipped file for caselle and knight, else built (and kept
-    for the process). ``blocks`` is None (with ``reason``) when the leaper has none."""
+    for the process). ``blocks`` is None (with ``reason``) when the leaper has none. Its
+    ``moves`` and ``exit_move`` indexes follow ``mset.moves`` in their order."""
+    # Keyed by the moves in their order, not by the MoveSet (equal for any order): the table's
+    # move indexes follow that order, and the knight seen transposed lists its moves in
+    # another one; a cache shared between the two orders gave one caller the other's indexes.
+    return _load_table(mset.name, mset.moves)
+
+
+@lru_cache(maxsize=16)
+def _load_table(name: str, moves: tuple[tuple[int, int], ...]) -> dict:
+    mset = MoveSet(name, moves)
     for name in SHIPPED:
         if mset == parse_moves(name):
             data = json.loads(table_path(name).read_text())

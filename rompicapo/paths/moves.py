@@ -92,7 +92,12 @@ class MoveSet:
 
 
 def _close(moves: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """Add the negation of every move, keep first-seen order, drop duplicates."""
+    """Add the negation of every move, keep first-seen order, drop duplicates. A list that is
+    already closed keeps its order exactly: a move set read back from an ``.rpath`` header
+    must index its moves as the file does."""
+    given = tuple(dict.fromkeys(moves))
+    if all((-dr, -dc) in given for dr, dc in given):
+        return given
     out: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
     for dr, dc in moves:

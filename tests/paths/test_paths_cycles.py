@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -210,6 +212,34 @@ def test_streamed_cycle_is_verified(tmp_path):
     f = tmp_path / "k.rpath"
     write_cycle_rpath(f, 60, 70, "knight", (33, 9), chunk_moves=500, jobs=2)
     assert verify_rpath(f, start=(33, 9), moves="knight")
+
+
+def test_a_move_set_read_back_keeps_its_order():
+    for name in ("knight", "caselle", "1,3;3,1"):
+        mset = parse_moves(name)
+        assert parse_moves([list(m) for m in mset.moves]).moves == mset.moves
+        assert parse_moves(mset.transposed().moves).moves == mset.transposed().moves
+
+
+def test_cycles_on_transposed_boards_do_not_change_the_file_of_another(tmp_path):
+    # The tables were cached by move set, equal in any order of the moves: a board read
+    # transposed (an odd side) first made the knight's table index its moves in the transposed
+    # order for every later caller, and a streamed cycle failed verification. A fresh process,
+    # so that no earlier test has filled the caches.
+    script = (
+        "import sys\n"
+        "from rompicapo.paths.cycles import BlockCycle, write_cycle_rpath\n"
+        "from rompicapo.paths.verify_stream import verify_rpath\n"
+        "BlockCycle(60, 71, 'knight', (3, 4)).cell_at(5)\n"
+        "write_cycle_rpath(sys.argv[1], 60, 70, 'knight', (33, 9), chunk_moves=500, jobs=2)\n"
+        "print(bool(verify_rpath(sys.argv[1], start=(33, 9), moves='knight')))\n"
+    )
+    f = tmp_path / "k.rpath"
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(f)], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"
 
 
 def test_cli_any_start_closed_and_random_access(tmp_path, capsys):
