@@ -44,6 +44,17 @@ def _partner(a, w, i):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _far_end(a, w, i, x):
+    """The far end of the path that window cell ``i`` (code ``x``) ends: -2 for a retired
+    terminal, else a window index (``i`` itself for a path of one cell)."""
+    if x == TERMINAL:
+        return -2
+    if x >= FIRST_LABEL:
+        return _partner(a, w, i)
+    return i
+
+
 @njit(cache=True)
 def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
     """Add cell ``v`` (row ``r``, column ``c``) to every state of ``states`` (sorted, unique).
@@ -145,21 +156,8 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
                     a[w] = INSIDE
                     x0 = x1 = INSIDE
                     complete = True
-                # the far end of each path: -2 for a retired terminal, else a window index
-                f0 = e0
-                if complete:
-                    pass
-                elif x0 == TERMINAL:
-                    f0 = -2
-                elif x0 >= FIRST_LABEL:
-                    f0 = _partner(a, w, e0)
-                f1 = e1
-                if complete:
-                    pass
-                elif x1 == TERMINAL:
-                    f1 = -2
-                elif x1 >= FIRST_LABEL:
-                    f1 = _partner(a, w, e1)
+                f0 = e0 if complete else _far_end(a, w, e0, x0)
+                f1 = e1 if complete else _far_end(a, w, e1, x1)
                 if x0 != 0:
                     a[e0] = INSIDE
                 if x1 != 0:
