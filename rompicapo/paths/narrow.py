@@ -203,6 +203,9 @@ def narrow_path(
     bdc = np.array([m[1] for m in back], np.int64)
     s = sc * short + sr
     n = short * long
+    # whatever the answer, the sweep keeps one step id (int32) per column: refuse before the
+    # work a board whose plan alone would not fit (reading a path back checks its own need)
+    check_memory(long * 4, f"the column plan of a board {long:,} columns long")
     # a closed tour's programme has no start: its steps serve every start
     s_dp = -1 if closed else s
     prof = _profiles(short, back, closed)

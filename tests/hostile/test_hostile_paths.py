@@ -82,6 +82,8 @@ PATH = [
     Case(["path", HUGE, "--method", "greedy"]),
     Case(["path", f"{HUGE}x2"]),
     Case(["path", "100000x100000", "--method", "greedy"], says="memory"),
+    # the column profiles of a 3-row board keep a step id per column
+    Case(["path", "3x99999999999", "--moves", "knight", "--time", "2"], says="memory"),
     Case(["path", "10", "--start", "10,0"], says="outside"),
     Case(["path", "10", "--start", "x"]),
     Case(["path", "10", "--start", f"{HUGE},0"], says="outside"),
