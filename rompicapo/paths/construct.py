@@ -312,7 +312,7 @@ class PathResult(SearchResult):
         lines = []
         if self.streamed:
             lines.append(
-                f"{rows}x{cols} caselle from (0, 0): blocks, written to {self.out} "
+                f"{board}: {self.method}, written to {self.out} "
                 f"({self.out_bytes / 1e9:.3g} GB in {self.write_seconds:.2f} s), "
                 f"{verdict if self.verified else verdict + ': ' + self.reason} "
                 f"in {self.verify_seconds:.2f} s (compile {self.compile_seconds:.2f} s)"
