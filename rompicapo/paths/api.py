@@ -334,6 +334,7 @@ def _stream_blocks(
                 jobs=jobs,
                 scheduler=client,
                 on_progress=lambda done, total: checking.update(done),
+                closed=res.closed,
             )
         checking.finish()
     finally:
@@ -364,6 +365,7 @@ class FileCheck(SearchResult):
     rows: int = 0
     cols: int = 0
     moves: str = "caselle"
+    closed: bool = False
     valid: bool = False
     reason: str = ""
     verify_seconds: float = 0.0
@@ -379,10 +381,11 @@ class FileCheck(SearchResult):
 
     def report(self) -> str:
         what = f"{self.rows}x{self.cols} {self._name or self.moves}"
+        what += " closed tour" if self.closed else " path"
         if self.valid:
             how = ", streamed" if self.streamed else ""
-            return f"{self.file}: a valid {what} path ({self.verify_seconds:.2f} s{how})"
-        return f"{self.file}: not a valid {what} path: {self.reason}"
+            return f"{self.file}: a valid {what} ({self.verify_seconds:.2f} s{how})"
+        return f"{self.file}: not a valid {what}: {self.reason}"
 
 
 def check_path_file(
@@ -401,7 +404,7 @@ def check_path_file(
     An ``.rpath`` file knows its board (``size``, if given, must agree) and is checked
     streaming, in threads (``jobs``) or on a Dask cluster (``scheduler``); any other file is
     read as a ``.npy`` array of flat cells, memory-mapped, and needs ``size``. ``start``: the
-    path must start there; ``closed``: it must close into a tour (``.npy`` only).
+    path must start there; ``closed``: it must close into a tour.
     A file that is not a path file at all is an :class:`~rompicapo.common.InputError`; a path
     file whose path is wrong gives ``valid=False`` with the reason.
     """
@@ -409,7 +412,7 @@ def check_path_file(
         raise InputError(f"expected a path file name, got {filename!r}")
     name = os.fspath(filename)
     mset = parse_moves(moves)
-    result = FileCheck(file=name, moves=mset.spec, _name=mset.name)
+    result = FileCheck(file=name, moves=mset.spec, closed=bool(closed), _name=mset.name)
     if name.lower().endswith(".rpath"):
         from rompicapo.paths.rpath import read_header
         from rompicapo.paths.verify_stream import verify_rpath
@@ -418,8 +421,6 @@ def check_path_file(
         rows, cols = header.rows, header.cols
         if size is not None and parse_size(size) != (rows, cols):
             raise InputError(f"{name} holds a {rows}x{cols} path, not {size}")
-        if closed:
-            raise InputError(".rpath files hold open paths; closed applies to .npy files")
         first = parse_cell(start, rows, cols) if start is not None else None
         jobs, note = resolve_jobs(jobs)
         result.notes += [note] if note else []
@@ -429,7 +430,7 @@ def check_path_file(
             with Stopwatch() as sw:
                 check = verify_rpath(
                     name, start=first, moves=mset, jobs=jobs, scheduler=client,
-                    on_progress=lambda done, total: tracker.update(done),
+                    on_progress=lambda done, total: tracker.update(done), closed=closed,
                 )  # fmt: skip
         finally:
             if client is not None and client is not scheduler:

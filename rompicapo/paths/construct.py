@@ -251,7 +251,8 @@ class PathResult(SearchResult):
         if self.streamed:
             from rompicapo.paths.verify_stream import verify_rpath
 
-            self.verified = bool(verify_rpath(self.out, start=self.start, moves=self.moves))
+            check = verify_rpath(self.out, start=self.start, moves=self.moves, closed=self.closed)
+            self.verified = bool(check)
         else:
             self.verified = bool(self.check())
         return self.verified

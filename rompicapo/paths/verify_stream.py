@@ -2,7 +2,8 @@
 
 The file's moves are read chunk by chunk (:mod:`rompicapo.paths.rpath`) and the path is valid
 when every chunk's checksum matches, every byte names a move, every cell lies on the board and
-no cell is reached twice (with R*C cells in all, that means every cell once). Two passes:
+no cell is reached twice (with R*C cells in all, that means every cell once); a closed tour's
+last cell must also be one move from its first. Two passes:
 
 1. every chunk is summarised in parallel (its moves' sum and the extremes of its rows and
    columns, relative to its first cell); prefix sums give each chunk's first cell, and the
@@ -118,6 +119,7 @@ def verify_rpath(
     scheduler: str | None = None,
     on_progress=None,
     mode: str = "auto",
+    closed: bool = False,
 ) -> StreamCheck:
     """Check the path in an ``.rpath`` file; see the module docstring for how.
 
@@ -127,8 +129,10 @@ def verify_rpath(
     two threads are all it can use), partitioned on more cores and on a Dask cluster.
 
     ``start``: the path must start there. ``moves``: a move set (spec or MoveSet) the file's
-    moves must belong to. Raises InputError when the file is not an ``.rpath`` file at all;
-    every problem of the path itself (a damaged chunk included) is a failed check.
+    moves must belong to. ``closed``: the path must be a closed tour, its last cell one move (of
+    ``moves``, or of the file's move list without it) from its first. Raises InputError when
+    the file is not an ``.rpath`` file at all; every problem of the path itself (a damaged
+    chunk included) is a failed check. A valid check's ``stats["end"]`` is the last cell.
     ``on_progress(done, total)`` is called as chunks are processed (two passes).
     """
     from rompicapo.paths.moves import parse_moves
@@ -140,6 +144,7 @@ def verify_rpath(
     def fail(reason: str) -> StreamCheck:
         return StreamCheck(False, reason, header)
 
+    allowed = set(header.moves)
     if moves is not None:
         allowed = set(parse_moves(moves).moves)
         extra = [m for m in header.moves if m not in allowed]
@@ -162,7 +167,8 @@ def verify_rpath(
     if mode not in ("auto", "sequential", "partitioned"):
         raise InputError(f"unknown verification mode {mode!r}")
     if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
-        return _verify_sequential(name, header, n_workers > 1, fail, on_progress)
+        check = _verify_sequential(name, header, n_workers > 1, fail, on_progress)
+        return _closure_checked(check, allowed, fail) if closed else check
 
     # Pass 1: summaries, chunk starts, the board's edges.
     tasks = [
@@ -239,8 +245,24 @@ def verify_rpath(
         "partitions": len(parts),
         "cells": header.cells,
         "mode": "partitioned",
+        "end": (r, c),
     }
-    return StreamCheck(True, "", header, stats)
+    check = StreamCheck(True, "", header, stats)
+    return _closure_checked(check, allowed, fail) if closed else check
+
+
+def _closure_checked(check: StreamCheck, allowed: set, fail) -> StreamCheck:
+    """``check`` unless it is valid and its last cell is not one move of ``allowed`` from its
+    first (a path that is not closed), which fails."""
+    if not check:
+        return check
+    (r0, c0), (r, c) = check.header.start, check.stats["end"]
+    if check.header.cells < 2 or (r0 - r, c0 - c) not in allowed:
+        return fail(
+            f"the path is not closed: its last cell ({r}, {c}) (step {check.header.cells:,}) "
+            f"is not one move away from its first cell ({r0}, {c0})"
+        )
+    return check
 
 
 def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_progress):
@@ -291,5 +313,11 @@ def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_
                 on_progress(2 * (i + 1), 2 * n)
         if pending is not None:
             pending.result()
-    stats = {"chunks": n, "partitions": 1, "cells": header.cells, "mode": "sequential"}
+    stats = {
+        "chunks": n,
+        "partitions": 1,
+        "cells": header.cells,
+        "mode": "sequential",
+        "end": (r, c),
+    }
     return StreamCheck(True, "", header, stats)

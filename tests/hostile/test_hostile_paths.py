@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rompicapo.cli import main
 from rompicapo.common import write_checked_json
 from rompicapo.paths.count import CHECKPOINT_FORMAT, CHECKPOINT_VERSION, _problem
 from rompicapo.paths.moves import parse_moves
@@ -188,7 +189,6 @@ VERIFY = [
     Case(["verify-path", "x.rpath"], files={"x.rpath": b""}),
     Case(["verify-path", "x.rpath"], files={"x.rpath": RPATH[:20]}),
     Case(["verify-path", "x.rpath", "7"], files={"x.rpath": RPATH}, says="1x4"),
-    Case(["verify-path", "x.rpath", "--closed"], files={"x.rpath": RPATH}),
     Case(["verify-path", "x.rpath", "--start", "5,5"], files={"x.rpath": RPATH}),
     Case(
         ["verify-path", "x.rpath", "--scheduler", "{closed}"],
@@ -238,3 +238,16 @@ def test_refused_in_one_line(case, tmp_path, capsys, addresses):
     line = check_refused(case, tmp_path, capsys, addresses)
     # library messages talk about parameters, not flags the command may not have
     assert "--method greedy" not in line and "use greedy" not in line
+
+
+def test_an_open_rpath_checked_as_a_closed_tour_is_a_verdict_not_a_crash(tmp_path, capsys):
+    """``--closed`` on an ``.rpath`` file is checked (it was refused before the streaming
+    verifier could check closure): the 1x4 path 0..3 does not close, one line, exit 1."""
+    f = tmp_path / "x.rpath"
+    f.write_bytes(RPATH)
+    moves = ["--moves", "0,1;0,-1"]
+    assert main(["verify-path", str(f), "--closed", *moves]) == 1
+    out = capsys.readouterr()
+    lines = out.out.strip().splitlines()
+    assert len(lines) == 1 and "the path is not closed" in lines[0] and not out.err.strip()
+    assert main(["verify-path", str(f), *moves]) == 0

@@ -29,6 +29,7 @@ from rompicapo.paths.leaper_blocks import (
     exit_target,
     table_path,
 )
+from rompicapo.paths.rpath import write_rpath
 from rompicapo.paths.verify_stream import verify_rpath
 
 KNIGHT = parse_moves("knight").moves
@@ -208,10 +209,42 @@ def test_large_path_arrays_written_with_streaming_stores_are_the_same_path():
     assert verify_path(whole, 4100, 4100, "knight", start=(2049, 17), closed=True)
 
 
-def test_streamed_cycle_is_verified(tmp_path):
+@pytest.mark.parametrize("mode", ["sequential", "partitioned"])
+def test_streamed_cycle_is_verified(tmp_path, mode):
     f = tmp_path / "k.rpath"
     write_cycle_rpath(f, 60, 70, "knight", (33, 9), chunk_moves=500, jobs=2)
-    assert verify_rpath(f, start=(33, 9), moves="knight")
+    check = verify_rpath(f, start=(33, 9), moves="knight", closed=True, mode=mode, jobs=2)
+    assert check, check.reason
+    assert verify_rpath(f, start=(33, 9), moves="knight", mode=mode, jobs=2)
+
+
+@pytest.mark.parametrize("mode", ["sequential", "partitioned"])
+def test_streamed_open_path_is_not_a_closed_tour(tmp_path, mode):
+    """A valid open path passes the streaming verifier, and fails it when a closed tour is
+    asked for, with the reason: the in-memory verifier's verdict on the same path."""
+    res = construct(12, 13, moves="caselle", start=(0, 0))
+    path = np.asarray(res.path, np.int64)
+    assert verify_path(path, 12, 13, "caselle", start=(0, 0))
+    assert not verify_path(path, 12, 13, "caselle", start=(0, 0), closed=True)
+    index = {m: k for k, m in enumerate(CASELLE)}
+    steps = np.array(
+        [
+            index[(int(b // 13 - a // 13), int(b % 13 - a % 13))]
+            for a, b in itertools.pairwise(path)
+        ],
+        np.uint8,
+    )
+
+    def fill(first: int, out: np.ndarray) -> None:
+        out[:] = steps[first : first + len(out)]
+
+    f = tmp_path / "open.rpath"
+    write_rpath(f, 12, 13, (0, 0), CASELLE, fill, chunk_moves=40)
+    assert verify_rpath(f, start=(0, 0), moves="caselle", mode=mode, jobs=2)
+    check = verify_rpath(f, start=(0, 0), moves="caselle", closed=True, mode=mode, jobs=2)
+    assert not check
+    last = divmod(int(path[-1]), 13)
+    assert check.reason.startswith(f"the path is not closed: its last cell {last} (step 156)")
 
 
 def test_a_move_set_read_back_keeps_its_order():
@@ -247,6 +280,9 @@ def test_cli_any_start_closed_and_random_access(tmp_path, capsys):
     assert main(["path", "100", "--start", "47,11", "--out", str(f), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == "blocks-cycle" and out["verified"] and out["start"] == [47, 11]
+    assert main(["verify-path", str(f), "--closed", "--start", "47,11", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] and out["closed"]
     assert main(["path", "14", "--moves", "knight", "--closed", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["verified"] and out["closed"] and out["method"] == "blocks-cycle"
