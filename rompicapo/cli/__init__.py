@@ -9,8 +9,10 @@ options come from :mod:`rompicapo.cli.options`.
 Exit statuses (one meaning each, see :mod:`rompicapo.common.errors`):
 
 - 0: done (for searches with a limit, also when the limit stopped them: the output says so);
-- 1: an internal error of rompicapo: one line and "please report"; the traceback only with
-  ``--debug`` or ``ROMPICAPO_DEBUG=1``;
+- 1: a "no" from a command that answers yes or no (``path``: no path; ``verify-path``: the
+  file's path is not valid; ``count --ends`` and ``game connect4 bench``: a check failed), said
+  on stdout; or an internal error of rompicapo: one line on stderr and "please report", the
+  traceback only with ``--debug`` or ``ROMPICAPO_DEBUG=1``;
 - 2: the user's input (a bad argument, file, path or address): one line that says what to fix;
 - 130: interrupted by Ctrl-C, after the best result so far was printed or saved.
 """
@@ -83,8 +85,10 @@ class _RootParser(OneLineParser):
             "  --version   print rompicapo's version and exit",
             "  --debug     show the traceback of an internal error (also ROMPICAPO_DEBUG=1)",
             "",
-            "'rompicapo COMMAND --help' describes a command. Exit status: 0 done, 1 internal",
-            "error (please report), 2 a mistake in the input, 130 interrupted.",
+            "'rompicapo COMMAND --help' describes a command. Exit status: 0 done; 1 a 'no'",
+            "from a command that answers yes or no (no path, a path file or check that fails;",
+            "stdout says which) or an internal error (stderr says 'please report'); 2 a mistake",
+            "in the input; 130 interrupted.",
         ]
         return "\n".join(lines) + "\n"
 

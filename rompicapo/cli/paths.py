@@ -83,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     v = subparsers.add_parser(
         "verify-path",
-        help="check a saved path (.npy of flat cell indices) with the independent verifier",
+        help="check a saved path (.npy of flat cells, or .rpath) with the independent verifier",
     )
     v.add_argument("file", metavar="FILE", help="FILE.npy, or FILE.rpath (checked streaming)")
     v.add_argument("size", metavar="SIZE", nargs="?", help="N or RxC (an .rpath file knows it)")

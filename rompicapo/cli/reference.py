@@ -18,8 +18,10 @@ HEADER = """# CLI reference
 Generated from the command's own parsers by `python -m rompicapo.cli.reference`; a test fails
 when this page is stale. Every command also answers `--help`.
 
-Exit statuses: 0 done, 1 internal error (please report), 2 a mistake in the input (one line on
-stderr says what to change), 130 interrupted (the best result so far was printed or saved).
+Exit statuses: 0 done; 1 a "no" from a command that answers yes or no (no path found, a path
+file or a check that fails: stdout says which) or an internal error (one line on stderr says
+"please report"); 2 a mistake in the input (one line on stderr says what to change); 130
+interrupted (the best result so far was printed or saved).
 """
 
 
