@@ -56,6 +56,14 @@ def test_sample_of_17_clue_set_all_unique_and_serg_set_all_multiple():
     assert (batch.counts_per_puzzle == 2).all() and batch.verify()
 
 
+def test_magictour_top1465_all_unique_and_verified():
+    # tdoku's benchmark README: every puzzle of top1465 has exactly one solution
+    puzzles = sudoku.read_puzzles(DATA / "puzzles3_magictour_top1465.txt")
+    assert len(puzzles) == 1465 and len({p.tobytes() for p in puzzles}) == 1465
+    batch = sudoku.solve_batch(puzzles)
+    assert (batch.counts_per_puzzle == 1).all() and batch.verify()
+
+
 def test_dlx_cross_checks_the_bitboard_on_hard_puzzles():
     hard = sudoku.read_puzzles(DATA / "puzzles6_forum_hardest_1106_first15.txt")[:15]
     batch = sudoku.solve_batch(hard)
