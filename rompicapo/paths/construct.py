@@ -402,21 +402,48 @@ def _move_tuples(dr: np.ndarray, dc: np.ndarray, cols: int) -> tuple[tuple, tupl
     )
 
 
-def _lattice_obstruction(moves: MoveSet) -> str:
-    """The moves generate a sublattice of Z^2; if it is not all of Z^2, cells in different
-    cosets are never joined, and every board of 2+ cells has cells in two cosets (one of
-    (0, 0), (0, 1), (1, 0) lies outside a proper sublattice)."""
-    g = 0
-    ms = moves.moves
-    for i in range(len(ms)):
-        for j in range(i + 1, len(ms)):
-            g = math.gcd(g, abs(ms[i][0] * ms[j][1] - ms[i][1] * ms[j][0]))
-    if g == 1:
-        return ""
-    return (
-        f"the {moves.name} moves reach only 1 cell in {g} of the plane (their lattice has "
-        f"index {g}), so the board's cells fall apart into unconnected classes"
-    )
+def _in_lattice(moves: MoveSet, step: tuple[int, int]) -> bool:
+    """Whether ``step`` is a sum of the moves (with signs): a member of the lattice they
+    generate. The lattice's basis in echelon form is (a, b), (0, d): a is the gcd of the row
+    steps, and d the gcd of the column steps left once (a, b) has taken each row step away."""
+    a, b = 0, 0
+    for r, c in moves.moves:  # (a, b) <- a combination of (a, b) and (r, c) with row gcd(a, r)
+        g, x, y = _extended_gcd(a, r)
+        a, b = g, x * b + y * c
+    d = 0
+    for r, c in moves.moves:
+        d = math.gcd(d, c - (r // a) * b if a else c)
+    p, q = step
+    if a == 0:
+        return p == 0 and (q % d == 0 if d else q == 0)
+    if p % a:
+        return False
+    rest = q - (p // a) * b
+    return rest % d == 0 if d else rest == 0
+
+
+def _extended_gcd(a: int, b: int) -> tuple[int, int, int]:
+    """(g, x, y) with g = gcd(a, b) >= 0 and a*x + b*y = g."""
+    x0, y0, x1, y1 = 1, 0, 0, 1
+    while b:
+        q, a, b = a // b, b, a % b
+        x0, x1 = x1, x0 - q * x1
+        y0, y1 = y1, y0 - q * y1
+    return (a, x0, y0) if a >= 0 else (-a, -x0, -y0)
+
+
+def _lattice_obstruction(rows: int, cols: int, moves: MoveSet) -> str:
+    """The moves join only cells whose difference lies in the lattice they generate. The
+    board's cells all lie in one class exactly when each of its unit steps, (0, 1) with 2+
+    columns and (1, 0) with 2+ rows, is in the lattice; else (0, 0) and that neighbour are
+    never joined (a 1 x n board needs only (0, 1), so (0, 1) alone serves it)."""
+    for step, needed in (((0, 1), cols > 1), ((1, 0), rows > 1)):
+        if needed and not _in_lattice(moves, step):
+            return (
+                f"no sum of the {moves.name} moves is {step}, so the cells (0, 0) and {step} "
+                "are never on one path (the lattice of the moves splits the board into classes)"
+            )
+    return ""
 
 
 # The O(cells) connectivity and dead-end check costs about as much as the walk itself, so it
@@ -592,7 +619,7 @@ def construct(
     obstruction = ""
     if n > 1:
         obstruction = (
-            _lattice_obstruction(mset)
+            _lattice_obstruction(rows, cols, mset)
             or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
             or _four_rows_obstruction(rows, cols, mset, closed, (r0, c0))
         )

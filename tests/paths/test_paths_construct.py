@@ -13,7 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rompicapo.common import InputError, InsufficientMemoryError, NotVerifiable
-from rompicapo.paths import construct, parse_cell, parse_size, search_path, verify_path
+from rompicapo.paths import (
+    construct,
+    parse_cell,
+    parse_moves,
+    parse_size,
+    search_path,
+    verify_path,
+)
 from rompicapo.paths.construct import EXHAUSTIVE_CELLS, _luby
 
 # the module, not the function of the same name that rompicapo.paths exports
@@ -98,6 +105,50 @@ def test_colouring_proof_for_knight_on_odd_board():
 def test_lattice_proof_for_a_leaper_that_keeps_colour():
     res = construct(50, 50, moves="1,3;3,1;1,-3;3,-1")
     assert res.status == "impossible" and "lattice" in res.proof
+
+
+def _board_connected(rows: int, cols: int, moves) -> bool:
+    """Breadth-first search over the board's move graph (nothing from the constructor)."""
+    steps = parse_moves(moves).moves
+    seen = {(0, 0)}
+    todo = [(0, 0)]
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in steps:
+            cell = (r + dr, c + dc)
+            if 0 <= cell[0] < rows and 0 <= cell[1] < cols and cell not in seen:
+                seen.add(cell)
+                todo.append(cell)
+    return len(seen) == rows * cols
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "moves"),
+    [(1, 2, "0,1"), (2, 1, "1,0"), (1, 5, "0,1;2,1"), (5, 1, "1,0;1,2"), (1, 7, "0,1;1,1")],
+)
+def test_a_line_board_needs_only_the_moves_along_it(rows, cols, moves):
+    # the moves' lattice misses (1, 0) or (0, 1), but a one-row (one-column) board never
+    # needs the missing step: these paths exist (they said "impossible: lattice" before)
+    res = construct(rows, cols, moves=moves)
+    assert res.found and res.verify()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.integers(1, 6),
+    cols=st.integers(1, 6),
+    steps=st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=3),
+)
+def test_a_lattice_proof_means_the_board_falls_apart(rows, cols, steps):
+    steps = [s for s in steps if s != (0, 0)]
+    if not steps:
+        return
+    moves = ";".join(f"{a},{b}" for a, b in steps)
+    res = construct(rows, cols, moves=moves, time_limit=5)
+    if res.status == "impossible" and "lattice" in res.proof:
+        assert not _board_connected(rows, cols, moves), res.proof
+    if res.found:
+        assert res.verify()
 
 
 @pytest.mark.parametrize("closed", [False, True])
