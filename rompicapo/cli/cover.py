@@ -57,7 +57,11 @@ def register(subparsers) -> None:
     q.add_argument("n", type=positive_int, help="board size")
     qm = q.add_mutually_exclusive_group()
     qm.add_argument("--count", action="store_true", help="count the solutions (default)")
-    qm.add_argument("--list", type=positive_int, metavar="K", help="draw the first K solutions")
+    qm.add_argument(
+        "--list", "--limit", dest="list", type=positive_int, metavar="K",
+        help="draw the first K solutions (also --limit, the solution limit's name in every "
+        "command)",
+    )  # fmt: skip
     q.add_argument("--progress", action="store_true", help="progress bar on stderr")
     add_run_options(
         q, nodes=True, jobs_help="count with N threads (default: all cores; 1 = this process)"
@@ -78,7 +82,11 @@ def register(subparsers) -> None:
     )
     ym = y.add_mutually_exclusive_group()
     ym.add_argument("--count", action="store_true", help="count the packings (default)")
-    ym.add_argument("--list", type=positive_int, metavar="K", help="draw the first K packings")
+    ym.add_argument(
+        "--list", "--limit", dest="list", type=positive_int, metavar="K",
+        help="draw the first K packings (also --limit, the solution limit's name in every "
+        "command)",
+    )  # fmt: skip
     y.add_argument(
         "--orientations",
         choices=["all", "rotations", "fixed"],

@@ -98,6 +98,18 @@ def test_json_of_every_command_equals_to_dict_of_the_api_result(capsys, tmp_path
     assert {"label", "guesses", "nodes", "solutions"} <= cli.keys()
 
 
+def test_limit_is_the_solution_limit_in_queens_and_polyomino_too(capsys):
+    # cover and sudoku call it --limit; queens and polyomino's --list takes the name too
+    for cmd, shown in (
+        (["queens", "8"], "placements"),
+        (["polyomino", "--region", "3x20"], "drawings"),
+    ):
+        listed = _json(capsys, *cmd, "--list", "2", "--json")
+        limited = _json(capsys, *cmd, "--limit", "2", "--json")
+        assert listed["solutions"] == limited["solutions"] == 2 and limited["stopped"] == "limit"
+        assert listed[shown] == limited[shown] and len(limited[shown]) == 2
+
+
 # --- old spellings ------------------------------------------------------------------------
 
 
