@@ -360,12 +360,13 @@ TEXT_GRID_CELLS = 2500
 # --------------------------------------------------------------------------------------------
 
 
-def _warm_kernels(itype: type) -> None:
+def _warm_kernels(itype: type, mset: MoveSet) -> None:
     """Compile (or load from cache) the kernels with the signatures construct() uses for
     ``itype`` path arrays (int32 below 2^31 cells: the 64-bit variant is compiled only when a
-    board needs it)."""
-    dr, dc = parse_moves("caselle").arrays()
+    board needs it) and ``mset``'s number of moves (the scan is specialised on it)."""
+    dr, dc = mset.arrays()
     _run_tiny(dr, dc, itype)
+    dr, dc = parse_moves("caselle").arrays()
     _kernel.board_structure(3, 3, dr, dc, 0, np.empty(9, itype), np.zeros(9, np.uint8))
 
 
@@ -642,7 +643,7 @@ def construct(
         need, f"a {rows}x{cols} board ({n:,} cells at {kernel_bytes_per_cell(n)} bytes each)"
     )
     result.compile_seconds = jit_warmup(
-        f"paths.construct.{np.dtype(itype).name}", lambda: _warm_kernels(itype)
+        f"paths.construct.{np.dtype(itype).name}.{len(mset)}", lambda: _warm_kernels(itype, mset)
     )
 
     if max_attempts is None:
