@@ -137,7 +137,8 @@ def _ctz(x):
 @njit(cache=True, inline="always")
 def _band_pattern(w):
     """The (row, box) triads of a band word that are not empty, bit row * 3 + box."""
-    return TB[0, w & 511] | (TB[0, (w >> 9) & 511] << 3) | (TB[0, (w >> 18) & 511] << 6)
+    # (the mask tells the compiler the index is not negative: no wraparound check)
+    return (TB[0, w & 511] | (TB[0, (w >> 9) & 511] << 3) | (TB[0, (w >> 18) & 511] << 6)) & 511
 
 
 @njit(cache=True, inline="always")
@@ -159,13 +160,14 @@ def _place_alone(st, d, b, p):
 
 
 @njit(cache=True, inline="always")
-def _place(st, d, b, p):
+def _place(st, d, b, p, triads):
     """Digit ``d`` (0-8) into cell ``p`` (0-26) of band ``b``: other digits leave the cell, d
     leaves its peers. Returns the bit set of digits the rules must look at again: d, and each
     other digit whose loss of the cell emptied one of its triads (the cell's row or column
-    triad: its patterns change) or left one cell in the cell's row, box or column (a hidden
-    single). A digit losing the cell otherwise keeps its patterns and singles, so the rules,
-    which stood at their fixpoint for it, would find nothing new."""
+    triad: its patterns change; only with ``triads``, the rules that look at patterns) or left
+    one cell (or none) in the cell's row, box or column (a hidden single, or a contradiction).
+    A digit losing the cell otherwise keeps its patterns and singles, so the rules, which
+    stood at their fixpoint for it, would find nothing new."""
     bit = np.int64(1) << p
     dirty = np.int64(1) << d
     c = p % 9
@@ -179,8 +181,7 @@ def _place(st, d, b, p):
             w &= ~bit
             st[3 * e + b] = w
             if (
-                w & rowtri == 0
-                or w & col == 0
+                (triads and (w & rowtri == 0 or w & col == 0))
                 or _single(w & row)
                 or _single(w & box)
                 or _single(
@@ -286,7 +287,7 @@ def _propagate(st, dirty, triads):
                     p = _ctz(h)
                     h &= h - 1
                     if st[3 * d + b] >> p & 1:  # else an earlier single took it: fails later
-                        dirty |= _place(st, d, b, p)
+                        dirty |= _place(st, d, b, p, triads)
                         changed = True
         if not changed:
             if dirty == 0:
@@ -683,7 +684,7 @@ def solve_one(puzzle, max_solutions, solution, stack, stats, heuristic=7):
                 stack[depth, NWORDS + 2] = cheap
                 depth += 1
                 guesses += 1
-                ok = _propagate(st, _place(st, d, b, p), not cheap)
+                ok = _propagate(st, _place(st, d, b, p, not cheap), not cheap)
                 calls += 1
                 continue
         if depth == 0:
