@@ -43,19 +43,33 @@ other changes something; the triad-count rule packs a digit's six patterns into 
 and counts over the six units at once, and skips the triads no rule can change (reached by
 exactly the three digits forced into them); the band step is one look-up of a fused table; a
 naked single is placed without visiting the other digits' words, and the naked singles are
-looked for after every digit, not only when no digit is marked; the tables are int32.
+looked for after every digit, not only when no digit is marked; the tables are int32. No
+array is passed where numba would update its reference count (two atomic operations) per
+call or per digit: the tables are a global constant, a digit's rules are written out in
+:func:`_propagate`, and states are saved and restored by row index, not through row views.
 
 An optimistic start (``heuristic`` bit 4): on puzzles with many solutions (the serg set:
 34-35 givens, two or more solutions, every branch leads to one) the triad-count rule and the
 pattern branching cost more per node than they save, and branching on two-candidate cells
 finds the solutions in fewer nodes. So when the root (after every rule, the triad counts
 included) has a cell with two candidates left, the search starts with the cheap rules:
-singles and triads only, cell branching. The first contradiction shows the puzzle needs the
-full rules: if no solution was found yet, the search starts again from the saved root state
-with them (no cheap guess stays on the stack, where it would make the proof tree of a unique
-puzzle bigger); after a solution, it goes on with them. The counts do not change; the
-guesses do (serg 6.92 -> 6.89 a puzzle, hardest-1106 110.5 -> 112.7, 17-clue 0.561 ->
-0.810: the cheap guesses before a restart are counted).
+naked and hidden singles only (no triad rule; a row, box or column left without a digit is
+the contradiction), cell branching. The first contradiction shows the puzzle needs the full
+rules: if no solution was found yet, the search starts again from the saved root state with
+them (no cheap guess stays on the stack, where it would make the proof tree of a unique
+puzzle bigger); after a solution, it goes on with them, and a state saved under the cheap
+rules gets every digit through the full rules when the search comes back to it. The counts
+do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, hardest-1106 110.5 -> 112.8,
+17-clue 0.561 -> 0.81: the cheap guesses before a restart are counted). Singles only were
+measured against singles and triads under the optimistic start: serg 1.07x faster (more
+guesses, each cheaper), hardest-1106 and 17-clue the same within noise.
+
+Measured and dropped (paired old/new runs, median ratio, above 1 is faster): the digit's
+rules as a called function instead of written out (0.96-0.99); a naked-singles scan of only
+the bands whose words changed (0.94-0.97: the bookkeeping costs more than the skipped bands);
+under the cheap rules, the scan only when no digit is marked (0.90); the optimistic start
+decided before the root's triad-count rule (serg 1.02, 17-clue 0.99); one loop over the
+puzzles indexing rows in place instead of a call per puzzle (1.00-1.02).
 
 ``heuristic`` (default 7) exists for measurements: bit 1 turns on the pattern branching
 (else cells only), bit 2 the triad-count rule, bit 4 the optimistic start. All settings give
@@ -79,7 +93,7 @@ ALL6 = (1 << 54) - 1  # six 9-bit patterns
 MAX_DEPTH = 82
 CHEAP_DEPTH = 0  # where the optimistic start begins (1 costs more guesses on hardest-1106)
 STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
-STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
+STACK_COLS = 80  # a state, the branch's word and mask, cheap-rules flag; scratch row needs 78
 
 
 def tables() -> np.ndarray:
