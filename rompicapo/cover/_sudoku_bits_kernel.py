@@ -60,7 +60,7 @@ them (no cheap guess stays on the stack, where it would make the proof tree of a
 puzzle bigger); after a solution, it goes on with them, and a state saved under the cheap
 rules gets every digit through the full rules when the search comes back to it. The counts
 do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, hardest-1106 110.5 -> 112.8,
-17-clue 0.561 -> 0.81: the cheap guesses before a restart are counted). Singles only were
+17-clue 0.561 -> 0.83: the cheap guesses before a restart are counted). Singles only were
 measured against singles and triads under the optimistic start: serg 1.07x faster (more
 guesses, each cheaper), hardest-1106 and 17-clue the same within noise.
 
