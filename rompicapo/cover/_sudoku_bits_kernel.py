@@ -43,19 +43,33 @@ other changes something; the triad-count rule packs a digit's six patterns into 
 and counts over the six units at once, and skips the triads no rule can change (reached by
 exactly the three digits forced into them); the band step is one look-up of a fused table; a
 naked single is placed without visiting the other digits' words, and the naked singles are
-looked for after every digit, not only when no digit is marked; the tables are int32.
+looked for after every digit, not only when no digit is marked; the tables are int32. No
+array is passed where numba would update its reference count (two atomic operations) per
+call or per digit: the tables are a global constant, a digit's rules are written out in
+:func:`_propagate`, and states are saved and restored by row index, not through row views.
 
 An optimistic start (``heuristic`` bit 4): on puzzles with many solutions (the serg set:
 34-35 givens, two or more solutions, every branch leads to one) the triad-count rule and the
 pattern branching cost more per node than they save, and branching on two-candidate cells
 finds the solutions in fewer nodes. So when the root (after every rule, the triad counts
 included) has a cell with two candidates left, the search starts with the cheap rules:
-singles and triads only, cell branching. The first contradiction shows the puzzle needs the
-full rules: if no solution was found yet, the search starts again from the saved root state
-with them (no cheap guess stays on the stack, where it would make the proof tree of a unique
-puzzle bigger); after a solution, it goes on with them. The counts do not change; the
-guesses do (serg 6.92 -> 6.89 a puzzle, hardest-1106 110.5 -> 112.7, 17-clue 0.561 ->
-0.810: the cheap guesses before a restart are counted).
+naked and hidden singles only (no triad rule; a row, box or column left without a digit is
+the contradiction), cell branching. The first contradiction shows the puzzle needs the full
+rules: if no solution was found yet, the search starts again from the saved root state with
+them (no cheap guess stays on the stack, where it would make the proof tree of a unique
+puzzle bigger); after a solution, it goes on with them, and a state saved under the cheap
+rules gets every digit through the full rules when the search comes back to it. The counts
+do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, hardest-1106 110.5 -> 112.8,
+17-clue 0.561 -> 0.83: the cheap guesses before a restart are counted). Singles only were
+measured against singles and triads under the optimistic start: serg 1.07x faster (more
+guesses, each cheaper), hardest-1106 and 17-clue the same within noise.
+
+Measured and dropped (paired old/new runs, median ratio, above 1 is faster): the digit's
+rules as a called function instead of written out (0.96-0.99); a naked-singles scan of only
+the bands whose words changed (0.94-0.97: the bookkeeping costs more than the skipped bands);
+under the cheap rules, the scan only when no digit is marked (0.90); the optimistic start
+decided before the root's triad-count rule (serg 1.02, 17-clue 0.99); one loop over the
+puzzles indexing rows in place instead of a call per puzzle (1.00-1.02).
 
 ``heuristic`` (default 7) exists for measurements: bit 1 turns on the pattern branching
 (else cells only), bit 2 the triad-count rule, bit 4 the optimistic start. All settings give
@@ -78,9 +92,8 @@ NWORDS = 30  # 27 digit-band words, 3 solved-cell words
 ALL6 = (1 << 54) - 1  # six 9-bit patterns
 MAX_DEPTH = 82
 CHEAP_DEPTH = 0  # where the optimistic start begins (1 costs more guesses on hardest-1106)
-CHANGED = 1 << 20  # in _reduce_digit's answer: it changed a word (else no scan is needed)
 STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
-STACK_COLS = 80  # a state, the branch's word and mask; the scratch row needs 78
+STACK_COLS = 80  # a state, the branch's word and mask, cheap-rules flag; scratch row needs 78
 
 
 def tables() -> np.ndarray:
@@ -123,15 +136,23 @@ def tables() -> np.ndarray:
     return t.astype(np.int32)
 
 
+# The tables as a global: numba compiles them into the kernel as a constant array, so no
+# function takes them as an argument (an array argument's reference count is updated on entry
+# and exit of every call, and an inlined one's on every use), and their shape is known, so an
+# index needs no run-time wraparound check.
+TB = tables()
+
+
 @njit(cache=True, inline="always")
 def _ctz(x):
     return np.int64(trailing_zeros(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")
-def _band_pattern(w, tb):
+def _band_pattern(w):
     """The (row, box) triads of a band word that are not empty, bit row * 3 + box."""
-    return tb[0, w & 511] | (tb[0, (w >> 9) & 511] << 3) | (tb[0, (w >> 18) & 511] << 6)
+    # (the mask tells the compiler the index is not negative: no wraparound check)
+    return (TB[0, w & 511] | (TB[0, (w >> 9) & 511] << 3) | (TB[0, (w >> 18) & 511] << 6)) & 511
 
 
 @njit(cache=True, inline="always")
@@ -141,11 +162,11 @@ def _single(x):
 
 
 @njit(cache=True, inline="always")
-def _place_alone(st, d, b, p, tb):
+def _place_alone(st, d, b, p):
     """Digit ``d`` into cell ``p`` of band ``b`` when no other digit may go there (a naked
     single): d leaves its peers and the cell is marked placed; no other word changes."""
     col = np.int64(0x40201) << (p % 9)
-    st[3 * d + b] &= ~tb[4, p]
+    st[3 * d + b] &= ~TB[4, p]
     for b2 in range(3):
         if b2 != b:
             st[3 * d + b2] &= ~col
@@ -153,13 +174,14 @@ def _place_alone(st, d, b, p, tb):
 
 
 @njit(cache=True, inline="always")
-def _place(st, d, b, p, tb):
+def _place(st, d, b, p, triads):
     """Digit ``d`` (0-8) into cell ``p`` (0-26) of band ``b``: other digits leave the cell, d
     leaves its peers. Returns the bit set of digits the rules must look at again: d, and each
     other digit whose loss of the cell emptied one of its triads (the cell's row or column
-    triad: its patterns change) or left one cell in the cell's row, box or column (a hidden
-    single). A digit losing the cell otherwise keeps its patterns and singles, so the rules,
-    which stood at their fixpoint for it, would find nothing new."""
+    triad: its patterns change; only with ``triads``, the rules that look at patterns) or left
+    one cell (or none) in the cell's row, box or column (a hidden single, or a contradiction).
+    A digit losing the cell otherwise keeps its patterns and singles, so the rules, which
+    stood at their fixpoint for it, would find nothing new."""
     bit = np.int64(1) << p
     dirty = np.int64(1) << d
     c = p % 9
@@ -173,8 +195,7 @@ def _place(st, d, b, p, tb):
             w &= ~bit
             st[3 * e + b] = w
             if (
-                w & rowtri == 0
-                or w & col == 0
+                (triads and (w & rowtri == 0 or w & col == 0))
                 or _single(w & row)
                 or _single(w & box)
                 or _single(
@@ -182,111 +203,106 @@ def _place(st, d, b, p, tb):
                 )
             ):
                 dirty |= np.int64(1) << e
-    _place_alone(st, d, b, p, tb)
-    return dirty
-
-
-@njit(cache=True, inline="always")  # called per dirty digit: no call overhead
-def _reduce_digit(st, d, tb):
-    """Triad rules for digit ``d`` (both directions) until they stall, then its hidden
-    singles. Returns -1 on a contradiction, else the bit set of digits to look at again, with
-    ``CHANGED`` when a word changed."""
-    dirty = np.int64(0)
-    stacks_done = False
-    w0 = st[3 * d]
-    w1 = st[3 * d + 1]
-    w2 = st[3 * d + 2]
-    # Both rules are idempotent, so each step runs again only while the other one changes
-    # something: no full pass just to confirm the fixpoint.
-    while True:
-        # bands: (row, box) triads
-        o0, o1, o2 = w0, w1, w2
-        k = tb[7, _band_pattern(w0, tb)]
-        if k == 0:
-            return -1
-        w0 &= k
-        k = tb[7, _band_pattern(w1, tb)]
-        if k == 0:
-            return -1
-        w1 &= k
-        k = tb[7, _band_pattern(w2, tb)]
-        if k == 0:
-            return -1
-        w2 &= k
-        if stacks_done and w0 == o0 and w1 == o1 and w2 == o2:
-            break
-        # stacks: (band, column) pairs of three columns
-        o0, o1, o2 = w0, w1, w2
-        c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
-        c1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
-        c2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
-        a0 = np.int64(0)
-        a1 = np.int64(0)
-        a2 = np.int64(0)
-        for s in range(3):
-            sh = 3 * s
-            k = tb[1, ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)]
-            if k == 0:
-                return -1
-            a0 |= (k & 7) << sh
-            a1 |= ((k >> 3) & 7) << sh
-            a2 |= ((k >> 6) & 7) << sh
-        w0 &= tb[3, a0]
-        w1 &= tb[3, a1]
-        w2 &= tb[3, a2]
-        if w0 == o0 and w1 == o1 and w2 == o2:
-            break
-        stacks_done = True
-    # d is not marked for another pass for this: the hidden singles below already see the
-    # new words, and other digits see the change through the naked-singles scan, which
-    # _propagate runs after every digit
-    if w0 != st[3 * d] or w1 != st[3 * d + 1] or w2 != st[3 * d + 2]:
-        dirty |= CHANGED
-    st[3 * d] = w0
-    st[3 * d + 1] = w1
-    st[3 * d + 2] = w2
-    # hidden singles: columns with one cell over the 9 rows, then rows and boxes per band
-    one = np.int64(0)
-    two = np.int64(0)
-    for w in (w0, w1, w2):
-        for r in range(3):
-            x = (w >> (9 * r)) & 511
-            two |= one & x
-            one |= x
-    colsingle = tb[3, one & ~two]
-    for b in range(3):
-        w = st[3 * d + b]
-        h = w & colsingle
-        for r in range(3):
-            x = w & (np.int64(511) << (9 * r))
-            if x & (x - 1) == 0:
-                h |= x
-            y = w & (np.int64(0x1C0E07) << (3 * r))  # box r of the band
-            if y & (y - 1) == 0:
-                h |= y
-        h &= ~st[27 + b]
-        while h:
-            p = _ctz(h)
-            h &= h - 1
-            if st[3 * d + b] >> p & 1:  # else an earlier single took it: the next pass fails
-                dirty |= _place(st, d, b, p, tb) | CHANGED
+    _place_alone(st, d, b, p)
     return dirty
 
 
 @njit(cache=True)
-def _propagate(st, dirty, tb):
-    """Apply the rules until nothing changes. Returns False on a contradiction."""
+def _propagate(st, dirty, triads):
+    """Apply the rules until nothing changes. Returns False on a contradiction. Per marked
+    digit: the triad rules (both directions) until they stall, then its hidden singles; after
+    each digit, the naked singles. With ``triads`` False (the optimistic start's cheap rules)
+    only the singles run, and a row, box or column left without the digit is the
+    contradiction the triad steps would have found. (A digit's rules are written out here,
+    not called: numba's inlining of a function with an array argument updates the array's
+    reference count, two atomic operations per digit.)"""
     changed = True  # the caller changed the state: scan at least once
     while True:
         if dirty:
             d = _ctz(dirty)
             dirty &= dirty - 1
-            r = _reduce_digit(st, d, tb)
-            if r < 0:
-                return False
-            if r & CHANGED:
+            stacks_done = False
+            w0 = st[3 * d]
+            w1 = st[3 * d + 1]
+            w2 = st[3 * d + 2]
+            # Both rules are idempotent, so each step runs again only while the other one
+            # changes something: no full pass just to confirm the fixpoint.
+            while triads:
+                # bands: (row, box) triads
+                o0, o1, o2 = w0, w1, w2
+                k = TB[7, _band_pattern(w0)]
+                if k == 0:
+                    return False
+                w0 &= k
+                k = TB[7, _band_pattern(w1)]
+                if k == 0:
+                    return False
+                w1 &= k
+                k = TB[7, _band_pattern(w2)]
+                if k == 0:
+                    return False
+                w2 &= k
+                if stacks_done and w0 == o0 and w1 == o1 and w2 == o2:
+                    break
+                # stacks: (band, column) pairs of three columns
+                o0, o1, o2 = w0, w1, w2
+                c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
+                c1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
+                c2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
+                a0 = np.int64(0)
+                a1 = np.int64(0)
+                a2 = np.int64(0)
+                for s in range(3):
+                    sh = 3 * s
+                    k = TB[1, ((c0 >> sh) & 7) | (((c1 >> sh) & 7) << 3) | (((c2 >> sh) & 7) << 6)]
+                    if k == 0:
+                        return False
+                    a0 |= (k & 7) << sh
+                    a1 |= ((k >> 3) & 7) << sh
+                    a2 |= ((k >> 6) & 7) << sh
+                w0 &= TB[3, a0]
+                w1 &= TB[3, a1]
+                w2 &= TB[3, a2]
+                if w0 == o0 and w1 == o1 and w2 == o2:
+                    break
+                stacks_done = True
+            # d is not marked for another pass for this: the hidden singles below already see
+            # the new words, and other digits see the change through the naked-singles scan
+            if w0 != st[3 * d] or w1 != st[3 * d + 1] or w2 != st[3 * d + 2]:
                 changed = True
-                dirty |= r & 511
+            st[3 * d] = w0
+            st[3 * d + 1] = w1
+            st[3 * d + 2] = w2
+            # hidden singles: columns with one cell over the 9 rows, then rows and boxes
+            one = np.int64(0)
+            two = np.int64(0)
+            for w in (w0, w1, w2):
+                for r in range(3):
+                    x = (w >> (9 * r)) & 511
+                    two |= one & x
+                    one |= x
+            if not triads and one != 511:
+                return False  # a column without d (else the triad steps would see it)
+            colsingle = TB[3, one & ~two]
+            for b in range(3):
+                w = st[3 * d + b]
+                h = w & colsingle
+                for r in range(3):
+                    x = w & (np.int64(511) << (9 * r))
+                    y = w & (np.int64(0x1C0E07) << (3 * r))  # box r of the band
+                    if not triads and (x == 0 or y == 0):
+                        return False
+                    if x & (x - 1) == 0:
+                        h |= x
+                    if y & (y - 1) == 0:
+                        h |= y
+                h &= ~st[27 + b]
+                while h:
+                    p = _ctz(h)
+                    h &= h - 1
+                    if st[3 * d + b] >> p & 1:  # else an earlier single took it: fails later
+                        dirty |= _place(st, d, b, p, triads)
+                        changed = True
         if not changed:
             if dirty == 0:
                 return True
@@ -312,7 +328,7 @@ def _propagate(st, dirty, tb):
                 for e in range(9):
                     if st[3 * e + b] & bit:
                         # the cell's only digit: no other digit's word to visit
-                        _place_alone(st, e, b, p, tb)
+                        _place_alone(st, e, b, p)
                         dirty |= np.int64(1) << e
                         changed = True
                         break
@@ -332,12 +348,6 @@ def _pairs(st, b):
         c2 |= c1 & x
         c1 |= x
     return c2 & ~c3 & ~st[27 + b]
-
-
-@njit(cache=True)
-def _has_pair(st):
-    """Some open cell has two candidates left."""
-    return _pairs(st, 0) != 0 or _pairs(st, 1) != 0 or _pairs(st, 2) != 0
 
 
 @njit(cache=True)
@@ -366,7 +376,7 @@ def _choose(st):
 
 
 @njit(cache=True)
-def _branch_triad(st, tb, scratch, have_totals):
+def _branch_triad(st, scratch, have_totals):
     """Branch as tdoku does, on a digit's placement pattern in a band or stack: the band or
     stack of three boxes with the fewest (row, box) permutations over its nine digits, not
     yet fixed, and in it the digit with the fewest (two when possible). One of that digit's
@@ -379,11 +389,11 @@ def _branch_triad(st, tb, scratch, have_totals):
         if have_totals:  # the patterns _triad_counts left
             total = 0
             for d in range(9):
-                total += tb[5, (scratch[24 + d] >> (9 * u)) & 511]
+                total += TB[5, (scratch[24 + d] >> (9 * u)) & 511]
         else:
             total = 0
             for d in range(9):
-                total += tb[5, _pattern(st, d, u, tb)]
+                total += TB[5, _pattern(st, d, u)]
         if 9 < total < best:
             best = total
             best_u = u
@@ -392,14 +402,14 @@ def _branch_triad(st, tb, scratch, have_totals):
     best_n = 7
     best_d = 0
     for d in range(9):
-        n = tb[5, _pattern(st, d, best_u, tb)]
+        n = TB[5, _pattern(st, d, best_u)]
         if 1 < n < best_n:
             best_n = n
             best_d = d
             if n == 2:
                 break
     d = best_d
-    k = tb[1, _pattern(st, d, best_u, tb)]
+    k = TB[1, _pattern(st, d, best_u)]
     # an open triad that is not forced: its row of the pattern has another open triad
     t = 0
     while True:
@@ -424,7 +434,7 @@ def _branch_triad(st, tb, scratch, have_totals):
 
 
 @njit(cache=True)
-def _triad_counts(st, tb, scratch):
+def _triad_counts(st, scratch):
     """A triad (three cells of a row or column inside a box) holds exactly three digits. Per
     band and stack, over the nine digits: a triad that only three digits can reach gets all
     three (each is forced into it); a triad that three digits must occupy loses the others.
@@ -433,8 +443,8 @@ def _triad_counts(st, tb, scratch):
     :func:`_branch_triad`), 9 bits per unit u at bit 9u (bands 0-2, stacks 3-5)."""
     # One int64 per digit packs its six 9-bit patterns, so the counters below treat the six
     # units at once (the rule is the same for each).
-    pats = scratch[24:33]
-    frcs = scratch[9:18]
+    # patterns at scratch[24 + d], forced triads at scratch[9 + d] (indexed, not sliced: a
+    # slice is an array view whose reference count is updated)
     c1 = np.int64(0)
     c2 = np.int64(0)
     c3 = np.int64(0)
@@ -447,9 +457,9 @@ def _triad_counts(st, tb, scratch):
         w0 = st[3 * d]
         w1 = st[3 * d + 1]
         w2 = st[3 * d + 2]
-        p0 = _band_pattern(w0, tb)
-        p1 = _band_pattern(w1, tb)
-        p2 = _band_pattern(w2, tb)
+        p0 = _band_pattern(w0)
+        p1 = _band_pattern(w1)
+        p2 = _band_pattern(w2)
         c0 = (w0 | (w0 >> 9) | (w0 >> 18)) & 511
         cc1 = (w1 | (w1 >> 9) | (w1 >> 18)) & 511
         cc2 = (w2 | (w2 >> 9) | (w2 >> 18)) & 511
@@ -461,12 +471,12 @@ def _triad_counts(st, tb, scratch):
             | (s0 << 27) | (s1 << 36) | (s2 << 45)
         )  # fmt: skip
         f = (
-            np.int64(tb[6, p0]) | (np.int64(tb[6, p1]) << 9) | (np.int64(tb[6, p2]) << 18)
-            | (np.int64(tb[6, s0]) << 27) | (np.int64(tb[6, s1]) << 36)
-            | (np.int64(tb[6, s2]) << 45)
+            np.int64(TB[6, p0]) | (np.int64(TB[6, p1]) << 9) | (np.int64(TB[6, p2]) << 18)
+            | (np.int64(TB[6, s0]) << 27) | (np.int64(TB[6, s1]) << 36)
+            | (np.int64(TB[6, s2]) << 45)
         )  # fmt: skip
-        pats[d] = p
-        frcs[d] = f
+        scratch[24 + d] = p
+        scratch[9 + d] = f
         c4 |= c3 & p
         c3 |= c2 & p
         c2 |= c1 & p
@@ -492,8 +502,8 @@ def _triad_counts(st, tb, scratch):
         add_u = (add_all >> sh9) & 511
         rem_u = (rem_all >> sh9) & 511
         for d in range(9):
-            p = (pats[d] >> sh9) & 511
-            fd = (frcs[d] >> sh9) & 511
+            p = (scratch[24 + d] >> sh9) & 511
+            fd = (scratch[9 + d] >> sh9) & 511
             new = p & ~(rem_u & ~fd)
             add = add_u & p & ~fd
             while add:
@@ -504,17 +514,17 @@ def _triad_counts(st, tb, scratch):
                 )
             if new == p:
                 continue
-            k = tb[1, new]
+            k = TB[1, new]
             if k == 0:
                 return -1
             dirty |= np.int64(1) << d
             if u < 3:
-                st[3 * d + u] &= tb[2, k]
+                st[3 * d + u] &= TB[2, k]
             else:
                 sh = 3 * (u - 3)
-                stack_cols = tb[3, np.int64(7) << sh]
+                stack_cols = TB[3, np.int64(7) << sh]
                 for b in range(3):
-                    allowed = tb[3, ((k >> (3 * b)) & 7) << sh]
+                    allowed = TB[3, ((k >> (3 * b)) & 7) << sh]
                     st[3 * d + b] &= ~(stack_cols & ~allowed)
         if dirty:
             break
@@ -522,12 +532,12 @@ def _triad_counts(st, tb, scratch):
 
 
 @njit(cache=True, inline="always")
-def _pattern(st, d, u, tb):
+def _pattern(st, d, u):
     """Digit d's 3x3 pattern in band u (u < 3: rows x boxes) or stack u - 3 (bands x
     columns)."""
     if u < 3:
         w = st[3 * d + u]
-        return _band_pattern(w, tb)
+        return _band_pattern(w)
     sh = 3 * (u - 3)
     w0 = st[3 * d]
     w1 = st[3 * d + 1]
@@ -539,14 +549,22 @@ def _pattern(st, d, u, tb):
 
 
 @njit(cache=True, inline="always")
-def _copy(dst, src):
-    """The state words (a plain loop: cheaper than a slice assignment)."""
+def _save(stack, row, st):
+    """The state words into ``stack[row]`` (a plain loop, and no row view: a view's reference
+    count would be updated per call)."""
     for i in range(NWORDS):
-        dst[i] = src[i]
+        stack[row, i] = st[i]
+
+
+@njit(cache=True, inline="always")
+def _restore(st, stack, row):
+    """The state words of ``stack[row]`` back into ``st``."""
+    for i in range(NWORDS):
+        st[i] = stack[row, i]
 
 
 @njit(cache=True)
-def _givens(puzzle, st, scratch, tb):
+def _givens(puzzle, st, scratch):
     """The state of the givens, all placed at once (cheaper than one :func:`_place` each):
     per digit, the bands' words lose the rows, boxes and columns of its givens and every
     other given cell. False when two givens of a digit share a row, box or column. The rules
@@ -575,7 +593,7 @@ def _givens(puzzle, st, scratch, tb):
             if cols & c or x & (x >> 9) or x & (x >> 18):
                 return False  # a column with two
             cols |= c
-        colcells = tb[3, cols]
+        colcells = TB[3, cols]
         for b in range(3):
             x = g[3 * d + 3 + b]
             peers = colcells
@@ -595,7 +613,7 @@ def _givens(puzzle, st, scratch, tb):
 
 
 @njit(cache=True)
-def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=7):
+def solve_one(puzzle, max_solutions, solution, stack, stats, heuristic=7):
     """Count the solutions of one puzzle up to ``max_solutions``; the first goes to
     ``solution``. ``stack`` is scratch int64[STACK_ROWS, STACK_COLS]; ``stats`` gets
     [guesses, propagation calls]. Returns the count."""
@@ -603,7 +621,7 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=7):
     scratch = stack[MAX_DEPTH + 1]
     guesses = 0
     calls = 0
-    if not _givens(puzzle, st, scratch, tb):
+    if not _givens(puzzle, st, scratch):
         stats[0] = 0
         stats[1] = 0
         return 0  # clashing givens
@@ -611,8 +629,9 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=7):
     found = 0
     depth = 0
     h = heuristic & 3
+    cheap = False  # singles only (no triad rules), cell branching
     cheap_tried = heuristic & 4 == 0  # the optimistic start: once a puzzle at most
-    ok = _propagate(st, dirty, tb)
+    ok = _propagate(st, dirty, not cheap)
     calls += 1
     while True:
         if ok and st[27] & st[28] & st[29] == BAND:
@@ -628,39 +647,42 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=7):
             if found >= max_solutions:
                 break
             ok = False
-        elif not ok and h != heuristic & 3:
+        elif not ok and cheap:
             # the first contradiction: the full rules from here on; before any solution, from
             # where the cheap rules began (stack[CHEAP_DEPTH] is its state), so no cheap guess
             # stays on the stack
             h = heuristic & 3
+            cheap = False
             if found == 0 and depth > CHEAP_DEPTH:
-                _copy(st, stack[CHEAP_DEPTH])
+                _restore(st, stack, CHEAP_DEPTH)
                 depth = CHEAP_DEPTH
                 ok = True
                 continue
         if ok and h & 2:
-            r = _triad_counts(st, tb, scratch)
+            r = _triad_counts(st, scratch)
             if r < 0:
                 ok = False
             elif r:
-                ok = _propagate(st, r, tb)
+                ok = _propagate(st, r, not cheap)
                 calls += 1
                 continue
         if ok:
             if depth == CHEAP_DEPTH and not cheap_tried:
                 cheap_tried = True
-                if _has_pair(st):
+                if _pairs(st, 0) | _pairs(st, 1) | _pairs(st, 2):
                     h = 0
+                    cheap = True
             if h & 1:
                 # save first: _branch_triad applies its "yes" branch to st
-                _copy(stack[depth], st)
-                w, nomask = _branch_triad(st, tb, scratch, h & 2 != 0)
+                _save(stack, depth, st)
+                w, nomask = _branch_triad(st, scratch, h & 2 != 0)
                 if w >= 0:
                     stack[depth, NWORDS] = w
                     stack[depth, NWORDS + 1] = nomask
+                    stack[depth, NWORDS + 2] = cheap
                     depth += 1
                     guesses += 1
-                    ok = _propagate(st, np.int64(1) << (w // 3), tb)
+                    ok = _propagate(st, np.int64(1) << (w // 3), not cheap)
                     calls += 1
                     continue
             b, p = _choose(st)
@@ -670,21 +692,25 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=7):
                 d = 0
                 while not st[3 * d + b] & bit:
                     d += 1
-                _copy(stack[depth], st)
+                _save(stack, depth, st)
                 stack[depth, NWORDS] = 3 * d + b
                 stack[depth, NWORDS + 1] = bit
+                stack[depth, NWORDS + 2] = cheap
                 depth += 1
                 guesses += 1
-                ok = _propagate(st, _place(st, d, b, p, tb), tb)
+                ok = _propagate(st, _place(st, d, b, p, not cheap), not cheap)
                 calls += 1
                 continue
         if depth == 0:
             break
         depth -= 1
-        _copy(st, stack[depth])
+        _restore(st, stack, depth)
         w = stack[depth, NWORDS]
         st[w] &= ~stack[depth, NWORDS + 1]
-        ok = _propagate(st, np.int64(1) << (w // 3), tb)
+        dirty = np.int64(1) << (w // 3)
+        if stack[depth, NWORDS + 2] and not cheap:
+            dirty = np.int64(511)  # a state of the cheap rules: every digit to the full rules
+        ok = _propagate(st, dirty, not cheap)
         calls += 1
     stats[0] = guesses
     stats[1] = calls
@@ -692,11 +718,11 @@ def solve_one(puzzle, max_solutions, solution, tb, stack, stats, heuristic=7):
 
 
 @njit(cache=True)
-def solve_batch(puzzles, max_solutions, solutions, counts, guesses, tb, heuristic=7):
+def solve_batch(puzzles, max_solutions, solutions, counts, guesses, heuristic=7):
     """Solve every row of ``puzzles`` (uint8[P, 81]) in one call: ``counts[i]`` solutions
     (at most ``max_solutions``), the first in ``solutions[i]``, ``guesses[i]`` guesses."""
     stack = np.zeros((STACK_ROWS, STACK_COLS), np.int64)
     stats = np.zeros(2, np.int64)
     for i in range(puzzles.shape[0]):
-        counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], tb, stack, stats, heuristic)
+        counts[i] = solve_one(puzzles[i], max_solutions, solutions[i], stack, stats, heuristic)
         guesses[i] = stats[0]

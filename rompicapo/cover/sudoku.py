@@ -282,13 +282,6 @@ def _tables():
     return _sudoku_kernel.tables()
 
 
-@lru_cache(maxsize=1)
-def _bits_tables() -> np.ndarray:
-    from rompicapo.cover import _sudoku_bits_kernel
-
-    return _sudoku_bits_kernel.tables()
-
-
 def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.ndarray) -> int:
     """One 9x9 puzzle (``uint8[81]``) through the band bit-set kernel: its solution count up
     to ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
@@ -297,7 +290,7 @@ def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.nda
     if cells.max() > 9:  # the kernel indexes its words by digit: check here, not there
         raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
     stack = np.zeros((BK.STACK_ROWS, BK.STACK_COLS), np.int64)
-    return int(BK.solve_one(cells, limit, solution, _bits_tables(), stack, stats))
+    return int(BK.solve_one(cells, limit, solution, stack, stats))
 
 
 def _warm() -> float:
@@ -307,9 +300,8 @@ def _warm() -> float:
     def tiny() -> None:
         puzzles = np.zeros((1, 81), np.uint8)
         BK.solve_batch(
-            puzzles, 2, np.zeros_like(puzzles), np.zeros(1, np.int32), np.zeros(1, np.int64),
-            _bits_tables(),
-        )  # fmt: skip
+            puzzles, 2, np.zeros_like(puzzles), np.zeros(1, np.int32), np.zeros(1, np.int64)
+        )
         _bits_one(puzzles[0], 1, np.zeros(81, np.uint8), np.zeros(2, np.int64))
         # the cell kernel stays for rating (its guess counts define the labels)
         SK.solve_one(puzzles[0], 1, np.zeros(81, np.uint8), *_tables(), np.zeros(2, np.int64))
@@ -613,7 +605,7 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
     counts = np.zeros(len(puzzles), np.int32)
     guesses = np.zeros(len(puzzles), np.int64)
     with Stopwatch() as sw:
-        BK.solve_batch(puzzles, max_solutions, solutions, counts, guesses, _bits_tables())
+        BK.solve_batch(puzzles, max_solutions, solutions, counts, guesses)
     return BatchResult(
         puzzles=puzzles, solutions=solutions, counts_per_puzzle=counts, guesses=guesses,
         max_solutions=max_solutions, solve_seconds=sw.seconds, compile_seconds=compile_seconds,

@@ -135,13 +135,12 @@ def test_rule_sets_give_the_same_counts_and_the_triad_rules_cut_guesses():
     puzzles = np.concatenate([
         sudoku.read_puzzles(DATA / name) for name in sorted(SAMPLES)
     ])  # fmt: skip
-    tb = BK.tables()
     runs = []
     for heuristic in (0, 1, 2, 3, 7):
         sol = np.zeros_like(puzzles)
         counts = np.zeros(len(puzzles), np.int32)
         guesses = np.zeros(len(puzzles), np.int64)
-        BK.solve_batch(puzzles, 2, sol, counts, guesses, tb, heuristic)
+        BK.solve_batch(puzzles, 2, sol, counts, guesses, heuristic)
         runs.append((counts, guesses))
     assert all(np.array_equal(runs[0][0], c) for c, _ in runs)
     hard = sudoku.read_puzzles(DATA / "forum_hardest_1106_sample.txt")
