@@ -32,7 +32,7 @@ before the first branch; the second is the saved state with the triad's cells cl
 propagated (DPLL: the negation is asserted, not guessed). When every band and stack is fixed
 but cells are open, a cell with the fewest candidates is branched on the same way (its lowest
 digit, or not). With these rules the hardest-1106 set takes 110.5 branching decisions per
-puzzle (112.7 with the optimistic start below), tdoku's driver reports 110.4; counting stops
+puzzle (the same with the optimistic start below), tdoku's driver reports 110.4; counting stops
 at ``max_solutions``.
 
 Work per node, kept small (the rules' fixpoint is the same whatever the order, so none of
@@ -52,17 +52,27 @@ An optimistic start (``heuristic`` bit 4): on puzzles with many solutions (the s
 34-35 givens, two or more solutions, every branch leads to one) the triad-count rule and the
 pattern branching cost more per node than they save, and branching on two-candidate cells
 finds the solutions in fewer nodes. So when the root (after every rule, the triad counts
-included) has a cell with two candidates left, the search starts with the cheap rules:
+included) has a cell with two candidates left and at most ``CHEAP_OPEN`` (48) open cells, the
+search starts with the cheap rules:
 naked and hidden singles only (no triad rule; a row, box or column left without a digit is
 the contradiction), cell branching. The first contradiction shows the puzzle needs the full
 rules: if no solution was found yet, the search starts again from the saved root state with
 them (no cheap guess stays on the stack, where it would make the proof tree of a unique
 puzzle bigger); after a solution, it goes on with them, and a state saved under the cheap
 rules gets every digit through the full rules when the search comes back to it. The counts
-do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, hardest-1106 110.5 -> 112.8,
-17-clue 0.561 -> 0.83: the cheap guesses before a restart are counted). Singles only were
+do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, 17-clue 0.561 -> 0.59 on the
+first 12,000: the cheap guesses before a restart are counted). Singles only were
 measured against singles and triads under the optimistic start: serg 1.07x faster (more
 guesses, each cheaper), hardest-1106 and 17-clue the same within noise.
+
+Why at most 48 open cells: the cheap start pays when little is left to fill; a root with
+many open cells is a hard puzzle, where the first contradiction comes soon and the cheap
+guesses before it are wasted. After the root's fixpoint, serg's puzzles leave 39-47 open
+cells (5th-95th percentile), magictour top1465's 46-61, the hardest sets' 55-60, and the
+17-clue puzzles not solved at the root 17-59. Paired against the start on every root with a
+pair (11 alternated rounds, median, 2026-12-02): top1465 1.09x faster (guesses 11.63 ->
+9.04 a puzzle; tdoku 8.9), 1905 11+ 1.02x (66.2 -> 62.8), hardest-1106 1.01x (112.8 ->
+110.5), serg and 17-clue unchanged (0.995, 1.00; the same guesses on serg).
 
 Measured and dropped (paired old/new runs, median ratio, above 1 is faster): the digit's
 rules as a called function instead of written out (0.96-0.99); a naked-singles scan of only
@@ -92,6 +102,7 @@ NWORDS = 30  # 27 digit-band words, 3 solved-cell words
 ALL6 = (1 << 54) - 1  # six 9-bit patterns
 MAX_DEPTH = 82
 CHEAP_DEPTH = 0  # where the optimistic start begins (1 costs more guesses on hardest-1106)
+CHEAP_OPEN = 48  # the optimistic start only when the root leaves at most this many open cells
 STACK_ROWS = MAX_DEPTH + 2  # saved states, the live state, one scratch row
 STACK_COLS = 80  # a state, the branch's word and mask, cheap-rules flag; scratch row needs 78
 
@@ -153,6 +164,19 @@ def _band_pattern(w):
     """The (row, box) triads of a band word that are not empty, bit row * 3 + box."""
     # (the mask tells the compiler the index is not negative: no wraparound check)
     return (TB[0, w & 511] | (TB[0, (w >> 9) & 511] << 3) | (TB[0, (w >> 18) & 511] << 6)) & 511
+
+
+@njit(cache=True, inline="always")
+def _placed(st):
+    """The number of placed cells (bits of the three solved-cell words; SWAR popcount)."""
+    n = 0
+    for b in range(3):
+        x = st[27 + b]
+        x = x - ((x >> 1) & 0x5555555555555555)
+        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+        n += (x * 0x0101010101010101) >> 56
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -669,7 +693,7 @@ def solve_one(puzzle, max_solutions, solution, stack, stats, heuristic=7):
         if ok:
             if depth == CHEAP_DEPTH and not cheap_tried:
                 cheap_tried = True
-                if _pairs(st, 0) | _pairs(st, 1) | _pairs(st, 2):
+                if _placed(st) >= 81 - CHEAP_OPEN and _pairs(st, 0) | _pairs(st, 1) | _pairs(st, 2):
                     h = 0
                     cheap = True
             if h & 1:
