@@ -568,12 +568,10 @@ class Tables:
     ent: np.ndarray
     ent2: np.ndarray  # bottom | left << 6 of each entry (for checked orders)
     width: int = 0  # longest list (the exact kernel's candidate rows)
-    # The same lists for the walking kernel (``_kernel.walk``): each followed by a sentinel
-    # word, list (t, left, below) at ``went[wstart[t * K.WALK_KEYS + (left << 6 | below)]:]``
-    # up to its sentinel; ``pos_tbase`` = table * K.WALK_KEYS.
-    went: np.ndarray | None = None
-    wstart: np.ndarray | None = None
-    pos_tbase: np.ndarray | None = None
+    # The same lists for the walking kernel (``_kernel.walk``, built by ``_kernel.walk_code``):
+    # the plan's per-position records, the start word of each (table, left << 6 | below) key,
+    # then the lists, each followed by a sentinel word; ``placed`` indexes this array.
+    walk: np.ndarray | None = None
 
     def entries(self, table: int, left: int, below: int) -> np.ndarray:
         k = table * self.n_colours**2 + left * self.n_colours + below
@@ -699,6 +697,17 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
     wstart = np.full(len(spec_ids) * K.WALK_KEYS, starts[0] + tab_start[1] - tab_start[0])
     tt, ll, bb = np.meshgrid(np.arange(len(spec_ids)), np.arange(nc), np.arange(nc), indexing="ij")
     wstart[(tt * K.WALK_KEYS + (ll << 6) + bb).ravel()] = starts
+    walk = K.walk_code(
+        plan.pos_cell,
+        plan.pos_left,
+        plan.pos_below,
+        pos_table,
+        plan.pos_quota,
+        plan.pos_allow,
+        plan.pos_joints,
+        wstart,
+        np.insert(ent, tab_start[1:], K.SENTINEL),
+    )
     return Tables(
         nc,
         pos_table,
@@ -706,9 +715,7 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
         ent,
         words2[order].astype(np.int32),
         int(np.diff(tab_start).max(initial=0)),
-        np.insert(ent, tab_start[1:], K.SENTINEL).astype(np.int32),
-        wstart.astype(np.int32),
-        (pos_table.astype(np.int64) * K.WALK_KEYS).astype(np.int32),
+        walk,
     )
 
 
@@ -909,17 +916,7 @@ def _run_kernel(
         # the walker's cells show top and right in one word, kept in the state's ``top``
         avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
         K.walk(
-            K.walk_info(
-                plan.pos_cell,
-                plan.pos_left,
-                plan.pos_below,
-                tables.pos_tbase,
-                plan.pos_quota,
-                plan.pos_allow,
-                plan.pos_joints,
-            ),
-            tables.wstart,
-            tables.went,
+            tables.walk,
             avail,
             placed,
             shown,
@@ -954,8 +951,8 @@ def _run_kernel(
 
 def _entries_of(plan: Plan, tables: Tables) -> np.ndarray:
     """The entry array the kernel of ``plan`` indexes ``placed`` with: the walking kernel's
-    sentinel lists, or the plain lists of the general and exact kernels."""
-    return tables.ent if (plan.exact or plan.checked) else tables.went
+    code (its lists hold the same words), or the plain lists of the general and exact kernels."""
+    return tables.ent if (plan.exact or plan.checked) else tables.walk
 
 
 def _exact_state(tables: Tables, n_cells: int) -> tuple:
