@@ -297,9 +297,10 @@ def walk(
     (0.87); the loop body twice (each copy sees alternate depths; 0.99); the shown colours in
     ``code`` too (0.95). Removing the heat count and the best-board test altogether (which
     changes the results, to measure them) was 0.99: that bookkeeping costs nothing measurable.
-    Not tried: libblackwood's adaptive filter (lists rebuilt without the pieces of depths not
-    left for a heartbeat): on Eternity II only 1-3% of the scan steps meet a piece placed
-    before the shallowest depth that a 10 M placement stretch of the search went back to.
+    libblackwood's adaptive filter (lists without the pieces of the depths the search has not
+    gone back to for a while) runs around this kernel, on a copy of ``code`` made by
+    :func:`filter_walk_code` (``blackwood.WalkFilter``): scans deep in the tree meet such
+    pieces in 60-80% of their steps, shallow ones in 1-3%.
     This loop's speed hangs on how LLVM allocates its registers: changes that remove
     instructions can still lose.
     """
@@ -469,6 +470,43 @@ def walk_code(
     if code.max(initial=0) > np.iinfo(np.int32).max:
         raise ValueError("tables too large for the walking kernel's int32 code")
     return code.astype(np.int32)
+
+
+@njit(cache=True)
+def filter_walk_code(code, n, lists_at, fixed, floor, out, to_out, to_code):
+    """libblackwood's adaptive filter, made exact: the ``out`` (``2 * len(code)`` words) that
+    :func:`walk` searches positions ``floor..n-1`` of ``code``'s order with, as positions
+    ``0..n-floor-1`` (the caller passes ``placed[floor:]`` and the like), in lists without the
+    entries of the piece types in ``fixed`` (``fixed[type] != 0``: every copy on positions
+    ``0..floor-1``). While the search stays at depth ``floor`` or deeper those pieces cannot be
+    free, so the scans find the same candidates in shorter lists; a retreat below ``floor``
+    ends that walk as if the tree were searched (its depth -1). ``out`` holds: the records of
+    positions ``floor..`` first, ``code``'s start words and lists at their own indexes (an
+    index into ``code`` reads the same word in ``out``), then the filtered start words and
+    lists, which the records point at. ``lists_at``: where the lists begin in ``code``.
+
+    ``to_out[q]``: the index in ``out`` of the filtered word kept for ``code[q]`` (a dropped
+    entry: of the next word kept); ``to_code[w]``: the index in ``code`` of ``out[w]``."""
+    size = code.shape[0]
+    starts_at = n * P_STRIDE
+    shift = size - starts_at  # from a start word in code to its filtered copy
+    for q in range(size):
+        out[q] = code[q]
+        to_code[q] = q
+    for q in range((n - floor) * P_STRIDE):
+        out[q] = code[q + floor * P_STRIDE]
+    for i in range(n - floor):
+        out[i * P_STRIDE + P_TBASE] += shift
+    w = size + (lists_at - starts_at)
+    for q in range(lists_at, size):
+        e = code[q]
+        to_out[q] = w
+        if e >= SENTINEL or fixed[e & PIECE_MASK] == 0:
+            out[w] = e
+            to_code[w] = q
+            w += 1
+    for q in range(starts_at, lists_at):
+        out[q + shift] = to_out[code[q]]
 
 
 def new_state(n_cells: int, copies: np.ndarray):
