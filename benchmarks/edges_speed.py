@@ -22,9 +22,9 @@ run compiles it outside the timings. ``--json FILE`` writes the rows for the doc
 Quoted figures (other programs measured elsewhere, not in this run) are printed in their own,
 labelled table.
 
-Measured here on 2026-12-01 (AMD EPYC, 2 cores, load 8-17, 15 s runs; the rows of the last
-run are in benchmarks/results/edges_speed.json). libblackwood's rate swings from run to run
-(43-74 M for the same seed), so the ratio does too:
+Measured here on 2026-12-01/02 (AMD EPYC, 2 cores, 15 s runs; the rows of the last run are in
+benchmarks/results/edges_speed.json). libblackwood's rate swings from run to run (43-74 M for
+the same seed), so the ratio does too:
 
 | rompicapo | libblackwood | rompicapo | ours / peer |
 | --- | ---: | ---: | ---: |
@@ -36,15 +36,25 @@ run are in benchmarks/results/edges_speed.json). libblackwood's rate swings from
 | the same (3191054), median of 3, load 9 (3 CPU s per 15 s run) | 51.77 M | 42.61 M | 0.82 |
 | cell word, countdown, uint64 indexes (2e40710), median of 3, load 7.5 | 44.41 M | 47.93 M | 1.08 |
 | the same (8ae3af8), median of 5, load 6.3 | 50.65 M | 46.97 M | 0.93 |
+| the same (8c5782f, main), median of 5, load 1.0 | 46.68 M | 42.30 M | 0.91 |
+| one array for records, starts, lists (e134ab4), median of 5, load 1.8 | 43.14 M | 42.76 M | 0.99 |
+| with the adaptive filter (0675512), median of 9, load 2.1 | 46.00 M | 44.58 M | 0.97 |
 
-The target (at least libblackwood's rate) is not met for certain: about 0.9-1.1x now, with
-single rounds from 0.47 to 1.13 (seed 5, 2026-12-01 23:52: libblackwood 71.9 M in its tree,
-rompicapo 33.8 M in its own). Paired runs of the kernel alone (same tables, same 150 M
-placements, old and new alternated) put the three steps of 2026-12-01 at x1.11, x1.07 and
-x1.13: 40.9 -> about 50 M placements per CPU second at load 5-8. Three runs on
-2026-12-01 19:54-20:18 (load 8-9) by seed, libblackwood / rompicapo in M: seed 1 38.4 / 41.5,
-39.4 / 41.5, 66.4 / 43.6; seed 3 57.2 / 34.8, 52.0 / 34.6, 51.8 / 40.6 (the seeds search
-different regions of the tree, and the peer's rate swings most).
+The target (at least libblackwood's rate) is not met: 0.97 in the last run (median of 9
+rounds), with single rounds from 0.81 to 1.24. Each program searches its own random tree and
+the rate depends on where the search is: deep in the tree (depth 200-235) the scans are 3-5
+entries long, mostly pieces already on the board, and ours fell to 28-37 M (seed 5). Two
+changes of 2026-12-02, each measured with old and new code advanced in lockstep in one process
+on the same tables (so both see the same load; two copies of one kernel agree within 1%):
+the walker's records, start words and lists in one array, x1.025-1.037 on 3 tables; the
+adaptive filter (``blackwood.WalkFilter``: libblackwood's, made exact), x1.01-1.20 by table,
+1.067 over 5 tables of 300 M placements, x1.25 deep in seed 5's tree. Earlier paired runs of
+the kernel alone (same tables, same 150 M placements, old and new alternated) put the three
+steps of 2026-12-01 at x1.11, x1.07 and x1.13. Three runs on 2026-12-01 19:54-20:18 (load 8-9)
+by seed, libblackwood / rompicapo in M: seed 1 38.4 / 41.5, 39.4 / 41.5, 66.4 / 43.6; seed 3
+57.2 / 34.8, 52.0 / 34.6, 51.8 / 40.6 (the seeds search different regions of the tree, and the
+peer's rate swings most). Use ``--repeats 7`` or more for a figure to quote: the median of 3
+moves by 10% from one run to the next.
 """
 
 from __future__ import annotations

@@ -224,12 +224,15 @@ SHOWN_RIGHT = COLOUR_MASK << 6
 WALK_KEYS = 1 << 12
 
 
-# Per-position record of the walking kernel (``pinfo[i * P_STRIDE + field]``, int32): one
-# array instead of seven keeps the hot loop's base pointers in registers.
+# The walking kernel reads one int32 array, ``code``: the per-position records first
+# (``code[i * P_STRIDE + field]``), then each table's start words (``WALK_KEYS`` per table: the
+# index in ``code`` where the list of that key starts), then the lists themselves. One array for
+# all three (seven before the records) keeps the hot loop's base pointers in registers: measured
+# x1.025 placements per CPU second over three arrays (paired, 2026-12-02, same placements).
 P_CELL = 0
 P_LEFT = 1
 P_BELOW = 2
-P_TBASE = 3  # the position's table times WALK_KEYS
+P_TBASE = 3  # where the start words of the position's table begin in ``code``
 P_QUOTA = 4
 P_ALLOW = 5
 P_JOINTS = 6  # inner joints among positions 0..i (pos_joints[i + 1])
@@ -248,9 +251,7 @@ NONNEG = 0x7FFFFFFF
 
 @njit(cache=True)
 def walk(
-    pinfo,
-    wstart,
-    went,
+    code,
     avail,
     placed,
     shown,
@@ -262,11 +263,12 @@ def walk(
     max_nodes,
 ):
     """:func:`search` for orders with no checked neighbours (Blackwood's, the row scan), on
-    sentinel-terminated lists: the list of table ``t`` and key ``k`` (``right << 6 | top`` of
-    the left and lower neighbours) starts at ``went[wstart[t * WALK_KEYS + k]]`` and ends at a
-    word ``>= SENTINEL``; ``placed[i]`` indexes ``went``; ``shown[cell]`` is the cell's top and
-    right colour in one word (``SHOWN_MASK``; ``shown[n]`` = 0, grey). Per-position constants
-    come packed in ``pinfo`` (``P_*`` fields). Same state (``shown`` in place of ``top`` and
+    sentinel-terminated lists, all in ``code`` (built by :func:`walk_code`): position ``i``'s
+    constants are ``code[i * P_STRIDE + P_*]``; its list for key ``k`` (``right << 6 | top`` of
+    the left and lower neighbours) starts at ``code[code[code[i * P_STRIDE + P_TBASE] + k]]``
+    and ends at a word ``>= SENTINEL``; ``placed[i]`` indexes ``code`` (the entry words sit
+    there as they are); ``shown[cell]`` is the cell's top and right colour in one word
+    (``SHOWN_MASK``; ``shown[n]`` = 0, grey). Same state (``shown`` in place of ``top`` and
     ``right``), counters and node count as :func:`search`: the same tables give the same nodes,
     placements and boards. ``heat`` must start at zero with the state: the best depth is read
     from it.
@@ -275,14 +277,31 @@ def walk(
     to recompute); the scan stops on one word compare (the sentinel, or the first break entry
     over the allowance); the breaks and heuristic sides so far live in registers; a cell shows
     its two key colours in one word; the nodes left are counted down; indexes read from arrays
-    are cast to uint64, which numba does not wrap around.
+    are cast to uint64, which numba does not wrap around; records, start words and lists share
+    one array (one base pointer instead of three).
 
     Measured slower in paired runs (2026-12-01, same placements), so left out: the board's
     entries and per-position heat in the records (0.99); the piece counts, colours, entries and
     heat in one working array (0.97); each position's key written by its neighbours when placed
     (0.95); the best-board copy outside the inner loop (0.94) or as element loops (0.93); a
     record after the last position instead of the depth test (0.89); uint64 record offsets
-    (0.92). This loop's speed hangs on how LLVM allocates its registers: changes that remove
+    (0.92). Measured slower on 2026-12-02 (three tables, 3 x 100 M placements, old and new
+    kernel in one process advanced in lockstep, so both see the same load; two copies of the
+    same kernel agree within 1%): the next position's key from the placed entry's word in a
+    register instead of its cell's stored word, with the previous cell's key bits as a record
+    field (0.93 with the quota and allowance packed in one field, 0.90 with a 16-word record;
+    the 16-word record alone 0.96); the quota as an unsigned range test ending the scan at the
+    first entry under it, used or not, as libblackwood does (0.85), or as a plain scan limit
+    with the heuristic counts stored inverted (7 - h) in the walker's entries (0.95); the
+    breaks and heuristic sides in one register (0.98); the quota scan in two copies by depth
+    (0.87); the loop body twice (each copy sees alternate depths; 0.99); the shown colours in
+    ``code`` too (0.95). Removing the heat count and the best-board test altogether (which
+    changes the results, to measure them) was 0.99: that bookkeeping costs nothing measurable.
+    libblackwood's adaptive filter (lists without the pieces of the depths the search has not
+    gone back to for a while) runs around this kernel, on a copy of ``code`` made by
+    :func:`filter_walk_code` (``blackwood.WalkFilter``): scans deep in the tree meet such
+    pieces in 60-80% of their steps, shallow ones in 1-3%.
+    This loop's speed hangs on how LLVM allocates its registers: changes that remove
     instructions can still lose.
     """
     n = placed.shape[0]
@@ -300,14 +319,12 @@ def walk(
         j = placed[i]
         if j >= 0:
             # stopped just after retreating to i: free its piece, resume after its entry
-            avail[went[j] & PIECE_MASK] += 1
+            avail[code[j] & PIECE_MASK] += 1
             j += 1
         else:
             p = (i * P_STRIDE) & NONNEG
-            key = (shown[pinfo[p + P_LEFT]] & SHOWN_RIGHT) | (
-                shown[pinfo[p + P_BELOW]] & COLOUR_MASK
-            )
-            j = wstart[np.uint64(pinfo[p + P_TBASE] + key)]
+            key = (shown[code[p + P_LEFT]] & SHOWN_RIGHT) | (shown[code[p + P_BELOW]] & COLOUR_MASK)
+            j = code[np.uint64(code[p + P_TBASE] + key)]
         while True:
             p = (i * P_STRIDE) & NONNEG
             # The scan in four copies, one per kind of position (quota, breaks, both, neither):
@@ -316,21 +333,21 @@ def walk(
             # the sentinel or the first break entry over the allowance ends the scan; the first
             # unused candidate under the quota ends it too (lists are sorted by heuristic
             # count), by a word over every limit, which sends the code below to the retreat.
-            kind = pinfo[p + P_KIND]
+            kind = code[p + P_KIND]
             if kind == KIND_PLAIN:
                 lim = LIM_EXACT
-                e = went[np.uint64(j)]
+                e = code[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
                         h = (e >> HEUR_SHIFT) & 7
                         break
                     j += 1
-                    e = went[np.uint64(j)]
+                    e = code[np.uint64(j)]
             elif kind == KIND_QUOTA:
                 lim = LIM_EXACT
-                need = pinfo[p + P_QUOTA] - heu
-                e = went[np.uint64(j)]
+                need = code[p + P_QUOTA] - heu
+                e = code[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
@@ -339,21 +356,21 @@ def walk(
                             e = SENTINEL
                         break
                     j += 1
-                    e = went[np.uint64(j)]
+                    e = code[np.uint64(j)]
             elif kind == KIND_BREAKS:
-                lim = LIM_BREAK if pinfo[p + P_ALLOW] > brk else LIM_EXACT
-                e = went[np.uint64(j)]
+                lim = LIM_BREAK if code[p + P_ALLOW] > brk else LIM_EXACT
+                e = code[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
                         h = (e >> HEUR_SHIFT) & 7
                         break
                     j += 1
-                    e = went[np.uint64(j)]
+                    e = code[np.uint64(j)]
             else:
-                lim = LIM_BREAK if pinfo[p + P_ALLOW] > brk else LIM_EXACT
-                need = pinfo[p + P_QUOTA] - heu
-                e = went[np.uint64(j)]
+                lim = LIM_BREAK if code[p + P_ALLOW] > brk else LIM_EXACT
+                need = code[p + P_QUOTA] - heu
+                e = code[np.uint64(j)]
                 h = 0
                 while e < lim:
                     if avail[e & PIECE_MASK] != 0:
@@ -362,17 +379,17 @@ def walk(
                             e = SENTINEL
                         break
                     j += 1
-                    e = went[np.uint64(j)]
+                    e = code[np.uint64(j)]
             if e < lim:
                 avail[e & PIECE_MASK] -= 1
                 placed[np.uint64(i)] = j
-                cell = np.uint64(pinfo[p + P_CELL])
+                cell = np.uint64(code[p + P_CELL])
                 shown[cell] = (e >> TOP_SHIFT) & SHOWN_MASK
                 brk += e >> BREAK_SHIFT
                 heu += h
                 i += 1
                 heat[cell] += 1
-                sc = pinfo[p + P_JOINTS] - brk
+                sc = code[p + P_JOINTS] - brk
                 if sc > best_score:
                     best_score = sc
                     # slice copies (memcpy, memset): an element loop here was vectorised,
@@ -387,10 +404,10 @@ def walk(
                     break
                 left -= 1
                 p = (i * P_STRIDE) & NONNEG
-                key = (shown[np.uint64(pinfo[p + P_LEFT])] & SHOWN_RIGHT) | (
-                    shown[np.uint64(pinfo[p + P_BELOW])] & COLOUR_MASK
+                key = (shown[np.uint64(code[p + P_LEFT])] & SHOWN_RIGHT) | (
+                    shown[np.uint64(code[p + P_BELOW])] & COLOUR_MASK
                 )
-                j = wstart[np.uint64(pinfo[p + P_TBASE] + key)]
+                j = code[np.uint64(code[p + P_TBASE] + key)]
             else:
                 # (placed[i] keeps its stale entry: the walk reads placed[k] only for k < i,
                 # and the call that stops here marks the fresh position itself)
@@ -402,7 +419,7 @@ def walk(
                     break
                 left -= 1
                 j = placed[np.uint64(i)]
-                e = went[np.uint64(j)]
+                e = code[np.uint64(j)]
                 avail[e & PIECE_MASK] += 1
                 brk -= e >> BREAK_SHIFT
                 heu -= (e >> HEUR_SHIFT) & 7
@@ -412,13 +429,13 @@ def walk(
             # a retreat is freed by that call, so it does not count)
             j = placed[i]
             if j >= 0:
-                brk -= went[j] >> BREAK_SHIFT
-                heu -= (went[j] >> HEUR_SHIFT) & 7
+                brk -= code[j] >> BREAK_SHIFT
+                heu -= (code[j] >> HEUR_SHIFT) & 7
             cum_breaks[i] = brk
             cum_heur[i] = heu
     # the deepest position reached: positions are reached in order, so the ones with
     # placements are 0..d-1 (heat starts at zero with the state; one register less in the loop)
-    while best_depth < n and heat[pinfo[best_depth * P_STRIDE + P_CELL]] != 0:
+    while best_depth < n and heat[code[best_depth * P_STRIDE + P_CELL]] != 0:
         best_depth += 1
     # every node placed (one deeper) or retreated (one shallower): the placements follow from
     # the nodes and the depths, one register less in the loop
@@ -431,19 +448,65 @@ def walk(
     counters[C_STATUS] = status
 
 
-def walk_info(pos_cell, pos_left, pos_below, pos_tbase, pos_quota, pos_allow, pos_joints):
-    """The :func:`walk` kernel's packed per-position records (``P_*`` fields)."""
+def walk_code(
+    pos_cell, pos_left, pos_below, pos_table, pos_quota, pos_allow, pos_joints, starts, lists
+):
+    """The :func:`walk` kernel's ``code`` array: the per-position records (``P_*`` fields), then
+    ``starts`` (``WALK_KEYS`` words per table: the index in ``lists`` of the list of each key),
+    then ``lists`` (sentinel-terminated), with every index moved to its place in ``code``."""
     n = len(pos_cell)
-    info = np.zeros((n, P_STRIDE), dtype=np.int32)
+    at_starts = n * P_STRIDE
+    at_lists = at_starts + len(starts)
+    info = np.zeros((n, P_STRIDE), dtype=np.int64)
     info[:, P_CELL] = pos_cell
     info[:, P_LEFT] = pos_left
     info[:, P_BELOW] = pos_below
-    info[:, P_TBASE] = pos_tbase
+    info[:, P_TBASE] = at_starts + np.asarray(pos_table, dtype=np.int64) * WALK_KEYS
     info[:, P_QUOTA] = pos_quota
     info[:, P_ALLOW] = pos_allow
     info[:, P_JOINTS] = pos_joints[1 : n + 1]
     info[:, P_KIND] = KIND_QUOTA * (pos_quota > 0) + KIND_BREAKS * (pos_allow > 0)
-    return info.ravel()
+    code = np.concatenate((info.ravel(), np.asarray(starts, dtype=np.int64) + at_lists, lists))
+    if code.max(initial=0) > np.iinfo(np.int32).max:
+        raise ValueError("tables too large for the walking kernel's int32 code")
+    return code.astype(np.int32)
+
+
+@njit(cache=True)
+def filter_walk_code(code, n, lists_at, fixed, floor, out, to_out, to_code):
+    """libblackwood's adaptive filter, made exact: the ``out`` (``2 * len(code)`` words) that
+    :func:`walk` searches positions ``floor..n-1`` of ``code``'s order with, as positions
+    ``0..n-floor-1`` (the caller passes ``placed[floor:]`` and the like), in lists without the
+    entries of the piece types in ``fixed`` (``fixed[type] != 0``: every copy on positions
+    ``0..floor-1``). While the search stays at depth ``floor`` or deeper those pieces cannot be
+    free, so the scans find the same candidates in shorter lists; a retreat below ``floor``
+    ends that walk as if the tree were searched (its depth -1). ``out`` holds: the records of
+    positions ``floor..`` first, ``code``'s start words and lists at their own indexes (an
+    index into ``code`` reads the same word in ``out``), then the filtered start words and
+    lists, which the records point at. ``lists_at``: where the lists begin in ``code``.
+
+    ``to_out[q]``: the index in ``out`` of the filtered word kept for ``code[q]`` (a dropped
+    entry: of the next word kept); ``to_code[w]``: the index in ``code`` of ``out[w]``."""
+    size = code.shape[0]
+    starts_at = n * P_STRIDE
+    shift = size - starts_at  # from a start word in code to its filtered copy
+    for q in range(size):
+        out[q] = code[q]
+        to_code[q] = q
+    for q in range((n - floor) * P_STRIDE):
+        out[q] = code[q + floor * P_STRIDE]
+    for i in range(n - floor):
+        out[i * P_STRIDE + P_TBASE] += shift
+    w = size + (lists_at - starts_at)
+    for q in range(lists_at, size):
+        e = code[q]
+        to_out[q] = w
+        if e >= SENTINEL or fixed[e & PIECE_MASK] == 0:
+            out[w] = e
+            to_code[w] = q
+            w += 1
+    for q in range(starts_at, lists_at):
+        out[q + shift] = to_out[code[q]]
 
 
 def new_state(n_cells: int, copies: np.ndarray):

@@ -568,12 +568,10 @@ class Tables:
     ent: np.ndarray
     ent2: np.ndarray  # bottom | left << 6 of each entry (for checked orders)
     width: int = 0  # longest list (the exact kernel's candidate rows)
-    # The same lists for the walking kernel (``_kernel.walk``): each followed by a sentinel
-    # word, list (t, left, below) at ``went[wstart[t * K.WALK_KEYS + (left << 6 | below)]:]``
-    # up to its sentinel; ``pos_tbase`` = table * K.WALK_KEYS.
-    went: np.ndarray | None = None
-    wstart: np.ndarray | None = None
-    pos_tbase: np.ndarray | None = None
+    # The same lists for the walking kernel (``_kernel.walk``, built by ``_kernel.walk_code``):
+    # the plan's per-position records, the start word of each (table, left << 6 | below) key,
+    # then the lists, each followed by a sentinel word; ``placed`` indexes this array.
+    walk: np.ndarray | None = None
 
     def entries(self, table: int, left: int, below: int) -> np.ndarray:
         k = table * self.n_colours**2 + left * self.n_colours + below
@@ -699,6 +697,17 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
     wstart = np.full(len(spec_ids) * K.WALK_KEYS, starts[0] + tab_start[1] - tab_start[0])
     tt, ll, bb = np.meshgrid(np.arange(len(spec_ids)), np.arange(nc), np.arange(nc), indexing="ij")
     wstart[(tt * K.WALK_KEYS + (ll << 6) + bb).ravel()] = starts
+    walk = K.walk_code(
+        plan.pos_cell,
+        plan.pos_left,
+        plan.pos_below,
+        pos_table,
+        plan.pos_quota,
+        plan.pos_allow,
+        plan.pos_joints,
+        wstart,
+        np.insert(ent, tab_start[1:], K.SENTINEL),
+    )
     return Tables(
         nc,
         pos_table,
@@ -706,9 +715,7 @@ def build_tables(plan: Plan, rng: np.random.Generator) -> Tables:
         ent,
         words2[order].astype(np.int32),
         int(np.diff(tab_start).max(initial=0)),
-        np.insert(ent, tab_start[1:], K.SENTINEL).astype(np.int32),
-        wstart.astype(np.int32),
-        (pos_table.astype(np.int64) * K.WALK_KEYS).astype(np.int32),
+        walk,
     )
 
 
@@ -889,6 +896,7 @@ def _warm() -> None:
     plan = make_plan(puzzle)
     tables = build_tables(plan, np.random.default_rng(0))
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
+    WalkFilter(plan, tables).build(0, np.full(9, -1, dtype=np.int32))
     _run_exact(plan, tables, K.new_state(9, plan.copies), _exact_state(tables, 9), 100)
     # the general kernel, for orders with checked neighbours
     plan = make_plan(puzzle, settings=Settings(order="frame", value_order="table"))
@@ -896,40 +904,143 @@ def _warm() -> None:
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
 
 
+class WalkFilter:
+    """libblackwood's adaptive filter for the walking kernel, made exact: while the search
+    stays at depth ``floor`` or deeper, the pieces on positions ``0..floor-1`` cannot be free,
+    so it walks a copy of the tables' code without their entries (same candidates, shorter
+    scans: deep in Eternity II's tree, 60-80% of the scan steps met such pieces). ``floor`` is
+    the shallowest position the search placed a piece on in its last stretch; a retreat below
+    it ends the walk, drops the filter, and a short unfiltered stretch picks the next floor.
+    ``placed`` and the best board keep indexes into the tables' own code between calls (they
+    are moved into the copy and back around each walk), so the state is as without a filter.
+    One per search state (its floor and copy follow that state)."""
+
+    PROBE = 1 << 21  # nodes of an unfiltered stretch that picks the floor
+    MIN_FLOOR = 64  # below this depth a copy saves too little to pay for itself
+    RAISE = 16  # a floor this much deeper than the copy's is worth a new copy
+    STRETCH = 1 << 23  # nodes of a filtered stretch, after which the floor may rise
+
+    def __init__(self, plan: Plan, tables: Tables) -> None:
+        self.tables = tables
+        self.cells = plan.pos_cell
+        self.copies = plan.copies
+        self.n = len(plan.pos_cell)
+        self.lists_at = self.n * K.P_STRIDE + (int(tables.pos_table.max()) + 1) * K.WALK_KEYS
+        size = len(tables.walk)
+        self.code = np.zeros(2 * size, dtype=np.int32)
+        self.to_out = np.zeros(size, dtype=np.int32)
+        self.to_code = np.zeros(2 * size, dtype=np.int32)
+        self.floor = 0  # 0: no copy in use
+        self.builds = 0  # copies made
+        self.drops = 0  # walks ended by a retreat below the floor
+
+    def build(self, floor: int, placed: np.ndarray) -> None:
+        """A copy without the piece types whose every copy is on positions ``0..floor-1``."""
+        types = self.tables.walk[placed[:floor]] & K.PIECE_MASK
+        on = np.bincount(types, minlength=len(self.copies))[: len(self.copies)]
+        fixed = (on >= self.copies).astype(np.uint8)
+        code, to_out, to_code = self.code, self.to_out, self.to_code
+        K.filter_walk_code(
+            self.tables.walk, self.n, self.lists_at, fixed, floor, code, to_out, to_code
+        )
+        self.floor = floor
+        self.builds += 1
+
+
+def _walk_state(state: tuple) -> tuple:
+    """The arrays of a :func:`K.new_state` state that :func:`K.walk` takes, in its order (its
+    cells show top and right in one word, kept in the state's ``top``)."""
+    avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
+    return avail, placed, shown, cum_breaks, cum_heur, heat, best, counters
+
+
+def _walk(plan: Plan, tables: Tables, state: tuple, max_nodes: int, filt: WalkFilter) -> None:
+    """:func:`K.walk` for ``max_nodes`` nodes, on ``filt``'s copy of the code when it has one
+    (see :class:`WalkFilter`): same nodes, placements, heat and boards as on the tables' own."""
+    avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
+    n = filt.n
+    left = max_nodes
+    while left > 0:
+        nodes0, best0 = int(counters[K.C_NODES]), int(counters[K.C_BEST_SCORE])
+        heat0 = heat[filt.cells]
+        floor = filt.floor
+        if floor:
+            i = int(counters[K.C_DEPTH])
+            # positions floor.. (and a piece left on i by a retreat) into the filtered lists
+            top = i + 1 if placed[i] >= 0 else i
+            placed[floor:top] = filt.to_out[placed[floor:top]]
+            sub = counters.copy()  # the walk sees positions floor.. as 0..
+            sub[K.C_DEPTH] -= floor
+            sub[K.C_BEST_DEPTH] -= floor
+            K.walk(
+                filt.code,
+                avail,
+                placed[floor:],
+                shown,
+                cum_breaks[floor:],
+                cum_heur[floor:],
+                heat,
+                best[floor:],
+                sub,
+                min(left, filt.STRETCH),
+            )
+            counters[:] = sub
+            counters[K.C_BEST_DEPTH] += floor
+            if sub[K.C_STATUS] == K.EXHAUSTED:
+                # retreated below the floor: the piece on floor - 1 comes next, unfiltered
+                i = floor - 1
+                counters[K.C_STATUS] = K.RUNNING
+                words = tables.walk[placed[:i]]
+                cum_breaks[i] = (words >> K.BREAK_SHIFT).sum()
+                cum_heur[i] = ((words >> K.HEUR_SHIFT) & 7).sum()
+                filt.floor = 0
+                filt.drops += 1
+            else:
+                i = floor + int(sub[K.C_DEPTH])
+            counters[K.C_DEPTH] = i
+            top = i + 1 if i < n and placed[i] >= 0 else i
+            if top > floor:
+                placed[floor:top] = filt.to_code[placed[floor:top]]
+            if int(counters[K.C_BEST_SCORE]) != best0:
+                best[:floor] = placed[:floor]
+                b = best[floor:]
+                b[b >= 0] = filt.to_code[b[b >= 0]]
+        else:
+            K.walk(tables.walk, *_walk_state(state), min(left, filt.PROBE))
+            i = int(counters[K.C_DEPTH])
+        left -= int(counters[K.C_NODES]) - nodes0
+        if int(counters[K.C_STATUS]) != K.RUNNING:
+            return
+        if floor and not filt.floor:
+            continue  # dropped at the floor: a short unfiltered stretch picks the next one
+        # the shallowest position placed on in this stretch: the pieces below it stayed put
+        moved = np.flatnonzero(heat[filt.cells] != heat0)
+        low = min(int(moved[0]) if len(moved) else i, i)
+        if low >= filt.MIN_FLOOR and low >= floor + filt.RAISE:
+            filt.build(low, placed)
+
+
 def _run_kernel(
-    plan: Plan, tables: Tables, state: tuple, max_nodes: int, *, general: bool = False
+    plan: Plan,
+    tables: Tables,
+    state: tuple,
+    max_nodes: int,
+    *,
+    general: bool = False,
+    filt: WalkFilter | None = None,
 ) -> None:
     """Blackwood's search on a :func:`K.new_state` state for ``max_nodes`` more nodes: the
     walking kernel when no neighbour is checked (Blackwood's order, the row scan), the general
     one otherwise (same nodes and boards; on Eternity II the walker makes about 2.2x the
     placements per CPU second, measured side by side with benchmarks/edges_speed.py). Which one
     ran decides the entry array that ``placed`` indexes (:func:`_entries_of`). ``general``
-    forces the general kernel (the tests compare the two node for node)."""
+    forces the general kernel (the tests compare the two node for node). ``filt``: the walker
+    runs with this state's :class:`WalkFilter` (same search, shorter scans deep in the tree)."""
     if not plan.checked and not general:
-        # the walker's cells show top and right in one word, kept in the state's ``top``
-        avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
-        K.walk(
-            K.walk_info(
-                plan.pos_cell,
-                plan.pos_left,
-                plan.pos_below,
-                tables.pos_tbase,
-                plan.pos_quota,
-                plan.pos_allow,
-                plan.pos_joints,
-            ),
-            tables.wstart,
-            tables.went,
-            avail,
-            placed,
-            shown,
-            cum_breaks,
-            cum_heur,
-            heat,
-            best,
-            counters,
-            max_nodes,
-        )
+        if filt is not None:
+            _walk(plan, tables, state, max_nodes, filt)
+        else:
+            K.walk(tables.walk, *_walk_state(state), max_nodes)
         return
     K.search(
         plan.pos_cell,
@@ -954,8 +1065,8 @@ def _run_kernel(
 
 def _entries_of(plan: Plan, tables: Tables) -> np.ndarray:
     """The entry array the kernel of ``plan`` indexes ``placed`` with: the walking kernel's
-    sentinel lists, or the plain lists of the general and exact kernels."""
-    return tables.ent if (plan.exact or plan.checked) else tables.went
+    code (its lists hold the same words), or the plain lists of the general and exact kernels."""
+    return tables.ent if (plan.exact or plan.checked) else tables.walk
 
 
 def _exact_state(tables: Tables, n_cells: int) -> tuple:
@@ -1096,6 +1207,7 @@ def search(
                 tables = build_tables(plan, rng)
                 state = K.new_state(n, plan.copies)
                 extra = _exact_state(tables, n) if plan.exact else ()
+                filt = None if (plan.exact or plan.checked) else WalkFilter(plan, tables)
                 counters = state[-1]
                 run_nodes = 0
                 totals["restarts"] += 1
@@ -1109,7 +1221,7 @@ def search(
                     if plan.exact:
                         _run_exact(plan, tables, state, extra, max(budget, 0))
                     else:
-                        _run_kernel(plan, tables, state, max(budget, 0))
+                        _run_kernel(plan, tables, state, max(budget, 0), filt=filt)
                     took = time.perf_counter() - tc
                     run_nodes = int(counters[K.C_NODES])
                     if took > 0.01 and run_nodes - before >= budget:

@@ -14,6 +14,7 @@ import pytest
 from rompicapo.edges import _kernel as K
 from rompicapo.edges.blackwood import (
     Settings,
+    WalkFilter,
     _entries_of,
     _run_kernel,
     build_tables,
@@ -187,3 +188,28 @@ def test_the_damage_leaves_some_puzzles_without_a_perfect_board() -> None:
     # the exhausted branch above must be exercised, not only the solved one
     order = fill_order(3, 3, "rows").tolist()
     assert _brute_force(_damaged(3, 3, 0), order)[1] == 0
+
+
+# --------------------------------------------------------------------------------------------
+# The adaptive filter: the same search on shorter lists
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: c[0])
+def test_walk_filter_sees_the_same_search(case) -> None:
+    _, puzzle, clues, settings = case
+    plan = make_plan(puzzle, clues, settings)
+    tables = build_tables(plan, np.random.default_rng(7))
+    filt = WalkFilter(plan, tables)
+    # small stretches and floors, so that copies are made, raised and dropped many times
+    filt.PROBE, filt.STRETCH, filt.MIN_FLOOR, filt.RAISE = 613, 2_311, 3, 2
+    filtered = functools.partial(_run_kernel, filt=filt)
+    nodes = 400_000
+    c_f, h_f, s_f, b_f = _run(filtered, plan, tables, nodes, 997)
+    c_ref, h_ref, s_ref, b_ref = _run(_run_kernel, plan, tables, nodes, 997)
+    assert c_f.tolist() == c_ref.tolist()
+    assert (h_f == h_ref).all()
+    assert s_f == s_ref
+    ent = _entries_of(plan, tables)
+    assert _words(ent, b_f) == _words(ent, b_ref)
+    assert filt.builds > 10 and filt.drops > 5  # the filter was really in use
