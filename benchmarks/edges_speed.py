@@ -40,9 +40,10 @@ the same seed), so the ratio does too:
 | one array for records, starts, lists (e134ab4), median of 5, load 1.8 | 43.14 M | 42.76 M | 0.99 |
 | with the adaptive filter (0675512), median of 9, load 2.1 | 46.00 M | 44.58 M | 0.97 |
 | the same search, filter notes (8f6912d), median of 9, load 1.9 | 45.61 M | 42.45 M | 0.93 |
+| the same search, final main of the day (8778c03), median of 9, load 1.0 | 43.17 M | 40.10 M | 0.93 |
 
-The target (at least libblackwood's rate) is not met: 0.97 and 0.93 in the last two runs of the
-same search code (medians of 9 rounds), with single rounds from 0.81 to 1.24 and from 0.69 to
+The target (at least libblackwood's rate) is not met: 0.97, 0.93 and 0.93 in the last three
+runs of the same search code (medians of 9 rounds), with single rounds from 0.81 to 1.24 and from 0.69 to
 1.17; ours ran 35.8-44.7 M, the peer 38.2-61.8 M in the last. Tuning the filter further (stretch
 and probe lengths, floors, nested copies, a copy under the floor after a drop) measured
 0.98-1.02 in lockstep, none kept (``blackwood.WalkFilter``'s docstring has the figures). Each
