@@ -40,26 +40,26 @@ the same seed), so the ratio does too:
 | one array for records, starts, lists (e134ab4), median of 5, load 1.8 | 43.14 M | 42.76 M | 0.99 |
 | with the adaptive filter (0675512), median of 9, load 2.1 | 46.00 M | 44.58 M | 0.97 |
 | the same search, filter notes (8f6912d), median of 9, load 1.9 | 45.61 M | 42.45 M | 0.93 |
-| the same search, final main of the day (8778c03), median of 9, load 1.0 | 43.17 M | 40.10 M | 0.93 |
+| the same search, final main (8778c03), median of 9, load 1.0 | 43.17 M | 40.10 M | 0.93 |
 
-The target (at least libblackwood's rate) is not met: 0.97, 0.93 and 0.93 in the last three
-runs of the same search code (medians of 9 rounds), with single rounds from 0.81 to 1.24 and from 0.69 to
-1.17; ours ran 35.8-44.7 M, the peer 38.2-61.8 M in the last. Tuning the filter further (stretch
-and probe lengths, floors, nested copies, a copy under the floor after a drop) measured
-0.98-1.02 in lockstep, none kept (``blackwood.WalkFilter``'s docstring has the figures). Each
-program searches its own random tree and the rate depends on where the search is: deep in the
-tree (depth 200-235) the scans are 3-5 entries long, mostly pieces already on the board, and
-ours fell to 28-37 M (seed 5). Two changes of 2026-12-02, each measured with old and new code
-advanced in lockstep in one process on the same tables (so both see the same load; two copies of
-one kernel agree within 1%): the walker's records, start words and lists in one array,
-x1.025-1.037 on 3 tables; the adaptive filter (``blackwood.WalkFilter``: libblackwood's, made
-exact), x1.01-1.20 by table, 1.067 over 5 tables of 300 M placements, x1.25 deep in seed 5's
-tree. Earlier paired runs of the kernel alone (same tables, same 150 M placements, old and new
-alternated) put the three steps of 2026-12-01 at x1.11, x1.07 and x1.13. Three runs on
-2026-12-01 19:54-20:18 (load 8-9) by seed, libblackwood / rompicapo in M: seed 1 38.4 / 41.5,
-39.4 / 41.5, 66.4 / 43.6; seed 3 57.2 / 34.8, 52.0 / 34.6, 51.8 / 40.6 (the seeds search
-different regions of the tree, and the peer's rate swings most). Use ``--repeats 7`` or more for
-a figure to quote: the median of 3 moves by 10% from one run to the next.
+The target (at least libblackwood's rate) is not met: 0.97, 0.93 and 0.93 in the last three runs
+of the same search code (medians of 9 rounds), with single rounds from 0.81 to 1.24 and from
+0.69 to 1.17 in the first two; ours ran 35.8-44.7 M, the peer 38.2-61.8 M in the second. Tuning
+the filter further (stretch and probe lengths, floors, nested copies, a copy under the floor
+after a drop) measured 0.98-1.02 in lockstep, none kept (``blackwood.WalkFilter``'s docstring
+has the figures). Each program searches its own random tree and the rate depends on where the
+search is: deep in the tree (depth 200-235) the scans are 3-5 entries long, mostly pieces
+already on the board, and ours fell to 28-37 M (seed 5). Two changes of 2026-12-02, each
+measured with old and new code advanced in lockstep in one process on the same tables (so both
+see the same load; two copies of one kernel agree within 1%): the walker's records, start words
+and lists in one array, x1.025-1.037 on 3 tables; the adaptive filter (``blackwood.WalkFilter``:
+libblackwood's, made exact), x1.01-1.20 by table, 1.067 over 5 tables of 300 M placements, x1.25
+deep in seed 5's tree. Earlier paired runs of the kernel alone (same tables, same 150 M
+placements, old and new alternated) put the three steps of 2026-12-01 at x1.11, x1.07 and x1.13.
+Three runs on 2026-12-01 19:54-20:18 (load 8-9) by seed, libblackwood / rompicapo in M: seed 1
+38.4 / 41.5, 39.4 / 41.5, 66.4 / 43.6; seed 3 57.2 / 34.8, 52.0 / 34.6, 51.8 / 40.6 (the seeds
+search different regions of the tree, and the peer's rate swings most). Use ``--repeats 7`` or
+more for a figure to quote: the median of 3 moves by 10% from one run to the next.
 """
 
 from __future__ import annotations
