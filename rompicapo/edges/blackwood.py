@@ -973,7 +973,7 @@ def _walk_state(state: tuple) -> tuple:
 def _walk(plan: Plan, tables: Tables, state: tuple, max_nodes: int, filt: WalkFilter) -> None:
     """:func:`K.walk` for ``max_nodes`` nodes, on ``filt``'s copy of the code when it has one
     (see :class:`WalkFilter`): same nodes, placements, heat and boards as on the tables' own."""
-    avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
+    avail, placed, shown, cum_breaks, cum_heur, heat, best, counters = _walk_state(state)
     n = filt.n
     left = max_nodes
     while left > 0:
