@@ -48,22 +48,21 @@ array is passed where numba would update its reference count (two atomic operati
 call or per digit: the tables are a global constant, a digit's rules are written out in
 :func:`_propagate`, and states are saved and restored by row index, not through row views.
 
-An optimistic start (``heuristic`` bit 4): on puzzles with many solutions (the serg set:
-34-35 givens, two or more solutions, every branch leads to one) the triad-count rule and the
-pattern branching cost more per node than they save, and branching on two-candidate cells
-finds the solutions in fewer nodes. So when the root (after every rule, the triad counts
-included) has a cell with two candidates left and at most ``CHEAP_OPEN`` (48) open cells, the
-search starts with the cheap rules:
-naked and hidden singles only (no triad rule; a row, box or column left without a digit is
-the contradiction), cell branching. The first contradiction shows the puzzle needs the full
-rules: if no solution was found yet, the search starts again from the saved root state with
-them (no cheap guess stays on the stack, where it would make the proof tree of a unique
-puzzle bigger); after a solution, it goes on with them, and a state saved under the cheap
-rules gets every digit through the full rules when the search comes back to it. The counts
-do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, 17-clue 0.561 -> 0.59 on the
-first 12,000: the cheap guesses before a restart are counted). Singles only were
-measured against singles and triads under the optimistic start: serg 1.07x faster (more
-guesses, each cheaper), hardest-1106 and 17-clue the same within noise.
+An optimistic start (``heuristic`` bit 4): on puzzles with many solutions (the serg set: 34-35
+givens, two or more solutions, every branch leads to one) the triad-count rule and the pattern
+branching cost more per node than they save, and branching on two-candidate cells finds the
+solutions in fewer nodes. So when the root (after every rule, the triad counts included) has a
+cell with two candidates left and at most ``CHEAP_OPEN`` (48) open cells, the search starts
+with the cheap rules: naked and hidden singles only (no triad rule; a row, box or column left
+without a digit is the contradiction), cell branching. The first contradiction shows the puzzle
+needs the full rules: if no solution was found yet, the search starts again from the saved root
+state with them (no cheap guess stays on the stack, where it would make the proof tree of a
+unique puzzle bigger); after a solution, it goes on with them, and a state saved under the
+cheap rules gets every digit through the full rules when the search comes back to it. The
+counts do not change; the guesses do (serg 6.92 -> 7.19 a puzzle, 17-clue 0.561 -> 0.59 on the
+first 12,000: the cheap guesses before a restart are counted). Singles only were measured
+against singles and triads under the optimistic start: serg 1.07x faster (more guesses, each
+cheaper), hardest-1106 and 17-clue the same within noise.
 
 Why at most 48 open cells: the cheap start pays when little is left to fill; a root with
 many open cells is a hard puzzle, where the first contradiction comes soon and the cheap
