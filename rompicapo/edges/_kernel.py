@@ -297,10 +297,13 @@ def walk(
     (0.87); the loop body twice (each copy sees alternate depths; 0.99); the shown colours in
     ``code`` too (0.95). Removing the heat count and the best-board test altogether (which
     changes the results, to measure them) was 0.99: that bookkeeping costs nothing measurable.
-    libblackwood's adaptive filter (lists without the pieces of the depths the search has not
-    gone back to for a while) runs around this kernel, on a copy of ``code`` made by
-    :func:`filter_walk_code` (``blackwood.WalkFilter``): scans deep in the tree meet such
-    pieces in 60-80% of their steps, shallow ones in 1-3%.
+    On boards of ``blackwood.MACHINE_CELLS`` cells or more the same search runs as a machine
+    specialised to the plan (:mod:`rompicapo.edges._walk_machine`, x1.24 over this kernel on
+    Eternity II), with libblackwood's adaptive filter around it (lists without the pieces of
+    the depths the search has not gone back to for a while, a copy of ``code`` made by
+    :func:`filter_walk_code`, ``blackwood.Walker``): scans deep in the tree meet such pieces
+    in 60-80% of their steps, shallow ones in 1-3%. This kernel serves the smaller boards,
+    where a machine's compilation (1-3 s) would cost more than the search.
     This loop's speed hangs on how LLVM allocates its registers: changes that remove
     instructions can still lose.
     """
@@ -473,17 +476,16 @@ def walk_code(
 
 
 @njit(cache=True)
-def filter_walk_code(code, n, lists_at, fixed, floor, out, to_out, to_code):
-    """libblackwood's adaptive filter, made exact: the ``out`` (``2 * len(code)`` words) that
-    :func:`walk` searches positions ``floor..n-1`` of ``code``'s order with, as positions
-    ``0..n-floor-1`` (the caller passes ``placed[floor:]`` and the like), in lists without the
-    entries of the piece types in ``fixed`` (``fixed[type] != 0``: every copy on positions
-    ``0..floor-1``). While the search stays at depth ``floor`` or deeper those pieces cannot be
-    free, so the scans find the same candidates in shorter lists; a retreat below ``floor``
-    ends that walk as if the tree were searched (its depth -1). ``out`` holds: the records of
-    positions ``floor..`` first, ``code``'s start words and lists at their own indexes (an
-    index into ``code`` reads the same word in ``out``), then the filtered start words and
-    lists, which the records point at. ``lists_at``: where the lists begin in ``code``.
+def filter_walk_code(code, n, lists_at, fixed, out, to_out, to_code):
+    """libblackwood's adaptive filter, made exact: ``out`` (``2 * len(code)`` words) is
+    ``code`` followed by a copy of its start words and lists without the entries of the piece
+    types in ``fixed`` (``fixed[type] != 0``: every copy is on the positions below the walk's
+    floor). While the search stays at the floor or deeper those pieces cannot be free, so the
+    scans find the same candidates in shorter lists. The walking machine
+    (:mod:`rompicapo.edges._walk_machine`) reads the copy by adding ``len(code) - n *
+    P_STRIDE`` to a record's table base; ``code``'s own words keep their indexes in ``out``
+    (a ``placed`` index below the floor reads the same word). ``lists_at``: where the lists
+    begin in ``code``.
 
     ``to_out[q]``: the index in ``out`` of the filtered word kept for ``code[q]`` (a dropped
     entry: of the next word kept); ``to_code[w]``: the index in ``code`` of ``out[w]``."""
@@ -493,10 +495,6 @@ def filter_walk_code(code, n, lists_at, fixed, floor, out, to_out, to_code):
     for q in range(size):
         out[q] = code[q]
         to_code[q] = q
-    for q in range((n - floor) * P_STRIDE):
-        out[q] = code[q + floor * P_STRIDE]
-    for i in range(n - floor):
-        out[i * P_STRIDE + P_TBASE] += shift
     w = size + (lists_at - starts_at)
     for q in range(lists_at, size):
         e = code[q]

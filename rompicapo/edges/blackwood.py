@@ -65,6 +65,7 @@ from rompicapo.common import (
     seed_sequence,
 )
 from rompicapo.edges import _kernel as K
+from rompicapo.edges._walk_machine import walker as walk_machine
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems
 from rompicapo.edges.puzzle import score as model_score
 
@@ -896,7 +897,9 @@ def _warm() -> None:
     plan = make_plan(puzzle)
     tables = build_tables(plan, np.random.default_rng(0))
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
-    WalkFilter(plan, tables).build(0, np.full(9, -1, dtype=np.int32))
+    walker = Walker(plan, tables)  # the machine's shared parts: its entry, exit and filter
+    walker.build(0, np.full(9, -1, dtype=np.int32))
+    walker.walk(K.new_state(9, plan.copies), 100)
     _run_exact(plan, tables, K.new_state(9, plan.copies), _exact_state(tables, 9), 100)
     # the general kernel, for orders with checked neighbours
     plan = make_plan(puzzle, settings=Settings(order="frame", value_order="table"))
@@ -904,13 +907,15 @@ def _warm() -> None:
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
 
 
-class WalkFilter:
-    """libblackwood's adaptive filter for the walking kernel, made exact: while the search
-    stays at depth ``floor`` or deeper, the pieces on positions ``0..floor-1`` cannot be free,
-    so it walks a copy of the tables' code without their entries (same candidates, shorter
-    scans: deep in Eternity II's tree, 60-80% of the scan steps met such pieces). ``floor`` is
-    the shallowest position the search placed a piece on in its last stretch; a retreat below
-    it ends the walk, drops the filter, and a short unfiltered stretch picks the next floor.
+class Walker:
+    """The walking search on boards of ``MACHINE_CELLS`` cells or more: the plan's machine
+    (:mod:`rompicapo.edges._walk_machine`: :func:`K.walk` specialised to the plan, one set of
+    blocks per depth) with libblackwood's adaptive filter, made exact: while the search stays
+    at depth ``floor`` or deeper, the pieces on positions ``0..floor-1`` cannot be free, so it
+    walks a copy of the tables' code without their entries (same candidates, shorter scans:
+    deep in Eternity II's tree, 60-80% of the scan steps met such pieces). ``floor`` is the
+    shallowest position the search placed a piece on in its last stretch; a retreat below it
+    ends the walk, drops the filter, and a short unfiltered stretch picks the next floor.
     ``placed`` and the best board keep indexes into the tables' own code between calls (they
     are moved into the copy and back around each walk), so the state is as without a filter.
     One per search state (its floor and copy follow that state).
@@ -941,8 +946,10 @@ class WalkFilter:
         self.cells = plan.pos_cell
         self.copies = plan.copies
         self.n = len(plan.pos_cell)
+        self.machine = walk_machine(tables.walk, self.n)
         self.lists_at = self.n * K.P_STRIDE + (int(tables.pos_table.max()) + 1) * K.WALK_KEYS
         size = len(tables.walk)
+        self.shift = size - self.n * K.P_STRIDE  # from a start word to its filtered copy
         self.code = np.zeros(2 * size, dtype=np.int32)
         self.to_out = np.zeros(size, dtype=np.int32)
         self.to_code = np.zeros(2 * size, dtype=np.int32)
@@ -956,11 +963,83 @@ class WalkFilter:
         on = np.bincount(types, minlength=len(self.copies))[: len(self.copies)]
         fixed = (on >= self.copies).astype(np.uint8)
         code, to_out, to_code = self.code, self.to_out, self.to_code
-        K.filter_walk_code(
-            self.tables.walk, self.n, self.lists_at, fixed, floor, code, to_out, to_code
-        )
+        K.filter_walk_code(self.tables.walk, self.n, self.lists_at, fixed, code, to_out, to_code)
         self.floor = floor
         self.builds += 1
+
+    def walk(self, state: tuple, max_nodes: int) -> None:
+        """``max_nodes`` nodes of the search from ``state``, on the filtered copy when there
+        is one: same nodes, placements, heat and boards as :func:`K.walk` on the tables' own
+        code."""
+        avail, placed, shown, cum_breaks, cum_heur, heat, best, counters = _walk_state(state)
+        walk, code, n = self.machine, self.tables.walk, self.n
+        left = max_nodes
+        while left > 0:
+            nodes0, best0 = int(counters[K.C_NODES]), int(counters[K.C_BEST_SCORE])
+            heat0 = heat[self.cells]
+            floor = self.floor
+            if floor:
+                i = int(counters[K.C_DEPTH])
+                # positions floor.. (and a piece left on i by a retreat) into the filtered lists
+                top = i + 1 if placed[i] >= 0 else i
+                placed[floor:top] = self.to_out[placed[floor:top]]
+                arrays = (avail, placed, shown, cum_breaks, cum_heur, heat, best, counters)
+                walk(self.code, *arrays, min(left, self.STRETCH), floor, self.shift)
+                i = int(counters[K.C_DEPTH])
+                if counters[K.C_STATUS] == K.EXHAUSTED:
+                    # retreated below the floor: the piece on floor - 1 comes next, unfiltered
+                    counters[K.C_STATUS] = K.RUNNING
+                    words = code[placed[:i]]
+                    cum_breaks[i] = (words >> K.BREAK_SHIFT).sum()
+                    cum_heur[i] = ((words >> K.HEUR_SHIFT) & 7).sum()
+                    self.floor = 0
+                    self.drops += 1
+                top = i + 1 if i < n and placed[i] >= 0 else i
+                if top > floor:
+                    placed[floor:top] = self.to_code[placed[floor:top]]
+                if int(counters[K.C_BEST_SCORE]) != best0:
+                    # (to_code keeps the indexes into code's own words: those below the floor)
+                    best[best >= 0] = self.to_code[best[best >= 0]]
+            else:
+                arrays = (avail, placed, shown, cum_breaks, cum_heur, heat, best, counters)
+                walk(code, *arrays, min(left, self.PROBE), 0, 0)
+                i = int(counters[K.C_DEPTH])
+            left -= int(counters[K.C_NODES]) - nodes0
+            if int(counters[K.C_STATUS]) != K.RUNNING:
+                return
+            if floor and not self.floor:
+                continue  # dropped at the floor: a short unfiltered stretch picks the next one
+            # the shallowest position placed on in this stretch: the pieces below it stayed put
+            moved = np.flatnonzero(heat[self.cells] != heat0)
+            low = min(int(moved[0]) if len(moved) else i, i)
+            if low >= self.MIN_FLOOR and low >= floor + self.RAISE:
+                self.build(low, placed)
+
+
+# From this many cells on, the walking search runs as the plan's machine (a compilation of
+# 3 s at 64 cells, 13 s at 256, then cached), below it as K.walk (no compilation per plan).
+MACHINE_CELLS = 64
+
+
+def _walker_for(plan: Plan, tables: Tables) -> Walker | None:
+    """The :class:`Walker` of a new search state, or None where :func:`K.walk` runs it
+    (boards under ``MACHINE_CELLS`` cells) or the walking kernel does not (:func:`_run_kernel`)."""
+    if plan.exact or plan.checked or len(plan.pos_cell) < MACHINE_CELLS:
+        return None
+    return Walker(plan, tables)
+
+
+def _compile_machine(plan: Plan) -> float:
+    """Compile (or load from the cache) the machine of ``plan`` if its search uses one, before
+    the search's clock matters; the seconds it took. The machine depends on the plan only (its
+    records), not on the tables' random order."""
+    if plan.exact or plan.checked or len(plan.pos_cell) < MACHINE_CELLS:
+        return 0.0
+    t0 = time.perf_counter()
+    tables = build_tables(plan, np.random.default_rng(0))
+    state = K.new_state(len(plan.pos_cell), plan.copies)
+    walk_machine(tables.walk, len(plan.pos_cell))(tables.walk, *_walk_state(state), 0, 0, 0)
+    return time.perf_counter() - t0
 
 
 def _walk_state(state: tuple) -> tuple:
@@ -970,72 +1049,6 @@ def _walk_state(state: tuple) -> tuple:
     return avail, placed, shown, cum_breaks, cum_heur, heat, best, counters
 
 
-def _walk(plan: Plan, tables: Tables, state: tuple, max_nodes: int, filt: WalkFilter) -> None:
-    """:func:`K.walk` for ``max_nodes`` nodes, on ``filt``'s copy of the code when it has one
-    (see :class:`WalkFilter`): same nodes, placements, heat and boards as on the tables' own."""
-    avail, placed, shown, cum_breaks, cum_heur, heat, best, counters = _walk_state(state)
-    n = filt.n
-    left = max_nodes
-    while left > 0:
-        nodes0, best0 = int(counters[K.C_NODES]), int(counters[K.C_BEST_SCORE])
-        heat0 = heat[filt.cells]
-        floor = filt.floor
-        if floor:
-            i = int(counters[K.C_DEPTH])
-            # positions floor.. (and a piece left on i by a retreat) into the filtered lists
-            top = i + 1 if placed[i] >= 0 else i
-            placed[floor:top] = filt.to_out[placed[floor:top]]
-            sub = counters.copy()  # the walk sees positions floor.. as 0..
-            sub[K.C_DEPTH] -= floor
-            sub[K.C_BEST_DEPTH] -= floor
-            K.walk(
-                filt.code,
-                avail,
-                placed[floor:],
-                shown,
-                cum_breaks[floor:],
-                cum_heur[floor:],
-                heat,
-                best[floor:],
-                sub,
-                min(left, filt.STRETCH),
-            )
-            counters[:] = sub
-            counters[K.C_BEST_DEPTH] += floor
-            if sub[K.C_STATUS] == K.EXHAUSTED:
-                # retreated below the floor: the piece on floor - 1 comes next, unfiltered
-                i = floor - 1
-                counters[K.C_STATUS] = K.RUNNING
-                words = tables.walk[placed[:i]]
-                cum_breaks[i] = (words >> K.BREAK_SHIFT).sum()
-                cum_heur[i] = ((words >> K.HEUR_SHIFT) & 7).sum()
-                filt.floor = 0
-                filt.drops += 1
-            else:
-                i = floor + int(sub[K.C_DEPTH])
-            counters[K.C_DEPTH] = i
-            top = i + 1 if i < n and placed[i] >= 0 else i
-            if top > floor:
-                placed[floor:top] = filt.to_code[placed[floor:top]]
-            if int(counters[K.C_BEST_SCORE]) != best0:
-                best[:floor] = placed[:floor]
-                b = best[floor:]
-                b[b >= 0] = filt.to_code[b[b >= 0]]
-        else:
-            K.walk(tables.walk, *_walk_state(state), min(left, filt.PROBE))
-            i = int(counters[K.C_DEPTH])
-        left -= int(counters[K.C_NODES]) - nodes0
-        if int(counters[K.C_STATUS]) != K.RUNNING:
-            return
-        if floor and not filt.floor:
-            continue  # dropped at the floor: a short unfiltered stretch picks the next one
-        # the shallowest position placed on in this stretch: the pieces below it stayed put
-        moved = np.flatnonzero(heat[filt.cells] != heat0)
-        low = min(int(moved[0]) if len(moved) else i, i)
-        if low >= filt.MIN_FLOOR and low >= floor + filt.RAISE:
-            filt.build(low, placed)
-
-
 def _run_kernel(
     plan: Plan,
     tables: Tables,
@@ -1043,18 +1056,19 @@ def _run_kernel(
     max_nodes: int,
     *,
     general: bool = False,
-    filt: WalkFilter | None = None,
+    walker: Walker | None = None,
 ) -> None:
     """Blackwood's search on a :func:`K.new_state` state for ``max_nodes`` more nodes: the
     walking kernel when no neighbour is checked (Blackwood's order, the row scan), the general
     one otherwise (same nodes and boards; on Eternity II the walker makes about 2.2x the
     placements per CPU second, measured side by side with benchmarks/edges_speed.py). Which one
     ran decides the entry array that ``placed`` indexes (:func:`_entries_of`). ``general``
-    forces the general kernel (the tests compare the two node for node). ``filt``: the walker
-    runs with this state's :class:`WalkFilter` (same search, shorter scans deep in the tree)."""
+    forces the general kernel (the tests compare the two node for node). ``walker``: the
+    walking search runs as this state's :class:`Walker` (the plan's machine and the adaptive
+    filter: the same search, faster on large boards)."""
     if not plan.checked and not general:
-        if filt is not None:
-            _walk(plan, tables, state, max_nodes, filt)
+        if walker is not None:
+            walker.walk(state, max_nodes)
         else:
             K.walk(tables.walk, *_walk_state(state), max_nodes)
         return
@@ -1199,6 +1213,7 @@ def search(
     if plan.settings.order == "portfolio":
         plans += [make_plan(puzzle, clues, replace(plan.settings, order=o)) for o in PORTFOLIO[1:]]
     compile_s = jit_warmup("edges.search", _warm)
+    compile_s += sum(_compile_machine(p) for p in plans)
     n = puzzle.rows * puzzle.cols
     rng = _rng(seed)
     totals = {"nodes": 0, "placements": 0, "restarts": 0}
@@ -1223,7 +1238,7 @@ def search(
                 tables = build_tables(plan, rng)
                 state = K.new_state(n, plan.copies)
                 extra = _exact_state(tables, n) if plan.exact else ()
-                filt = None if (plan.exact or plan.checked) else WalkFilter(plan, tables)
+                walker = _walker_for(plan, tables)
                 counters = state[-1]
                 run_nodes = 0
                 totals["restarts"] += 1
@@ -1237,7 +1252,7 @@ def search(
                     if plan.exact:
                         _run_exact(plan, tables, state, extra, max(budget, 0))
                     else:
-                        _run_kernel(plan, tables, state, max(budget, 0), filt=filt)
+                        _run_kernel(plan, tables, state, max(budget, 0), walker=walker)
                     took = time.perf_counter() - tc
                     run_nodes = int(counters[K.C_NODES])
                     if took > 0.01 and run_nodes - before >= budget:

@@ -14,7 +14,7 @@ import pytest
 from rompicapo.edges import _kernel as K
 from rompicapo.edges.blackwood import (
     Settings,
-    WalkFilter,
+    Walker,
     _entries_of,
     _run_kernel,
     build_tables,
@@ -33,6 +33,28 @@ from rompicapo.edges.verify import board_problems, count_matched_joints
 
 # the general kernel on the same tables (it accepts unchecked orders too)
 _general = functools.partial(_run_kernel, general=True)
+
+
+class _Machine:
+    """A step that walks each state with its own :class:`Walker` (the plan's machine and the
+    filter), made on the state's first step with the given class attributes (to force many
+    copies and drops, or none)."""
+
+    def __init__(self, **attributes: int) -> None:
+        self.attributes = attributes
+        self.walkers: dict[int, Walker] = {}
+
+    def __call__(self, plan, tables, state, budget) -> None:
+        walker = self.walkers.get(id(state[0]))
+        if walker is None:
+            walker = Walker(plan, tables)
+            for name, value in self.attributes.items():
+                setattr(walker, name, value)
+            self.walkers[id(state[0])] = walker
+        _run_kernel(plan, tables, state, budget, walker=walker)
+
+
+NO_FILTER = {"MIN_FLOOR": 1 << 20}  # the machine alone: no copy is ever made
 
 
 def _run(step, plan, tables, nodes: int, chunk: int):
@@ -77,13 +99,15 @@ def _cases():
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c[0])
 @pytest.mark.parametrize("chunk", [997, 1 << 30])
-def test_walk_sees_the_same_search_as_the_general_kernel(case, chunk) -> None:
+@pytest.mark.parametrize("walker", ["kernel", "machine"])
+def test_walk_sees_the_same_search_as_the_general_kernel(case, chunk, walker) -> None:
     _, puzzle, clues, settings = case
     plan = make_plan(puzzle, clues, settings)
     assert not plan.checked and not plan.exact  # the walking kernel runs this plan
     tables = build_tables(plan, np.random.default_rng(7))
     nodes = 400_000
-    c_walk, h_walk, s_walk, b_walk = _run(_run_kernel, plan, tables, nodes, chunk)
+    step = _run_kernel if walker == "kernel" else _Machine(**NO_FILTER)
+    c_walk, h_walk, s_walk, b_walk = _run(step, plan, tables, nodes, chunk)
     c_ref, h_ref, s_ref, b_ref = _run(_general, plan, tables, nodes, chunk)
     assert c_walk.tolist() == c_ref.tolist()  # nodes, placements, depth, best depth and score
     assert (h_walk == h_ref).all()  # placements per cell
@@ -200,10 +224,8 @@ def test_walk_filter_sees_the_same_search(case) -> None:
     _, puzzle, clues, settings = case
     plan = make_plan(puzzle, clues, settings)
     tables = build_tables(plan, np.random.default_rng(7))
-    filt = WalkFilter(plan, tables)
     # small stretches and floors, so that copies are made, raised and dropped many times
-    filt.PROBE, filt.STRETCH, filt.MIN_FLOOR, filt.RAISE = 613, 2_311, 3, 2
-    filtered = functools.partial(_run_kernel, filt=filt)
+    filtered = _Machine(PROBE=613, STRETCH=2_311, MIN_FLOOR=3, RAISE=2)
     nodes = 400_000
     c_f, h_f, s_f, b_f = _run(filtered, plan, tables, nodes, 997)
     c_ref, h_ref, s_ref, b_ref = _run(_run_kernel, plan, tables, nodes, 997)
@@ -212,4 +234,27 @@ def test_walk_filter_sees_the_same_search(case) -> None:
     assert s_f == s_ref
     ent = _entries_of(plan, tables)
     assert _words(ent, b_f) == _words(ent, b_ref)
-    assert filt.builds > 10 and filt.drops > 5  # the filter was really in use
+    (walker,) = filtered.walkers.values()
+    assert walker.builds > 10 and walker.drops > 5  # the filter was really in use
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed"), [(3, 3, 0), (3, 4, 1), (4, 4, 3), (4, 5, 4)])
+def test_exhausted_machine_counts_every_partial_board(rows, cols, seed) -> None:
+    # the machine (and the filter, forced on tiny boards) to the end of the tree, against the
+    # brute force: every partial board once, with a retreat past every floor on the way
+    puzzle = _damaged(rows, cols, seed)
+    settings = Settings(order="rows", quota="none", breaks="none", value_order="table")
+    plan = make_plan(puzzle, settings=settings)
+    tables = build_tables(plan, np.random.default_rng(seed))
+    step = _Machine(PROBE=3, STRETCH=5, MIN_FLOOR=1, RAISE=1)
+    counters, heat, statuses, _ = _run(step, plan, tables, 10**8, 1009)
+    partial, perfect = _brute_force(puzzle, fill_order(rows, cols, "rows").tolist())
+    if perfect:
+        assert statuses[-1] == K.SOLVED
+    else:
+        assert statuses[-1] == K.EXHAUSTED
+        assert counters[K.C_PLACEMENTS] == partial
+        assert counters[K.C_NODES] == 2 * partial + 1
+    assert heat.sum() == counters[K.C_PLACEMENTS]  # every placement counted on its cell
+    (walker,) = step.walkers.values()
+    assert walker.builds > 0 and walker.drops > 0
