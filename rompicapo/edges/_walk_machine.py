@@ -349,6 +349,7 @@ def walk(
 '''
 
 _loaded: dict[str, Callable] = {}
+_fallback_folder: Path | None = None  # one per process, when no cache folder can be written
 
 
 @functools.cache
@@ -364,7 +365,7 @@ def _version() -> str:
 def cache_folder() -> Path:
     """Where the plans' modules (and numba's cache of them) go: ``$ROMPICAPO_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/rompicapo`` or ``~/.cache/rompicapo``, each under ``walk-machines``; a
-    private temporary folder when none of these can be written."""
+    private temporary folder (one per process) when none of these can be written."""
     base = os.environ.get("ROMPICAPO_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
     if base and not os.environ.get("ROMPICAPO_CACHE_DIR"):
         base = os.path.join(base, "rompicapo")
@@ -378,7 +379,10 @@ def cache_folder() -> Path:
                 return folder
         except OSError:
             continue
-    return Path(tempfile.mkdtemp(prefix="rompicapo-walk-machines-"))
+    global _fallback_folder
+    if _fallback_folder is None or not _fallback_folder.is_dir():
+        _fallback_folder = Path(tempfile.mkdtemp(prefix="rompicapo-walk-machines-"))
+    return _fallback_folder
 
 
 def walker(code: np.ndarray, n: int) -> Callable:
@@ -393,11 +397,25 @@ def walker(code: np.ndarray, n: int) -> Callable:
         return _loaded[name]
     folder = cache_folder()
     path = folder / f"walk_{name}.py"
-    if not path.is_file():
-        text = _SOURCE.format(version=version, constants=constants)
+    text = _SOURCE.format(version=version, constants=constants)
+    try:
+        intact = path.read_text() == text
+    except (OSError, UnicodeDecodeError):
+        intact = False
+    if not intact:  # missing, or damaged since: (re)write it whole
         tmp = folder / f".walk_{name}.{os.getpid()}.tmp"
         tmp.write_text(text)
-        os.replace(tmp, path)  # whole or not at all, should two processes write it at once
+        try:
+            # the first writer wins and the file is never touched again, so numba's cache of
+            # it (keyed to the file's time stamp) stays valid when two processes start at once
+            os.link(tmp, path)
+        except FileExistsError:
+            if path.read_text() != text:
+                os.replace(tmp, path)
+        except OSError:  # no hard links on this file system
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
     module_name = f"rompicapo_walk_{name}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
