@@ -8,17 +8,24 @@ emitted as IR: depth ``k`` has an *enter* block (the key from its two neighbours
 its list), a *scan* (the same scan as :func:`~rompicapo.edges._kernel.walk`'s, with only the
 checks depth ``k`` needs), a *place* step that branches to depth ``k + 1``'s enter block and a
 *retreat* that frees depth ``k - 1``'s piece and branches back into depth ``k - 1``'s scan. Each
-depth's loop has its own branches, so the predictor keeps a history per depth, and no record
-is read at run time. Measured against :func:`~rompicapo.edges._kernel.walk` on Eternity II,
-both advanced in lockstep in one process on the same tables (2026-12-02, AMD EPYC, 3 tables x
-150 M placements, same nodes and boards): x1.235, 1.252, 1.231; folding only the cells
-(quota, allowance, joints and table read from the records) gave x1.14.
+depth's loop has its own branches, so the predictor keeps a history per depth.
 
-The price is compilation: a plan's machine takes about 13 s to compile for 256 cells (3 s for
-64), so :mod:`rompicapo.edges.blackwood` uses it from ``MACHINE_CELLS`` cells on. Each plan's
-machine is a small generated module, written once to the cache folder (:func:`cache_folder`)
-under a name that hashes the plan's constants and this file, and compiled with
-``cache=True``: a second run of the same plan loads it in well under a second.
+Folded in: each depth's cell, neighbours, table, joints and which checks it needs (quota,
+breaks). Read at run time from the records: the quota and the allowance themselves, which
+parameter studies vary, so plans that differ only in those values share one machine (the
+test suite's Eternity II searches need 5 machines instead of 14).
+
+Measured against :func:`~rompicapo.edges._kernel.walk` on Eternity II, both advanced in
+lockstep in one process on the same tables (2026-12-02, AMD EPYC, 3 tables x 150 M
+placements, same nodes and boards): x1.235, 1.252, 1.231 with every constant folded; reading
+the quota and the allowance measured 1.005 of that (kept), reading the table and the joints
+too 0.978, and reading every field with one scan for all kinds of depth x1.14 over ``walk``.
+
+The price is compilation: a machine takes about 13 s to compile for 256 cells (3 s for 64),
+so :mod:`rompicapo.edges.blackwood` uses one from ``MACHINE_CELLS`` cells on. Each machine is
+a small generated module, written once to the cache folder (:func:`cache_folder`) under a
+name that hashes its constants and this file, and compiled with ``cache=True``: a second run
+of the same plan loads it in well under a second.
 
 The machine's contract is :func:`~rompicapo.edges._kernel.walk`'s (same state, counters, node
 count and boards on the same tables; tests/edges/test_edges_kernel_speedpath.py checks node for
@@ -59,8 +66,11 @@ _I8P = ir.IntType(8).as_pointer()
 
 def plan_constants(code: np.ndarray, n: int) -> tuple[tuple[int, ...], ...]:
     """Per position, the record fields of a walking kernel's ``code`` (``P_CELL`` ..
-    ``P_KIND``): what the machine folds in."""
+    ``P_KIND``) that the machine folds in: all but the quota and the allowance (zero here)."""
     records = np.asarray(code[: n * K.P_STRIDE], dtype=np.int64).reshape(n, K.P_STRIDE)
+    # the quota and the allowance are read at run time (see the module docstring): zeroed
+    # here, so plans that differ only in their values share one machine
+    records[:, [K.P_QUOTA, K.P_ALLOW]] = 0
     return tuple(tuple(int(x) for x in row) for row in records)
 
 
@@ -115,7 +125,10 @@ def emit(builder: ir.IRBuilder, arrays: list, constants: tuple) -> None:
             builder.store(i64(new_status), status)
         builder.branch(done)
 
-    for k, (cell, cell_left, cell_below, tbase, quota, allow, joints, kind) in enumerate(constants):
+    def field(k, f):
+        return builder.sext(load(code, i64(k * K.P_STRIDE + f)), _I64)
+
+    for k, (cell, cell_left, cell_below, tbase, _, _, joints, kind) in enumerate(constants):
         # enter k: the key from the two neighbours' shown words, the start of its list
         builder.position_at_end(enter[k])
         shown_left = builder.sext(load(shown, i64(cell_left)), _I64)
@@ -131,12 +144,12 @@ def emit(builder: ir.IRBuilder, arrays: list, constants: tuple) -> None:
         # scan k: the first unused entry under the limit (the break allowance), and the quota
         builder.position_at_end(scan[k])
         if kind & K.KIND_BREAKS:
-            more = builder.icmp_signed(">", i64(allow), builder.load(brk))
+            more = builder.icmp_signed(">", field(k, K.P_ALLOW), builder.load(brk))
             limit = builder.select(more, i32(K.LIM_BREAK), i32(K.LIM_EXACT))
         else:
             limit = i32(K.LIM_EXACT)
         if kind & K.KIND_QUOTA:
-            need = builder.sub(i64(quota), builder.load(heu))
+            need = builder.sub(field(k, K.P_QUOTA), builder.load(heu))
         step, check, skip, found, place, fail = (
             block(name, k) for name in ("step", "check", "skip", "found", "place", "fail")
         )
@@ -385,6 +398,15 @@ def cache_folder() -> Path:
     return _fallback_folder
 
 
+def _forget_other_versions(folder: Path, version: str) -> None:
+    """Delete the machines (and numba's cache of them) that another version of this file or of
+    the kernel's layout wrote: they are never loaded again."""
+    for old in folder.glob("walk_*_*.py"):
+        if old.stem.split("_")[1] != version:
+            for stale in [old, *(folder / "__pycache__").glob(f"{old.stem}.*")]:
+                stale.unlink(missing_ok=True)
+
+
 def walker(code: np.ndarray, n: int) -> Callable:
     """The compiled machine for the plan whose walking-kernel ``code`` (its first ``n``
     records) is given: ``walk(code, avail, placed, shown, cum_breaks, cum_heur, heat, best,
@@ -392,11 +414,13 @@ def walker(code: np.ndarray, n: int) -> Callable:
     the first call), loaded from the cache folder after that, kept for the process."""
     constants = plan_constants(code, n)
     version = _version()
-    name = hashlib.sha256(repr((version, constants)).encode()).hexdigest()[:24]
+    name = f"{version}_{hashlib.sha256(repr(constants).encode()).hexdigest()[:16]}"
     if name in _loaded:
         return _loaded[name]
     folder = cache_folder()
     path = folder / f"walk_{name}.py"
+    if not path.is_file():
+        _forget_other_versions(folder, version)
     text = _SOURCE.format(version=version, constants=constants)
     try:
         intact = path.read_text() == text

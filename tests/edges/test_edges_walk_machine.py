@@ -67,6 +67,24 @@ def test_a_damaged_module_is_written_again(tmp_path, monkeypatch) -> None:
     assert M.walker(tables.walk, n) is walk
 
 
+def test_machines_of_another_version_are_deleted(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("ROMPICAPO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(M, "_loaded", {})
+    folder = tmp_path / "walk-machines"
+    (folder / "__pycache__").mkdir(parents=True)
+    stale = folder / "walk_0123456789abcdef_fedcba9876543210.py"
+    stale.write_text("CONSTANTS = ()")
+    stale_cache = folder / "__pycache__" / f"{stale.stem}.walk-14.py311.nbi"
+    stale_cache.write_bytes(b"")
+    other = folder / "notes.txt"  # not a machine: left alone
+    other.write_text("mine")
+    plan, tables = _small_plan()
+    M.walker(tables.walk, len(plan.pos_cell))
+    assert not stale.exists() and not stale_cache.exists() and other.exists()
+    (current,) = folder.glob("walk_*_*.py")
+    assert current.stem.split("_")[1] == M._version()
+
+
 @pytest.mark.parametrize("nodes", [0, -3])
 def test_no_nodes_changes_nothing(nodes) -> None:
     plan, tables = _small_plan()
