@@ -41,18 +41,25 @@ the same seed), so the ratio does too:
 | with the adaptive filter (0675512), median of 9, load 2.1 | 46.00 M | 44.58 M | 0.97 |
 | the same search, filter notes (8f6912d), median of 9, load 1.9 | 45.61 M | 42.45 M | 0.93 |
 | the same search, final main (8778c03), median of 9, load 1.0 | 43.17 M | 40.10 M | 0.93 |
+| per-plan machine (0761c44), median of 5, load 1.0 | 43.89 M | 57.33 M | 1.31 |
+| quota, allowance read at run time (fb9c52c), median of 5, load 1.0 | 43.10 M | 56.18 M | 1.30 |
 
-The target (at least libblackwood's rate) is not met: 0.97, 0.93 and 0.93 in the last three runs
-of the same search code (medians of 9 rounds), with single rounds from 0.81 to 1.24 and from
-0.69 to 1.17 in the first two; ours ran 35.8-44.7 M, the peer 38.2-61.8 M in the second. Tuning
-the filter further (stretch and probe lengths, floors, nested copies, a copy under the floor
-after a drop) measured 0.98-1.02 in lockstep, none kept (``blackwood.WalkFilter``'s docstring
-has the figures). Each program searches its own random tree and the rate depends on where the
-search is: deep in the tree (depth 200-235) the scans are 3-5 entries long, mostly pieces
-already on the board, and ours fell to 28-37 M (seed 5). Two changes of 2026-12-02, each
-measured with old and new code advanced in lockstep in one process on the same tables (so both
-see the same load; two copies of one kernel agree within 1%): the walker's records, start words
-and lists in one array, x1.025-1.037 on 3 tables; the adaptive filter (``blackwood.WalkFilter``:
+The target (at least libblackwood's rate) is met since the per-plan machine
+(``rompicapo.edges._walk_machine``): the walking kernel compiled once more for the plan, one set
+of blocks per depth with the depth's cell, neighbours, table and joints folded in, as
+libblackwood generates C; numba has no goto, so the machine is LLVM IR from a numba intrinsic.
+In lockstep against the plain kernel (one process, same tables, identical state after every
+chunk) it measured x1.235, 1.252 and 1.231 on 3 tables of 150 M placements. Before it, 0.97,
+0.93 and 0.93 in three runs of the same search code (medians of 9 rounds), with single rounds
+from 0.81 to 1.24 and from 0.69 to 1.17 in the first two. Tuning the filter further (stretch
+and probe lengths, floors, nested copies, a copy under the floor after a drop) measured
+0.98-1.02 in lockstep, none kept (``blackwood.Walker``'s docstring has the figures). Each
+program searches its own random tree and the rate depends on where the search is: deep in the
+tree (depth 200-235) the scans are 3-5 entries long, mostly pieces already on the board; the
+peer's rate swings most (41-66 M in one run). Two earlier changes of 2026-12-02, each measured
+with old and new code advanced in lockstep in one process on the same tables (so both see the
+same load; two copies of one kernel agree within 1%): the walker's records, start words and
+lists in one array, x1.025-1.037 on 3 tables; the adaptive filter (``blackwood.Walker``:
 libblackwood's, made exact), x1.01-1.20 by table, 1.067 over 5 tables of 300 M placements, x1.25
 deep in seed 5's tree. Earlier paired runs of the kernel alone (same tables, same 150 M
 placements, old and new alternated) put the three steps of 2026-12-01 at x1.11, x1.07 and x1.13.

@@ -1023,10 +1023,14 @@ MACHINE_CELLS = 64
 
 def _walker_for(plan: Plan, tables: Tables) -> Walker | None:
     """The :class:`Walker` of a new search state, or None where :func:`K.walk` runs it
-    (boards under ``MACHINE_CELLS`` cells) or the walking kernel does not (:func:`_run_kernel`)."""
+    (boards under ``MACHINE_CELLS`` cells, or no machine could be written) or the walking
+    kernel does not (:func:`_run_kernel`)."""
     if plan.exact or plan.checked or len(plan.pos_cell) < MACHINE_CELLS:
         return None
-    return Walker(plan, tables)
+    try:
+        return Walker(plan, tables)
+    except OSError:
+        return None  # no machine could be written (a full disk): K.walk, same search, slower
 
 
 def _compile_machine(plan: Plan) -> float:
@@ -1038,7 +1042,8 @@ def _compile_machine(plan: Plan) -> float:
     t0 = time.perf_counter()
     tables = build_tables(plan, np.random.default_rng(0))
     state = K.new_state(len(plan.pos_cell), plan.copies)
-    walk_machine(tables.walk, len(plan.pos_cell))(tables.walk, *_walk_state(state), 0, 0, 0)
+    with contextlib.suppress(OSError):  # no machine: _walker_for falls back to K.walk
+        walk_machine(tables.walk, len(plan.pos_cell))(tables.walk, *_walk_state(state), 0, 0, 0)
     return time.perf_counter() - t0
 
 

@@ -9,8 +9,10 @@ import pytest
 
 from rompicapo.edges import _kernel as K
 from rompicapo.edges import _walk_machine as M
-from rompicapo.edges.blackwood import _walk_state, build_tables, make_plan
+from rompicapo.edges import blackwood
+from rompicapo.edges.blackwood import _walk_state, build_tables, make_plan, search
 from rompicapo.edges.generate import generate
+from rompicapo.edges.puzzle import eternity2, eternity2_clues
 
 
 def _small_plan():
@@ -92,3 +94,18 @@ def test_no_nodes_changes_nothing(nodes) -> None:
     assert _counters_after(walk, plan, tables, nodes) == _counters_after(
         K.walk, plan, tables, nodes
     )
+
+
+def test_no_machine_means_the_plain_kernel_not_a_failure(monkeypatch) -> None:
+    # a full disk or a read-only system: the search runs on K.walk, the same nodes and board
+    puzzle, clues = eternity2(), eternity2_clues("centre")
+    with_machine = search(puzzle, clues, time_limit=None, node_limit=300_000, seed=5)
+
+    def no_room(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(blackwood, "walk_machine", no_room)
+    without = search(puzzle, clues, time_limit=None, node_limit=300_000, seed=5)
+    assert without.counts == with_machine.counts
+    assert without.partial.placements() == with_machine.partial.placements()
+    assert without.verify()
