@@ -85,7 +85,7 @@ from pathlib import Path
 
 from machine import commit, cpu_model
 
-from rompicapo.edges.blackwood import search, solve
+from rompicapo.edges.blackwood import Settings, search, solve
 from rompicapo.edges.puzzle import eternity2, eternity2_clues
 
 # (program, M placements/s, note): quoted, not measured in this run
@@ -95,6 +95,9 @@ QUOTED = [
 ]
 JOB = "Eternity II, centre clue, 1 thread, Blackwood's settings"
 UNIT = "placements per CPU second"
+# Blackwood's settings, run as the plan's compiled machine (Settings.kernel "auto" would pick
+# it too once compiled: the warm-up compiles it outside the timings)
+MACHINE = Settings(kernel="machine")
 RESULT = re.compile(r"RESULT .*?nodes=(\d+) .*?cpu_s=([\d.]+) wall_s=([\d.]+)")
 
 
@@ -140,7 +143,9 @@ def run_peer(folder: Path, seconds: float, seed: int = 1) -> dict:
 
 
 def run_ours(seconds: float, seed: int) -> dict:
-    r = search(eternity2(), eternity2_clues("centre"), time_limit=seconds, seed=seed)
+    r = search(
+        eternity2(), eternity2_clues("centre"), settings=MACHINE, time_limit=seconds, seed=seed
+    )
     return {
         "placements": r.counts["placements"],
         "cpu_seconds": r.cpu_seconds,
@@ -159,7 +164,9 @@ def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
     cpu = cpu_model()
     print(f"CPU: {cpu}; warming up (libblackwood compiles on its first run, rompicapo jits)")
     run_peer(folder, seconds)
-    search(eternity2(), eternity2_clues("centre"), time_limit=None, node_limit=1000)
+    search(
+        eternity2(), eternity2_clues("centre"), settings=MACHINE, time_limit=None, node_limit=1000
+    )
     load_before = load()
     print(f"load before: {load_before}\n")
     print("| round | program | placements | CPU s | wall s | M placements/CPU-s |")
@@ -204,13 +211,17 @@ def side_by_side(peers: Path, seconds: float, repeats: int) -> dict:
 
 def ours_only(seconds: float, seeds: int) -> None:
     print(f"## {JOB}, rompicapo only, {seconds:g} s per seed\n")
-    search(eternity2(), eternity2_clues("centre"), time_limit=None, node_limit=1000)
+    search(
+        eternity2(), eternity2_clues("centre"), settings=MACHINE, time_limit=None, node_limit=1000
+    )
     print(f"CPU: {cpu_model()}; load before: {load()}\n")
     print("| seed | placements | seconds | CPU seconds | M/s wall | M/s CPU | best |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     rates = []
     for seed in range(seeds):
-        r = search(eternity2(), eternity2_clues("centre"), time_limit=seconds, seed=seed)
+        r = search(
+            eternity2(), eternity2_clues("centre"), settings=MACHINE, time_limit=seconds, seed=seed
+        )
         rates.append(r.placements_per_cpu_second / 1e6)
         print(
             f"| {seed} | {r.counts['placements']:,} | {r.solve_seconds:.1f} | "

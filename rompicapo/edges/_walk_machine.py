@@ -22,10 +22,11 @@ the quota and the allowance measured 1.005 of that (kept), reading the table and
 too 0.978, and reading every field with one scan for all kinds of depth x1.14 over ``walk``.
 
 The price is compilation: a machine takes about 13 s to compile for 256 cells (3 s for 64),
-so :mod:`rompicapo.edges.blackwood` uses one from ``MACHINE_CELLS`` cells on. Each machine is
-a small generated module, written once to the cache folder (:func:`cache_folder`) under a
-name that hashes its constants and this file, and compiled with ``cache=True``: a second run
-of the same plan loads it in well under a second.
+so :mod:`rompicapo.edges.blackwood` uses one from ``MACHINE_CELLS`` cells on, and by default
+only for a search long enough to repay it or when it is compiled already (``Settings.kernel``).
+Each machine is a small generated module, written once to the cache folder
+(:func:`cache_folder`) under a name that hashes its constants and this file, and compiled
+with ``cache=True``: a second run of the same plan shape loads it in about half a second.
 
 The machine's contract is :func:`~rompicapo.edges._kernel.walk`'s (same state, counters, node
 count and boards on the same tables; tests/edges/test_edges_kernel_speedpath.py checks node for
@@ -407,6 +408,24 @@ def _forget_other_versions(folder: Path, version: str) -> None:
                 stale.unlink(missing_ok=True)
 
 
+def _name(code: np.ndarray, n: int) -> str:
+    """The machine's name: the version digest and a digest of its constants."""
+    digest = hashlib.sha256(repr(plan_constants(code, n)).encode()).hexdigest()[:16]
+    return f"{_version()}_{digest}"
+
+
+def compiled(code: np.ndarray, n: int) -> bool:
+    """Whether the machine for this plan is loaded in this process or compiled in the cache
+    folder (its module and numba's index of it are there): using it costs no compilation."""
+    name = _name(code, n)
+    if name in _loaded:
+        return True
+    folder = cache_folder()
+    return (folder / f"walk_{name}.py").is_file() and any(
+        (folder / "__pycache__").glob(f"walk_{name}.*.nbi")
+    )
+
+
 def walker(code: np.ndarray, n: int) -> Callable:
     """The compiled machine for the plan whose walking-kernel ``code`` (its first ``n``
     records) is given: ``walk(code, avail, placed, shown, cum_breaks, cum_heur, heat, best,
@@ -414,7 +433,7 @@ def walker(code: np.ndarray, n: int) -> Callable:
     the first call), loaded from the cache folder after that, kept for the process."""
     constants = plan_constants(code, n)
     version = _version()
-    name = f"{version}_{hashlib.sha256(repr(constants).encode()).hexdigest()[:16]}"
+    name = _name(code, n)
     if name in _loaded:
         return _loaded[name]
     folder = cache_folder()

@@ -65,6 +65,7 @@ from rompicapo.common import (
     seed_sequence,
 )
 from rompicapo.edges import _kernel as K
+from rompicapo.edges._walk_machine import compiled as machine_compiled
 from rompicapo.edges._walk_machine import walker as walk_machine
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems
 from rompicapo.edges.puzzle import score as model_score
@@ -173,6 +174,7 @@ def _diagonal_order(rows: int, cols: int) -> list[tuple[int, int]]:
 
 ORDERS = ("blackwood", "rows", "frame", "diagonal", "portfolio")
 VALUE_ORDERS = ("fail-first", "table")
+KERNELS = ("auto", "machine", "plain")
 QUOTAS = ("auto", "blackwood", "scaled", "none")
 BREAKS = ("auto", "blackwood", "bucas", "clues", "scaled", "none")
 MAX_CELLS = 32 * 32
@@ -338,6 +340,12 @@ class Settings:
     # (100 seeds), clue puzzle 1 0.10 (20 seeds); the exact kernel does ~0.65x the nodes per
     # CPU second (Brendan 8x8: 44-46 M vs 68 M).
     value_order: str = "fail-first"
+    # How the walking search runs on boards of MACHINE_CELLS cells or more: "machine", the
+    # plan's compiled machine (x1.24 on Eternity II; 13 s to compile once per plan shape, then
+    # cached); "plain", the kernel every plan shares (no compilation); "auto", the machine when
+    # it is compiled already or the search may run long enough to repay compiling it (see
+    # MACHINE_MIN_SECONDS). Same nodes and boards either way.
+    kernel: str = "auto"
 
     def __post_init__(self) -> None:
         # Everything that can be checked without the puzzle is checked here, when the settings
@@ -395,6 +403,8 @@ class Settings:
             raise InputError(
                 f"value order must be one of {', '.join(VALUE_ORDERS)}, got {self.value_order!r}"
             )
+        if self.kernel not in KERNELS:
+            raise InputError(f"kernel must be one of {', '.join(KERNELS)}, got {self.kernel!r}")
 
     def resolved(self, puzzle: Puzzle, n_clues: int = 1) -> Settings:
         e2 = puzzle.is_eternity2
@@ -410,6 +420,7 @@ class Settings:
             node_cap=self.node_cap,
             quota_scale=scale if self.quota_scale is None else self.quota_scale,
             value_order=self.value_order,
+            kernel=self.kernel,
         )
 
 
@@ -437,6 +448,8 @@ class Plan:
     # no quota and no breaks: a search for perfect boards, run by the exact kernel unless the
     # settings ask for the table order (value_order "table")
     exact: bool = False
+    # the walking search runs as the plan's machine (set by _prepare_machine before a search)
+    use_machine: bool = False
 
 
 ANY = -1  # a side that must merely not be grey
@@ -1016,35 +1029,56 @@ class Walker:
                 self.build(low, placed)
 
 
-# From this many cells on, the walking search runs as the plan's machine (a compilation of
-# 3 s at 64 cells, 13 s at 256, then cached), below it as K.walk (no compilation per plan).
+# From this many cells on, the walking search may run as the plan's machine (a compilation of
+# 3 s at 64 cells, 13 s at 256, then cached); below it always as K.walk.
 MACHINE_CELLS = 64
+# Settings.kernel "auto" compiles a machine only for a search that may run this long (a time
+# limit of at least this many seconds, or none) and this many nodes (a node limit this large,
+# or none): the machine places x1.24 as fast, so a 13 s compilation pays for itself within a
+# run of about 70 s, and every later run of the same plan shape loads it in half a second.
+MACHINE_MIN_SECONDS = 60.0
+MACHINE_MIN_NODES = 10**9
+
+
+def _machine_plan(plan: Plan) -> bool:
+    """Whether ``plan``'s search can run as a machine (walkable, ``MACHINE_CELLS`` or more)."""
+    return not (plan.exact or plan.checked or len(plan.pos_cell) < MACHINE_CELLS)
+
+
+def _prepare_machine(plan: Plan, time_limit: float | None, node_limit: int | None) -> float:
+    """Decide whether ``plan``'s search runs as its machine (``Settings.kernel``) and, if so,
+    compile it or load it from the cache before the search's clock matters: the seconds it
+    took (0.0 when no machine is used). The machine depends on the plan only (its records),
+    not on the tables' random order."""
+    kernel = plan.settings.kernel
+    plan.use_machine = False
+    if not _machine_plan(plan) or kernel == "plain":
+        return 0.0
+    t0 = time.perf_counter()
+    tables = build_tables(plan, np.random.default_rng(0))
+    n = len(plan.pos_cell)
+    long_search = (time_limit is None or time_limit >= MACHINE_MIN_SECONDS) and (
+        node_limit is None or node_limit >= MACHINE_MIN_NODES
+    )
+    if kernel == "auto" and not long_search and not machine_compiled(tables.walk, n):
+        return 0.0
+    state = K.new_state(n, plan.copies)
+    with contextlib.suppress(OSError):  # no machine could be written: K.walk runs the search
+        walk_machine(tables.walk, n)(tables.walk, *_walk_state(state), 0, 0, 0)
+        plan.use_machine = True
+    return time.perf_counter() - t0
 
 
 def _walker_for(plan: Plan, tables: Tables) -> Walker | None:
-    """The :class:`Walker` of a new search state, or None where :func:`K.walk` runs it
-    (boards under ``MACHINE_CELLS`` cells, or no machine could be written) or the walking
-    kernel does not (:func:`_run_kernel`)."""
-    if plan.exact or plan.checked or len(plan.pos_cell) < MACHINE_CELLS:
+    """The :class:`Walker` of a new search state when its plan runs as a machine
+    (:func:`_prepare_machine`), else None: :func:`K.walk` or the general kernel runs it
+    (:func:`_run_kernel`)."""
+    if not plan.use_machine:
         return None
     try:
         return Walker(plan, tables)
     except OSError:
         return None  # no machine could be written (a full disk): K.walk, same search, slower
-
-
-def _compile_machine(plan: Plan) -> float:
-    """Compile (or load from the cache) the machine of ``plan`` if its search uses one, before
-    the search's clock matters; the seconds it took. The machine depends on the plan only (its
-    records), not on the tables' random order."""
-    if plan.exact or plan.checked or len(plan.pos_cell) < MACHINE_CELLS:
-        return 0.0
-    t0 = time.perf_counter()
-    tables = build_tables(plan, np.random.default_rng(0))
-    state = K.new_state(len(plan.pos_cell), plan.copies)
-    with contextlib.suppress(OSError):  # no machine: _walker_for falls back to K.walk
-        walk_machine(tables.walk, len(plan.pos_cell))(tables.walk, *_walk_state(state), 0, 0, 0)
-    return time.perf_counter() - t0
 
 
 def _walk_state(state: tuple) -> tuple:
@@ -1218,7 +1252,7 @@ def search(
     if plan.settings.order == "portfolio":
         plans += [make_plan(puzzle, clues, replace(plan.settings, order=o)) for o in PORTFOLIO[1:]]
     compile_s = jit_warmup("edges.search", _warm)
-    compile_s += sum(_compile_machine(p) for p in plans)
+    compile_s += sum(_prepare_machine(p, deadline.time_limit, node_limit) for p in plans)
     n = puzzle.rows * puzzle.cols
     rng = _rng(seed)
     totals = {"nodes": 0, "placements": 0, "restarts": 0}

@@ -4,13 +4,16 @@ test_edges_kernel_speedpath.py.)"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
+from rompicapo.common import InputError
 from rompicapo.edges import _kernel as K
 from rompicapo.edges import _walk_machine as M
 from rompicapo.edges import blackwood
-from rompicapo.edges.blackwood import _walk_state, build_tables, make_plan, search
+from rompicapo.edges.blackwood import Settings, _walk_state, build_tables, make_plan, search
 from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import eternity2, eternity2_clues
 
@@ -99,13 +102,69 @@ def test_no_nodes_changes_nothing(nodes) -> None:
 def test_no_machine_means_the_plain_kernel_not_a_failure(monkeypatch) -> None:
     # a full disk or a read-only system: the search runs on K.walk, the same nodes and board
     puzzle, clues = eternity2(), eternity2_clues("centre")
-    with_machine = search(puzzle, clues, time_limit=None, node_limit=300_000, seed=5)
+    machine = Settings(kernel="machine")
+    with_machine = search(puzzle, clues, settings=machine, time_limit=None, node_limit=300_000)
 
     def no_room(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(blackwood, "walk_machine", no_room)
-    without = search(puzzle, clues, time_limit=None, node_limit=300_000, seed=5)
+    without = search(puzzle, clues, settings=machine, time_limit=None, node_limit=300_000)
     assert without.counts == with_machine.counts
     assert without.partial.placements() == with_machine.partial.placements()
     assert without.verify()
+
+
+def _blackwood_8x8():
+    puzzle, _ = generate(8, 8, frame_colours=2, inner_colours=4, seed=11)
+    scaled = Settings(order="blackwood", quota="scaled", breaks="scaled", quota_scale=0.5)
+    return puzzle, scaled
+
+
+def test_auto_compiles_a_machine_only_for_a_long_search(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("ROMPICAPO_CACHE_DIR", str(tmp_path))  # nothing compiled yet
+    monkeypatch.setattr(M, "_loaded", {})
+    puzzle, settings = _blackwood_8x8()
+    plan = make_plan(puzzle, settings=settings)  # 64 cells: the smallest board with machines
+    assert plan.settings.kernel == "auto"
+    # short searches do not pay a compilation
+    for time_limit, node_limit in ((10.0, None), (None, 10**6), (59.0, 10**12)):
+        assert blackwood._prepare_machine(plan, time_limit, node_limit) == 0.0
+        assert not plan.use_machine
+    assert not list(tmp_path.glob("walk-machines/walk_*.py"))
+    # a long one does, and from then on the compiled machine runs short searches too
+    blackwood._prepare_machine(plan, None, None)
+    assert plan.use_machine
+    tables = build_tables(plan, np.random.default_rng(0))
+    assert M.compiled(tables.walk, len(plan.pos_cell))
+    monkeypatch.setattr(M, "_loaded", {})  # as in a new process: found in the cache folder
+    assert M.compiled(tables.walk, len(plan.pos_cell))
+    blackwood._prepare_machine(plan, 1.0, 1000)
+    assert plan.use_machine
+    # "plain" never uses one; "machine" always
+    plain = make_plan(puzzle, settings=replace(settings, kernel="plain"))
+    blackwood._prepare_machine(plain, None, None)
+    assert not plain.use_machine
+    forced = make_plan(puzzle, settings=replace(settings, kernel="machine"))
+    monkeypatch.setenv("ROMPICAPO_CACHE_DIR", str(tmp_path / "other"))  # not compiled there
+    monkeypatch.setattr(M, "_loaded", {})
+    blackwood._prepare_machine(forced, 1.0, 1000)
+    assert forced.use_machine and list(tmp_path.glob("other/walk-machines/walk_*.py"))
+
+
+def test_every_kernel_choice_sees_the_same_search() -> None:
+    puzzle, settings = _blackwood_8x8()
+    results = [
+        search(puzzle, settings=replace(settings, kernel=k), time_limit=None, node_limit=200_000)
+        for k in ("plain", "machine", "auto")
+    ]
+    assert results[0].counts["placements"] > 1000
+    for r in results:
+        assert r.counts == results[0].counts
+        assert r.partial.placements() == results[0].partial.placements()
+        assert r.verify()
+
+
+def test_a_bad_kernel_name_is_one_line() -> None:
+    with pytest.raises(InputError, match="kernel must be one of auto, machine, plain"):
+        Settings(kernel="fast")
