@@ -910,14 +910,22 @@ def _warm() -> None:
     plan = make_plan(puzzle)
     tables = build_tables(plan, np.random.default_rng(0))
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
-    walker = Walker(plan, tables)  # the machine's shared parts: its entry, exit and filter
-    walker.build(0, np.full(9, -1, dtype=np.int32))
-    walker.walk(K.new_state(9, plan.copies), 100)
+    # the adaptive filter's copy; the machines are compiled per plan, when a search uses one
+    # (_prepare_machine)
+    walk = tables.walk
+    fixed = np.zeros(len(plan.copies), dtype=np.uint8)
+    out, to_out = np.zeros(2 * len(walk), dtype=np.int32), np.zeros(len(walk), dtype=np.int32)
+    K.filter_walk_code(walk, 9, _lists_at(tables, 9), fixed, out, to_out, out.copy())
     _run_exact(plan, tables, K.new_state(9, plan.copies), _exact_state(tables, 9), 100)
     # the general kernel, for orders with checked neighbours
     plan = make_plan(puzzle, settings=Settings(order="frame", value_order="table"))
     tables = build_tables(plan, np.random.default_rng(0))
     _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
+
+
+def _lists_at(tables: Tables, n: int) -> int:
+    """Where the lists begin in the walking kernel's code: after the records and start words."""
+    return n * K.P_STRIDE + (int(tables.pos_table.max()) + 1) * K.WALK_KEYS
 
 
 class Walker:
@@ -960,7 +968,7 @@ class Walker:
         self.copies = plan.copies
         self.n = len(plan.pos_cell)
         self.machine = walk_machine(tables.walk, self.n)
-        self.lists_at = self.n * K.P_STRIDE + (int(tables.pos_table.max()) + 1) * K.WALK_KEYS
+        self.lists_at = _lists_at(tables, self.n)
         size = len(tables.walk)
         self.shift = size - self.n * K.P_STRIDE  # from a start word to its filtered copy
         self.code = np.zeros(2 * size, dtype=np.int32)
