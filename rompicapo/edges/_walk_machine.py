@@ -59,6 +59,16 @@ from rompicapo.edges import _kernel as K
 R_DEPTH, R_INDEX, R_BREAKS, R_HEUR, R_LEFT, R_BEST, R_STATUS, R_FLOOR, R_SHIFT = range(9)
 N_REGS = 9
 
+# element types of code, avail, placed, shown, heat, best and regs
+_DTYPES = (
+    types.int32,
+    types.int16,
+    types.int32,
+    types.int32,
+    types.int64,
+    types.int32,
+    types.int64,
+)
 _I16 = ir.IntType(16)
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -261,7 +271,14 @@ def machine(constants: tuple):
 
     @intrinsic
     def run(typingctx, code, avail, placed, shown, heat, best, regs):
-        signature = types.none(code, avail, placed, shown, heat, best, regs)
+        # the IR is written for flat arrays of these element types (K.new_state's): anything
+        # else is a typing error here, not a wrong load in the machine
+        given = (code, avail, placed, shown, heat, best, regs)
+        if tuple(getattr(a, "dtype", None) for a in given) != _DTYPES:
+            return None
+        if any(a.ndim != 1 or a.layout != "C" for a in given):  # the machine indexes flat data
+            return None
+        signature = types.none(*given)
 
         def codegen(context, builder, sig, args):
             arrays = [

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from numba.core.errors import TypingError
 
 from rompicapo.common import InputError
 from rompicapo.edges import _kernel as K
@@ -168,3 +169,15 @@ def test_every_kernel_choice_sees_the_same_search() -> None:
 def test_a_bad_kernel_name_is_one_line() -> None:
     with pytest.raises(InputError, match="kernel must be one of auto, machine, plain"):
         Settings(kernel="fast")
+
+
+def test_arrays_of_other_types_are_refused_not_misread() -> None:
+    plan, tables = _small_plan()
+    walk = M.walker(tables.walk, len(plan.pos_cell))
+    state = list(_walk_state(K.new_state(len(plan.pos_cell), plan.copies)))
+    state[0] = state[0].astype(np.int64)  # avail: the machine reads 16-bit counts
+    with pytest.raises(TypingError):
+        walk(tables.walk, *state, 100, 0, 0)
+    state[0] = state[0].astype(np.int16)[::-1]  # a strided view: not flat data
+    with pytest.raises(TypingError):
+        walk(tables.walk, *state, 100, 0, 0)
