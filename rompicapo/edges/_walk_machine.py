@@ -485,3 +485,41 @@ def walker(code: np.ndarray, n: int) -> Callable:
     spec.loader.exec_module(module)
     _loaded[name] = module.walk
     return module.walk
+
+
+def _first_call(walk: Callable, code: np.ndarray, n: int) -> None:
+    """Call ``walk`` for no nodes on throwaway state: numba compiles it, or loads its cache."""
+    counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
+    walk(
+        code,
+        np.zeros(1, dtype=np.int16),
+        np.full(n, -1, dtype=np.int32),
+        np.zeros(n + 1, dtype=np.int32),
+        np.zeros(n + 1, dtype=np.int32),
+        np.zeros(n + 1, dtype=np.int32),
+        np.zeros(n, dtype=np.int64),
+        np.full(n, -1, dtype=np.int32),
+        counters,
+        0,
+        0,
+        0,
+    )
+
+
+def compiled_walker(code: np.ndarray, n: int) -> Callable:
+    """:func:`walker`, compiled (or loaded from numba's cache) before it is returned. A cache
+    that numba cannot read (a damaged index or data file raises while loading) is deleted and
+    the machine compiled again; an OSError (nothing can be written) is the caller's."""
+    walk = walker(code, n)
+    try:
+        _first_call(walk, code, n)
+    except OSError:
+        raise
+    except Exception:  # numba's own errors while reading a damaged cache vary
+        name = _name(code, n)
+        for stale in (cache_folder() / "__pycache__").glob(f"walk_{name}.*"):
+            stale.unlink(missing_ok=True)
+        _loaded.pop(name, None)
+        walk = walker(code, n)  # a fresh module: a new dispatcher, no cache to read
+        _first_call(walk, code, n)
+    return walk

@@ -66,6 +66,7 @@ from rompicapo.common import (
 )
 from rompicapo.edges import _kernel as K
 from rompicapo.edges._walk_machine import compiled as machine_compiled
+from rompicapo.edges._walk_machine import compiled_walker
 from rompicapo.edges._walk_machine import walker as walk_machine
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems
 from rompicapo.edges.puzzle import score as model_score
@@ -1070,9 +1071,8 @@ def _prepare_machine(plan: Plan, time_limit: float | None, node_limit: int | Non
     )
     if kernel == "auto" and not long_search and not machine_compiled(tables.walk, n):
         return 0.0
-    state = K.new_state(n, plan.copies)
     with contextlib.suppress(OSError):  # no machine could be written: K.walk runs the search
-        walk_machine(tables.walk, n)(tables.walk, *_walk_state(state), 0, 0, 0)
+        compiled_walker(tables.walk, n)
         plan.use_machine = True
     return time.perf_counter() - t0
 

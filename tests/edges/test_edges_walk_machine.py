@@ -181,3 +181,20 @@ def test_arrays_of_other_types_are_refused_not_misread() -> None:
     state[0] = state[0].astype(np.int16)[::-1]  # a strided view: not flat data
     with pytest.raises(TypingError):
         walk(tables.walk, *state, 100, 0, 0)
+
+
+@pytest.mark.parametrize("damaged", ["nbi", "nbc"])
+def test_a_damaged_numba_cache_is_compiled_again(tmp_path, monkeypatch, damaged) -> None:
+    monkeypatch.setenv("ROMPICAPO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(M, "_loaded", {})
+    plan, tables = _small_plan()
+    n = len(plan.pos_cell)
+    M.compiled_walker(tables.walk, n)
+    files = list((tmp_path / "walk-machines" / "__pycache__").glob(f"*.{damaged}"))
+    assert files
+    for f in files:  # numba's index (a pickle) or its data, overwritten with noise
+        f.write_bytes(np.random.default_rng(1).bytes(100))
+    monkeypatch.setattr(M, "_loaded", {})  # a new process: reads the cache
+    walk = M.compiled_walker(tables.walk, n)
+    expected = _counters_after(K.walk, plan, tables, 5_000)
+    assert _counters_after(walk, plan, tables, 5_000) == expected
