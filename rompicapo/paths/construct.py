@@ -893,8 +893,11 @@ def _profile_applies(rows: int, cols: int, mset: MoveSet) -> bool:
 def _by_profile(result: PathResult, mset: MoveSet, deadline: Deadline) -> PathResult:
     """The exact column-profile search: "found", "impossible" with its proof, or "not found"
     when the time limit ran out first."""
-    from rompicapo.paths.narrow import narrow_path, warm_up
+    from rompicapo.paths.narrow import check_plan_memory, narrow_path, warm_up
 
+    # a board whose plan cannot fit is refused before anything compiles (a cold compile takes
+    # 5-10 s: "3x99999999999" was one line, but after them)
+    check_plan_memory(max(result.rows, result.cols))
     result.compile_seconds = jit_warmup("paths.narrow", warm_up)
     with Stopwatch() as sw:
         res = narrow_path(

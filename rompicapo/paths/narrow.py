@@ -156,6 +156,12 @@ def _stretch_end(ctype: tuple, long: int, short: int, s: int, reach: int) -> int
     return -1
 
 
+def check_plan_memory(long: int) -> None:
+    """Raise :class:`~rompicapo.common.InsufficientMemoryError` when the column plan of a
+    board ``long`` columns long (one int32 step id per column) would not fit in memory."""
+    check_memory(long * 4, f"the column plan of a board {long:,} columns long")
+
+
 def narrow_path(
     rows: int,
     cols: int,
@@ -205,7 +211,7 @@ def narrow_path(
     n = short * long
     # whatever the answer, the sweep keeps one step id (int32) per column: refuse before the
     # work a board whose plan alone would not fit (reading a path back checks its own need)
-    check_memory(long * 4, f"the column plan of a board {long:,} columns long")
+    check_plan_memory(long)
     # a closed tour's programme has no start: its steps serve every start
     s_dp = -1 if closed else s
     prof = _profiles(short, back, closed)
