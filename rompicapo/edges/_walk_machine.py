@@ -488,22 +488,10 @@ def walker(code: np.ndarray, n: int) -> Callable:
 
 
 def _first_call(walk: Callable, code: np.ndarray, n: int) -> None:
-    """Call ``walk`` for no nodes on throwaway state: numba compiles it, or loads its cache."""
-    counters = np.zeros(K.N_COUNTERS, dtype=np.int64)
-    walk(
-        code,
-        np.zeros(1, dtype=np.int16),
-        np.full(n, -1, dtype=np.int32),
-        np.zeros(n + 1, dtype=np.int32),
-        np.zeros(n + 1, dtype=np.int32),
-        np.zeros(n + 1, dtype=np.int32),
-        np.zeros(n, dtype=np.int64),
-        np.full(n, -1, dtype=np.int32),
-        counters,
-        0,
-        0,
-        0,
-    )
+    """Call ``walk`` for no nodes on a fresh state: numba compiles it, or loads its cache."""
+    state = K.new_state(n, np.zeros(1, dtype=np.int64))
+    avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
+    walk(code, avail, placed, shown, cum_breaks, cum_heur, heat, best, counters, 0, 0, 0)
 
 
 def compiled_walker(code: np.ndarray, n: int) -> Callable:

@@ -993,7 +993,8 @@ class Walker:
         """``max_nodes`` nodes of the search from ``state``, on the filtered copy when there
         is one: same nodes, placements, heat and boards as :func:`K.walk` on the tables' own
         code."""
-        avail, placed, shown, cum_breaks, cum_heur, heat, best, counters = _walk_state(state)
+        arrays = _walk_state(state)
+        _, placed, _, cum_breaks, cum_heur, heat, best, counters = arrays
         walk, code, n = self.machine, self.tables.walk, self.n
         left = max_nodes
         while left > 0:
@@ -1005,7 +1006,6 @@ class Walker:
                 # positions floor.. (and a piece left on i by a retreat) into the filtered lists
                 top = i + 1 if placed[i] >= 0 else i
                 placed[floor:top] = self.to_out[placed[floor:top]]
-                arrays = (avail, placed, shown, cum_breaks, cum_heur, heat, best, counters)
                 walk(self.code, *arrays, min(left, self.STRETCH), floor, self.shift)
                 i = int(counters[K.C_DEPTH])
                 if counters[K.C_STATUS] == K.EXHAUSTED:
@@ -1023,7 +1023,6 @@ class Walker:
                     # (to_code keeps the indexes into code's own words: those below the floor)
                     best[best >= 0] = self.to_code[best[best >= 0]]
             else:
-                arrays = (avail, placed, shown, cum_breaks, cum_heur, heat, best, counters)
                 walk(code, *arrays, min(left, self.PROBE), 0, 0)
                 i = int(counters[K.C_DEPTH])
             left -= int(counters[K.C_NODES]) - nodes0
