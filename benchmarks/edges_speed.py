@@ -44,7 +44,8 @@ the same seed), so the ratio does too:
 | per-plan machine (0761c44), median of 5, load 1.0 | 43.89 M | 57.33 M | 1.31 |
 | quota, allowance read at run time (fb9c52c), median of 5, load 1.0 | 43.10 M | 56.18 M | 1.30 |
 | Settings.kernel (f6eb25a), median of 9, load 1.0 | 47.69 M | 55.50 M | 1.16 |
-| final main (3182ead), median of 9, load 0.6-1.0 | 44.53 M | 52.81 M | 1.19 |
+| the same search (3182ead), median of 9, load 0.6-1.0 | 44.53 M | 52.81 M | 1.19 |
+| the same search, final main (4592559), median of 9, load 0.9-1.0 | 45.45 M | 49.95 M | 1.10 |
 
 The target (at least libblackwood's rate) is met since the per-plan machine
 (``rompicapo.edges._walk_machine``): the walking kernel compiled once more for the plan, one set
