@@ -491,10 +491,18 @@ class Connect4Solver:
         return res
 
     def try_solve(
-        self, moves: str | Position, *, weak: bool = False, node_limit: int | None = None
+        self,
+        moves: str | Position,
+        *,
+        weak: bool = False,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
     ) -> Connect4Result | None:
-        """Like :meth:`solve`, but returns None when ``node_limit`` nodes did not suffice."""
-        res = self.solve(moves, weak=weak, node_limit=node_limit)
+        """Like :meth:`solve`, but returns None when a limit stopped the search."""
+        res = self.solve(
+            moves, weak=weak, time_limit=time_limit, node_limit=node_limit, progress=progress
+        )
         return res if res.complete else None
 
     def _solve(self, p: Position, weak: bool, limits: Limits, offset: int) -> Connect4Result:
@@ -581,22 +589,22 @@ class Connect4Solver:
         nodes = 0
         t0 = time.perf_counter()
         for col in range(1, WIDTH + 1):
-            score = None
+            out.scores.append(None)
             if col not in p.playable_columns():
-                pass
-            elif (child := p.play(col)).won:
-                score = (CELLS + 1 - p.count) // 2 if not weak else 1
+                continue
+            child = p.play(col)
+            if child.won:
+                out.scores[-1] = (CELLS + 1 - p.count) // 2 if not weak else 1
             elif child.over:
-                score = 0
+                out.scores[-1] = 0
             elif out.stopped is None:
                 r = self._solve(child, weak, limits, nodes)
                 nodes += r.nodes
                 out.compile_seconds += r.compile_seconds
                 out.stopped = r.stopped
-                score = None if r.score is None else -r.score
-            if score is None and col in p.playable_columns():
+                out.scores[-1] = None if r.score is None else -r.score
+            if out.scores[-1] is None:
                 out.unsolved.append(col)
-            out.scores.append(score)
         out.complete = out.stopped is None
         out.solve_seconds = time.perf_counter() - t0
         out.counts = {"nodes": nodes}

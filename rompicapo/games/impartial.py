@@ -285,6 +285,7 @@ def subtraction_grundy(subtraction: Iterable[int] | str, upto: int) -> GrundySeq
         period=period,
         kind="subtract",
         spec=spec,
+        counts={"values": len(g)},
     )
 
 
@@ -345,6 +346,7 @@ def octal_grundy(code: str, upto: int) -> GrundySequence:
         period=period,
         kind="octal",
         spec=code,
+        counts={"values": len(g)},
     )
 
 

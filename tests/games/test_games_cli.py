@@ -115,6 +115,13 @@ def test_play_tictactoe_against_the_engine(capsys, monkeypatch):
         (["game", "grundy", "subtract", "0,-1"], "positive"),
         (["game", "grundy", "octal", "7.7"], "octal code"),
         (["game", "connect4", "bench", "/nonexistent/file"], "does not exist"),
+        (["game", "connect4", "analyse", "448"], "not a column"),
+        (["game", "connect4", "solve", "44", "--nodes", "0"], "at least 1"),
+        (["game", "connect4", "solve", "44", "--time", "-1"], "positive number of seconds"),
+        (["game", "connect4", "analyse", "1212121"], "already over"),
+        (["game", "connect4", "play", "--time", "0"], "positive number of seconds"),
+        (["game", "tictactoe", "--nodes", "x"], "not an integer"),
+        (["game", "play", "nim", "--nodes", "-5"], "at least 1"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(capsys, argv, fragment):
