@@ -163,9 +163,8 @@ def _star_search(
 ) -> tuple[Callable[..., float], list[Any]]:
     """The recursive search of Star1 (Star2 with ``probe``), counting into ``st``, and the cell
     holding the best root move so far."""
-    L, U = game.bounds
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
-    to_move, evaluate, outcomes, check = game.to_move, game.evaluate, game.outcomes, limits.check
+    to_move, evaluate, check = game.to_move, game.evaluate, limits.check
     best_at_root: list[Any] = [None]
     check_at = limits.first()
 
@@ -207,6 +206,21 @@ def _star_search(
                     return v
         return v
 
+    # defined after search, found by search when it first meets a chance node
+    chance = _star_chance(game, st, search, probe, chance_step)
+    return search, best_at_root
+
+
+def _star_chance(
+    game: Game, st: SearchStats, search: Callable[..., float], probe: bool, chance_step: int
+) -> Callable[[Any, float, float, float], float]:
+    """Star1's chance node (with Star2's probing phase first when ``probe``): the outcomes'
+    values boxed in by ``game.bounds``, each outcome searched with the window that would
+    decide the node, the node cut as soon as the box leaves the window."""
+    L, U = game.bounds
+    apply, outcomes = game.apply, game.outcomes
+    probe_side = _star2_probe(game, search, chance_step) if probe else None
+
     def chance(s: Any, a: float, b: float, d: float) -> float:
         outs = outcomes(s)
         children = [apply(s, m) for m, _ in outs]
@@ -245,8 +259,7 @@ def _star_search(
             done += p * v
         return done
 
-    probe_side = _star2_probe(game, search, chance_step) if probe else None
-    return search, best_at_root
+    return chance
 
 
 def _star2_probe(
