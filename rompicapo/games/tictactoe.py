@@ -8,6 +8,7 @@ Moves are cell indices, listed in increasing order.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 from rompicapo.common import InputError, ProgressCallback
@@ -114,7 +115,17 @@ class TicTacToe(MNKGame):
 
 TICTACTOE_SEARCHES = ("minimax", "alphabeta", "negamax", "engine", "retrograde")
 """The searches :func:`analyse_tictactoe` runs."""
-SEARCHES = TICTACTOE_SEARCHES  # the earlier name, kept for one release
+
+
+def __getattr__(name: str) -> object:
+    if name == "SEARCHES":  # the earlier name, kept for one release
+        warnings.warn(
+            "rompicapo.games.tictactoe.SEARCHES is now TICTACTOE_SEARCHES",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return TICTACTOE_SEARCHES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_cells(text: str | Sequence[int], what: str = "moves") -> list[int]:

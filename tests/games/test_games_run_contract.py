@@ -192,6 +192,9 @@ def test_old_keywords_still_work_with_a_warning():
         assert G.solve_moves(C4_END, analyze=True).scores
     with pytest.warns(DeprecationWarning, match="analyze\\(\\) is now analyse\\(\\)"):
         assert G.Connect4Solver(table_log2=16).analyze(C4_END).verify()
+    with pytest.warns(DeprecationWarning, match="SEARCHES is now TICTACTOE_SEARCHES"):
+        from rompicapo.games.tictactoe import SEARCHES
+    assert SEARCHES == G.TICTACTOE_SEARCHES
     with pytest.raises(InputError, match="not both"):
         G.retrograde(TTT, max_positions=10, node_limit=10)
 
