@@ -4,23 +4,57 @@ Pig) and play against the engine in the terminal. A thin shell over rompicapo.ga
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rompicapo.cli.options import add_run_options, nonnegative_int, positive_int
-from rompicapo.common import InputError
+from rompicapo.common import EXIT_INTERRUPTED
 
 PLAYABLE = ("tictactoe", "connect4", "nim")
 
 
-def _print(args: argparse.Namespace, result, *extra: str) -> None:
-    """``--json``: the result's to_dict(); otherwise its report (and any extra lines)."""
+def _print(args: argparse.Namespace, result, *extra: str) -> int:
+    """``--json``: the result's to_dict(); otherwise its report (and any extra lines). The exit
+    status: 130 when Ctrl-C stopped the search (the result so far is printed), else 0."""
     from rompicapo.common import dumps_json
 
     if getattr(args, "json", False):
         print(dumps_json(result.to_dict()))
-        return
-    print(result.report())
-    for line in extra:
-        print(line)
+    else:
+        print(result.report())
+        for line in extra:
+            print(line)
+    if getattr(result, "stopped", None) == "interrupted":
+        print("rompicapo game: interrupted; the result so far is above", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+class _Deprecated(argparse.Action):
+    """A flag of an earlier release: still parsed, with a one-line warning on stderr naming
+    what replaces it (kept for one release)."""
+
+    def __init__(self, option_strings, dest, *, instead: str, **kw) -> None:
+        self.instead = instead
+        super().__init__(option_strings, dest, nargs=0, help=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        warning = f"{parser.prog}: warning: {option_string} is deprecated; {self.instead}"
+        print(warning, file=sys.stderr)
+        setattr(namespace, self.dest, True)
+
+
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    """``--time`` and ``--nodes`` for the engine's moves: each move's budget, not the
+    command's (a game lasts as long as the person takes), so the start-up is not charged."""
+    add_run_options(p, time=True, nodes=True, jobs=False, output=False)
+    for action in p._actions:
+        if action.dest == "time_limit":
+            action.dest = "move_time_limit"
+            action.help = "the engine's seconds for each of its moves"
+        elif action.dest == "node_limit":
+            action.dest = "move_node_limit"
+            action.help = "the engine's nodes for each of its moves"
+    p.add_argument("--engine-first", action="store_true", help="the engine moves first")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,10 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--order", help="cell order to try, e.g. 4,0,2,6,8,1,3,5,7 (default 0..8)")
     p.add_argument("--window", default="-2,2", help="alpha,beta for alphabeta/negamax")
     p.add_argument("--fail-hard", action="store_true", help="fail-hard instead of fail-soft")
-    p.add_argument(
-        "--stats", action="store_true", help="print the work counts and time (always shown now)"
-    )
-    add_run_options(p, time=False, jobs=False)
+    p.add_argument("--stats", action=_Deprecated, instead="the counts are always shown")
+    add_run_options(p, time=True, nodes=True, jobs=False)
     p.set_defaults(handler=_tictactoe)
 
     p = sub.add_parser("nim", help="Nim: P or N, and the winning move")
@@ -63,15 +95,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_run_options(p, time=False, jobs=False)
     p.set_defaults(handler=_grundy)
 
-    c4 = sub.add_parser("connect4", help="Connect Four: solve positions, run a test set")
+    c4 = sub.add_parser("connect4", help="Connect Four: solve, analyse, play, run a test set")
     c4sub = c4.add_subparsers(dest="action", metavar="ACTION", parser_class=type(game))
     c4sub.required = True
     p = c4sub.add_parser("solve", help="score of the position after MOVES (Pons' convention)")
     p.add_argument("moves", nargs="?", default="", help="columns played, 1..7, e.g. 4455")
-    p.add_argument("--analyze", action="store_true", help="the score of every column")
     p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
-    add_run_options(p, time=False, jobs=False)
-    p.set_defaults(handler=_connect4_solve)
+    p.add_argument("--analyze", action=_Deprecated, instead="use 'game connect4 analyse'")
+    add_run_options(p, time=True, nodes=True, jobs=False)
+    p.set_defaults(handler=_connect4_solve, analyze=False)
+    p = c4sub.add_parser("analyse", help="the score of every column after MOVES")
+    p.add_argument("moves", nargs="?", default="", help="columns played, 1..7, e.g. 4455")
+    p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
+    add_run_options(p, time=True, nodes=True, jobs=False)
+    p.set_defaults(handler=_connect4_solve, analyze=True)
+    p = c4sub.add_parser("play", help="play Connect Four against the solver in the terminal")
+    _engine_options(p)
+    p.set_defaults(handler=_play, which="connect4", heaps="3,5,8", misere=False)
     p = c4sub.add_parser("bench", help="solve a file of 'MOVES SCORE' lines (Pons' test sets)")
     p.add_argument("file", help="a test set: one 'MOVES SCORE' line per position")
     p.add_argument(
@@ -92,19 +132,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "which", choices=PLAYABLE, metavar="{" + ",".join(PLAYABLE) + "}", help="the game"
     )
-    p.add_argument("--engine-first", action="store_true", help="the engine moves first")
     p.add_argument("--heaps", default="3,5,8", help="Nim heaps (default 3,5,8)")
     p.add_argument("--misere", action="store_true", help="misère Nim")
+    _engine_options(p)
     p.set_defaults(handler=_play)
 
 
 # ---- one API call per command ------------------------------------------------------------------
-
-
-def _int_list(text: str, what: str) -> list[int]:
-    from rompicapo.games.tictactoe import parse_cells
-
-    return parse_cells(text, what)
 
 
 def _tictactoe(args: argparse.Namespace) -> int:
@@ -116,30 +150,38 @@ def _tictactoe(args: argparse.Namespace) -> int:
         order=args.order,
         window=args.window,
         fail_soft=not args.fail_hard,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
     )
-    _print(args, out)
-    return 0
+    return _print(args, out)
 
 
 def _nim(args: argparse.Namespace) -> int:
     from rompicapo.games.impartial import nim_advice
 
-    _print(args, nim_advice(args.heaps, misere=args.misere, count_games=args.count_games))
-    return 0
+    return _print(args, nim_advice(args.heaps, misere=args.misere, count_games=args.count_games))
 
 
 def _grundy(args: argparse.Namespace) -> int:
     from rompicapo.games.impartial import grundy_values
 
-    _print(args, grundy_values(args.kind, args.spec, args.upto))
-    return 0
+    return _print(args, grundy_values(args.kind, args.spec, args.upto))
 
 
 def _connect4_solve(args: argparse.Namespace) -> int:
+    from rompicapo.cli.progress import ProgressPrinter
     from rompicapo.games.connect4 import solve_moves
 
-    _print(args, solve_moves(args.moves, analyze=args.analyze, weak=args.weak))
-    return 0
+    with ProgressPrinter("nodes", enabled=not (args.quiet or args.json)) as progress:
+        result = solve_moves(
+            args.moves,
+            analyse=args.analyze,
+            weak=args.weak,
+            time_limit=args.time_limit,
+            node_limit=args.node_limit,
+            progress=progress,
+        )
+    return _print(args, result)
 
 
 def _connect4_bench(args: argparse.Namespace) -> int:
@@ -148,36 +190,39 @@ def _connect4_bench(args: argparse.Namespace) -> int:
 
     with ProgressPrinter("positions", enabled=not (args.quiet or args.json)) as progress:
         result = bench(args.file, limit=args.limit, weak=args.weak, progress=progress)
-    _print(args, result)
-    return 0 if result.correct == result.positions else 1
+    status = _print(args, result)
+    return status or (0 if result.correct == result.positions else 1)
 
 
 def _pig(args: argparse.Namespace) -> int:
-    from rompicapo.games.pig import check_pig_state, solve_pig
+    from rompicapo.games.pig import PigSolution, check_pig_state, solve_pig
+    from rompicapo.games.tictactoe import parse_cells
 
     scores = None
     if args.scores:
-        scores = _int_list(args.scores, "--scores")
+        scores = parse_cells(args.scores, "--scores")
         if len(scores) != 3:
+            from rompicapo.common import InputError
+
             raise InputError("--scores needs my,opponent,turn-total")
         check_pig_state(args.goal, *scores)
-    solution = solve_pig(args.goal)
-    if scores is not None:
-        # checked before printing anything: a bad state is one line, not half an answer
-        advice = solution.advice(*scores)
-        _print(args, solution, advice)
-    else:
-        _print(args, solution)
-    return 0
+    solution: PigSolution = solve_pig(args.goal)
+    # checked before printing anything: a bad state is one line, not half an answer
+    advice = () if scores is None else (solution.advice(*scores),)
+    return _print(args, solution, *advice)
 
 
 # ---- play ----------------------------------------------------------------------------------------
 
 
 def _play(args: argparse.Namespace) -> int:
+    """The terminal's game loop: the person's moves are parsed by the games family, the
+    engine's come from :func:`rompicapo.games.computer_move`."""
+    from rompicapo.common import InputError
     from rompicapo.games.game import MAX
+    from rompicapo.games.play import computer_move, describe_move, parse_move
 
-    game, engine_move, parse = _player_for(args)
+    game = _new_game(args)
     state = game.initial()
     human = -MAX if args.engine_first else MAX
     print(f"{game.name}: you are {'first' if human == MAX else 'second'}. 'q' quits.")
@@ -192,69 +237,27 @@ def _play(args: argparse.Namespace) -> int:
             if line in ("q", "quit", "exit"):
                 return 0
             try:
-                state = game.play(state, parse(line))
+                state = game.play(state, parse_move(game, line, state))
             except InputError as exc:
                 print(f"  {exc}")
         else:
-            move = engine_move(state)
-            print(f"engine plays {_show_move(game, move)}")
-            state = game.apply(state, move)
+            choice = computer_move(
+                game, state, time_limit=args.move_time_limit, node_limit=args.move_node_limit
+            )
+            print(f"engine plays {describe_move(game, choice.move)}")
+            state = game.apply(state, choice.move)
     print(game.render(state))
     u = game.utility(state)
     print("draw" if u == 0 else ("you win" if u * human > 0 else "the engine wins"))
     return 0
 
 
-def _show_move(game, move) -> str:
-    if isinstance(move, tuple):
-        return f"take {move[1]} from heap {move[0] + 1}"
-    return str(move)
+def _new_game(args: argparse.Namespace):
+    from rompicapo.games import Connect4, Nim, TicTacToe
+    from rompicapo.games.tictactoe import parse_cells
 
-
-def _player_for(args: argparse.Namespace):
     if args.which == "tictactoe":
-        from rompicapo.games import TicTacToe, retrograde
-
-        game = TicTacToe()
-        table = retrograde(game)
-
-        def parse(text: str) -> int:
-            try:
-                return int(text)
-            except ValueError:
-                raise InputError(f"type a cell number 0..8, not {text!r}") from None
-
-        return game, table.best_move, parse
+        return TicTacToe()
     if args.which == "connect4":
-        from rompicapo.games.connect4 import Connect4, Connect4Solver
-
-        game = Connect4()
-        solver = Connect4Solver()
-
-        def parse(text: str) -> int:
-            if text not in list("1234567"):
-                raise InputError(f"type a column 1..7, not {text!r}")
-            return int(text)
-
-        # the solver answers at once late in the game; early on it falls back to a safe
-        # heuristic when a column needs more than this many nodes (about a second)
-        return game, lambda s: solver.best_move(s, node_limit=3_000_000), parse
-
-    from rompicapo.games.impartial import Nim, nim_winning_move
-
-    game = Nim(_int_list(args.heaps, "--heaps"), misere=args.misere)
-
-    def engine(state):
-        move = nim_winning_move(state[0], args.misere)
-        if move is None:  # lost anyway: take one from the largest heap and hope
-            heaps = state[0]
-            move = (max(range(len(heaps)), key=lambda i: heaps[i]), 1)
-        return move
-
-    def parse(text: str) -> tuple[int, int]:
-        parts = text.replace(",", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise InputError("type HEAP AMOUNT, e.g. '3 2' takes 2 from heap 3")
-        return int(parts[0]) - 1, int(parts[1])
-
-    return game, engine, parse
+        return Connect4()
+    return Nim(parse_cells(args.heaps, "--heaps"), misere=args.misere)

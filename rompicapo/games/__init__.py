@@ -1,49 +1,184 @@
 """Two-player games solved by search: minimax to alpha-beta with tables, chance nodes,
 impartial games (Nim, Grundy numbers), Pig, and a Connect Four solver.
 
-Any game that follows the protocol of :mod:`rompicapo.games.game` plugs into the searches of
-:mod:`rompicapo.games.search`.
+Any game that follows the protocol of :mod:`~rompicapo.games.game` plugs into the searches,
+one module per job:
+
+- :mod:`~rompicapo.games.plain`: :func:`minimax`, :func:`alphabeta`, :func:`negamax` (the
+  Knuth-Moore window contract is stated there) and :func:`solve` (memoised);
+- :mod:`~rompicapo.games.engine`: the :class:`Engine` (transposition table, killers,
+  history, singular extensions, iterative deepening, MTD(f));
+- :mod:`~rompicapo.games.chance`: :func:`expectiminimax`, :func:`star1`, :func:`star2`;
+- :mod:`~rompicapo.games.retrograde`: :func:`retrograde` into a :class:`PositionTable`;
+- :mod:`~rompicapo.games.tree_trace`: :func:`alphabeta_tree`, the explored tree drawn;
+- :mod:`~rompicapo.games.play`: :func:`computer_move`, the engine's move in any of the games.
+
+The games: :class:`TicTacToe` and :class:`MNKGame`, :class:`Connect4` with its
+:class:`Connect4Solver`, :class:`Nim` and the Sprague-Grundy theory of
+:mod:`~rompicapo.games.impartial`, :class:`Pig`, and :class:`ExplicitTree` for trees given
+by hand. Every search takes the run contract's ``time_limit``, ``node_limit`` and
+``progress``, and returns a result with ``counts``, ``to_dict()``, ``report()`` and
+``verify()``; :mod:`~rompicapo.games.verify` holds the independent checks.
+
+>>> from rompicapo.games import TicTacToe, alphabeta
+>>> out = alphabeta(TicTacToe(), node_limit=500)
+>>> out.complete, out.stopped, out.counts["nodes"]
+(False, 'nodes', 500)
 """
 
-from rompicapo.games.game import CHANCE, MAX, MIN, Game, IllegalMoveError
-from rompicapo.games.search import (
-    Engine,
-    PositionTable,
-    SearchOutcome,
-    SearchStats,
-    alphabeta,
-    expectiminimax,
-    minimax,
-    negamax,
-    retrograde,
-    solve,
-    star1,
-    star2,
-    static_order,
+from rompicapo.games.chance import expectiminimax, star1, star2
+from rompicapo.games.connect4 import (
+    CONNECT4_SLICE_NODES,
+    Connect4,
+    Connect4Analysis,
+    Connect4Bench,
+    Connect4Result,
+    Connect4Solver,
+    Position,
+    bench,
+    explain_score,
+    parse_position,
+    read_test_set,
+    solve_moves,
 )
-from rompicapo.games.tictactoe import MNKGame, TicTacToe
+from rompicapo.games.engine import EXACT, LOWER, UPPER, Engine
+from rompicapo.games.game import CHANCE, MAX, MIN, Game, IllegalMoveError
+from rompicapo.games.impartial import (
+    GrundySequence,
+    ImpartialGame,
+    Nim,
+    NimAdvice,
+    count_configurations,
+    count_nim_games,
+    grundy,
+    grundy_sum,
+    grundy_values,
+    mex,
+    nim_advice,
+    nim_moves,
+    nim_outcome,
+    nim_winning_move,
+    octal_grundy,
+    parse_heaps,
+    parse_octal,
+    parse_subtraction_set,
+    subtraction_grundy,
+)
+from rompicapo.games.outcome import Order, SearchOutcome, SearchStats, static_order
+from rompicapo.games.pig import Pig, PigSolution, check_pig_state, solve_pig
+from rompicapo.games.plain import alphabeta, minimax, negamax, solve
+from rompicapo.games.play import (
+    CONNECT4_COLUMN_NODES,
+    NIM_LOST_MOVE,
+    MoveChoice,
+    computer_move,
+    describe_move,
+    parse_move,
+)
+from rompicapo.games.retrograde import RETROGRADE_POSITIONS, PositionTable, retrograde
+from rompicapo.games.tictactoe import (
+    TICTACTOE_SEARCHES,
+    MNKGame,
+    TicTacToe,
+    analyse_tictactoe,
+    parse_cells,
+)
+from rompicapo.games.tree_trace import TREE_NODES, AlphaBetaTree, TraceNode, alphabeta_tree
 from rompicapo.games.trees import ExplicitTree
+from rompicapo.games.verify import (
+    check_nim_move,
+    connect4_connects_four,
+    connect4_replay,
+    connect4_score,
+    connect4_test_set,
+    exact_value,
+    grundy_sequence_holds,
+    nim_is_p_position,
+    pig_residual,
+)
 
 __all__ = [
     "CHANCE",
+    "CONNECT4_COLUMN_NODES",
+    "CONNECT4_SLICE_NODES",
+    "EXACT",
+    "LOWER",
     "MAX",
     "MIN",
+    "NIM_LOST_MOVE",
+    "RETROGRADE_POSITIONS",
+    "TICTACTOE_SEARCHES",
+    "TREE_NODES",
+    "UPPER",
+    "AlphaBetaTree",
+    "Connect4",
+    "Connect4Analysis",
+    "Connect4Bench",
+    "Connect4Result",
+    "Connect4Solver",
     "Engine",
     "ExplicitTree",
     "Game",
+    "GrundySequence",
     "IllegalMoveError",
+    "ImpartialGame",
     "MNKGame",
+    "MoveChoice",
+    "Nim",
+    "NimAdvice",
+    "Order",
+    "Pig",
+    "PigSolution",
+    "Position",
     "PositionTable",
     "SearchOutcome",
     "SearchStats",
     "TicTacToe",
+    "TraceNode",
     "alphabeta",
+    "alphabeta_tree",
+    "analyse_tictactoe",
+    "bench",
+    "check_nim_move",
+    "check_pig_state",
+    "computer_move",
+    "connect4_connects_four",
+    "connect4_replay",
+    "connect4_score",
+    "connect4_test_set",
+    "count_configurations",
+    "count_nim_games",
+    "describe_move",
+    "exact_value",
     "expectiminimax",
+    "explain_score",
+    "grundy",
+    "grundy_sequence_holds",
+    "grundy_sum",
+    "grundy_values",
+    "mex",
     "minimax",
     "negamax",
+    "nim_advice",
+    "nim_is_p_position",
+    "nim_moves",
+    "nim_outcome",
+    "nim_winning_move",
+    "octal_grundy",
+    "parse_cells",
+    "parse_heaps",
+    "parse_move",
+    "parse_octal",
+    "parse_position",
+    "parse_subtraction_set",
+    "pig_residual",
+    "read_test_set",
     "retrograde",
     "solve",
+    "solve_moves",
+    "solve_pig",
     "star1",
     "star2",
     "static_order",
+    "subtraction_grundy",
 ]

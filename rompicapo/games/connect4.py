@@ -19,6 +19,7 @@ ordered by the threats they create.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,19 +32,26 @@ from rompicapo.common import (
     SearchResult,
     check_limit,
     check_memory,
+    check_node_limit,
+    check_time_limit,
     jit_warmup,
     read_text,
+    renamed_keywords,
 )
 from rompicapo.games import _connect4_kernel as K
+from rompicapo.games._limits import Limits, SearchStopped, stop_message
 from rompicapo.games.game import MAX, MIN, Game
 
 __all__ = [
+    "CONNECT4_SLICE_NODES",
     "Connect4",
     "Connect4Analysis",
     "Connect4Bench",
     "Connect4Result",
     "Connect4Solver",
+    "Position",
     "bench",
+    "explain_score",
     "parse_position",
     "read_test_set",
     "solve_moves",
@@ -99,6 +107,14 @@ def _has_four(stones: int) -> bool:
     return False
 
 
+def _to_play(moves: str | Position) -> Position:
+    """``moves`` as a position where a move is still to be made, or InputError."""
+    p = moves if isinstance(moves, Position) else parse_position(moves)
+    if p.over:
+        raise InputError(f"the game is already over after {p.moves!r}")
+    return p
+
+
 def parse_position(moves: str) -> Position:
     """The position after ``moves`` (digits 1..7). Raises :class:`InputError` naming the first
     bad move: not a column, a full column, or a move after the game was already won."""
@@ -118,12 +134,15 @@ def parse_position(moves: str) -> Position:
 
 @dataclass
 class Connect4Result(SearchResult):
-    """The score of a position (Pons' convention) and the work it took."""
+    """The score of a position (Pons' convention) and the work it took. ``complete`` is False
+    when a limit stopped the search (``stopped`` says which); ``score`` is then None."""
 
     moves: str = ""
-    score: int = 0
+    score: int | None = 0
     weak: bool = False
     cpu_seconds: float = 0.0  # CPU time of the solve: on a shared machine steadier than wall
+    complete: bool = True
+    stopped: str | None = None
 
     @property
     def nodes(self) -> int:
@@ -133,10 +152,14 @@ class Connect4Result(SearchResult):
         return {"nodes": self.nodes, "explanation": explain_score(self.score, self.weak)}
 
     def report(self) -> str:
+        if self.score is None:
+            verdict = f"score unknown: {stop_message(self.stopped)}"
+        else:
+            verdict = f"score {self.score} ({explain_score(self.score, self.weak)})"
         return "\n".join(
             [
                 Connect4().render(parse_position(self.moves)),
-                f"score {self.score} ({explain_score(self.score, self.weak)})",
+                verdict,
                 f"nodes {self.nodes:,}  time {self.solve_seconds:.4f} s  "
                 f"(compile/load {self.compile_seconds:.2f} s)",
             ]
@@ -150,6 +173,8 @@ class Connect4Result(SearchResult):
         of the score's range alone is not a verification)."""
         from rompicapo.games import verify as V
 
+        if not self.complete or self.score is None:
+            raise NotVerifiable(f"the search was {stop_message(self.stopped)}: no score to check")
         if V.connect4_replay(self.moves) is None:
             return False
         empty = CELLS - len(self.moves)
@@ -161,8 +186,10 @@ class Connect4Result(SearchResult):
         return (true > 0) - (true < 0) == self.score if self.weak else true == self.score
 
 
-def explain_score(score: int, weak: bool = False) -> str:
+def explain_score(score: int | None, weak: bool = False) -> str:
     """Pons' score in words, from the point of view of the player to move."""
+    if score is None:
+        return "unknown"
     if score == 0:
         return "draw with best play"
     who = "the player to move" if score > 0 else "the opponent"
@@ -173,47 +200,81 @@ def explain_score(score: int, weak: bool = False) -> str:
 
 @dataclass
 class Connect4Analysis(SearchResult):
-    """The score of every column (None for a full column) and the best columns."""
+    """The score of every column (None for a full column) and the best columns.
+
+    ``complete`` is False when a limit stopped the analysis (``stopped`` says which): the
+    columns in ``unsolved`` have no score then, and the best columns are those of the known
+    scores."""
 
     moves: str = ""
     scores: list[int | None] = field(default_factory=list)
+    weak: bool = False
+    unsolved: list[int] = field(default_factory=list)
+    complete: bool = True
+    stopped: str | None = None
 
     @property
-    def score(self) -> int:
-        return max(s for s in self.scores if s is not None)
+    def score(self) -> int | None:
+        """The best known score (the position's score when ``complete``)."""
+        return max((s for s in self.scores if s is not None), default=None)
 
     @property
     def best_columns(self) -> list[int]:
         best = self.score
-        return [c + 1 for c, s in enumerate(self.scores) if s == best]
+        return [c + 1 for c, s in enumerate(self.scores) if s is not None and s == best]
+
+    @property
+    def move(self) -> int | None:
+        """A proven best column, centre first: a best column of a complete analysis, or a
+        column that wins at once; None when the limits left the best column unknown."""
+        best = self.best_columns
+        wins_now = (1 if self.weak else (CELLS + 1 - len(self.moves)) // 2) == self.score
+        if not best or not (self.complete or wins_now):
+            return None
+        return min(best, key=lambda c: abs(c - 4))
 
     def _dict_extra(self) -> dict:
-        return {"score": self.score, "best_columns": self.best_columns}
+        return {"score": self.score, "best_columns": self.best_columns, "move": self.move}
 
     def report(self) -> str:
-        cells = ["  -" if s is None else f"{s:3d}" for s in self.scores]
-        return "\n".join(
-            [
-                Connect4().render(parse_position(self.moves)),
-                "column:" + "".join(f"{c:>4}" for c in range(1, 8)),
-                "score: " + " ".join(cells),
-                f"best column(s) {self.best_columns}; score {self.score}",
-                f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s",
-            ]
-        )
+        cells = [
+            "  ?" if c + 1 in self.unsolved else "  -" if s is None else f"{s:3d}"
+            for c, s in enumerate(self.scores)
+        ]
+        lines = [
+            Connect4().render(parse_position(self.moves)),
+            "column:" + "".join(f"{c:>4}" for c in range(1, 8)),
+            "score: " + " ".join(cells),
+            f"best column(s) {self.best_columns}; score {self.score}",
+        ]
+        if not self.complete:
+            lines.append(f"{stop_message(self.stopped)}: columns {self.unsolved} unsolved (?)")
+        lines.append(f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s")
+        return "\n".join(lines)
 
     def verify(self, max_empty: int = 12) -> bool:
-        """Every column's score against the independent search; raises
-        :class:`~rompicapo.common.NotVerifiable` when some column leaves more than
-        ``max_empty`` empty cells (see :meth:`Connect4Result.verify`)."""
+        """Every column's score against the independent search of :mod:`rompicapo.games.verify`
+        (a full column must be full there, a column winning at once must connect four there);
+        raises :class:`~rompicapo.common.NotVerifiable` for an analysis a limit stopped, and
+        when some column leaves more than ``max_empty`` empty cells (see
+        :meth:`Connect4Result.verify`)."""
+        from rompicapo.games import verify as V
+
+        if not self.complete:
+            raise NotVerifiable(f"the analysis was {stop_message(self.stopped)}")
+        board = V.connect4_replay(self.moves)
+        if board is None or len(self.scores) != WIDTH:
+            return False
         for c, s in enumerate(self.scores, 1):
             if s is None:
-                continue
-            child = Connect4Result(moves=self.moves + str(c), score=-s)
-            if parse_position(child.moves).won:
-                if s != (CELLS + 1 - len(self.moves)) // 2:
+                if len(board[c - 1]) != HEIGHT:
                     return False
-            elif not child.verify(max_empty):
+                continue
+            child = self.moves + str(c)
+            if V.connect4_connects_four(child):
+                if s != (1 if self.weak else (CELLS + 1 - len(self.moves)) // 2):
+                    return False
+            elif not Connect4Result(moves=child, score=-s, weak=self.weak).verify(max_empty):
                 return False
         return True
 
@@ -229,6 +290,10 @@ class Connect4Bench(SearchResult):
     mean_us: float = 0.0
     mean_nodes: float = 0.0
     mismatches: list[tuple[str, int, int]] = field(default_factory=list)
+    # every position's (moves, score found), in the file's order: what verify() checks
+    found: list[tuple[str, int]] = field(default_factory=list)
+
+    _dict_exclude = ("found",)
 
     def report(self) -> str:
         return (
@@ -238,24 +303,44 @@ class Connect4Bench(SearchResult):
         )
 
     def verify(self) -> bool:
-        """True when every score equals the one the file gives (an independent source)."""
+        """True when every score found equals the one the file gives (an independent source),
+        the file read again by :mod:`rompicapo.games.verify`'s own reader."""
+        from rompicapo.games.verify import connect4_test_set
+
         if self.positions == 0:
             raise NotVerifiable("no positions were solved")
-        return self.correct == self.positions and not self.mismatches
+        given = connect4_test_set(self.path)[: self.positions]
+        if len(given) != self.positions or len(self.found) != self.positions:
+            return False
+        for (moves, score), (file_moves, file_score) in zip(self.found, given, strict=True):
+            want = (file_score > 0) - (file_score < 0) if self.weak else file_score
+            if moves != file_moves or score != want:
+                return False
+        return True
 
 
+@renamed_keywords(analyze="analyse")
 def solve_moves(
-    moves: str, *, analyze: bool = False, weak: bool = False, solver: Connect4Solver | None = None
+    moves: str,
+    *,
+    analyse: bool = False,
+    weak: bool = False,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: ProgressCallback | None = None,
+    solver: Connect4Solver | None = None,
 ) -> Connect4Result | Connect4Analysis:
-    """The score of the position after ``moves`` (or, with ``analyze``, of every column).
+    """The score of the position after ``moves`` (or, with ``analyse``, of every column),
+    within the limits (``analyze=`` is the old spelling, deprecated).
 
-    The moves are checked before the solver's table is allocated or its kernel loaded, so a
-    bad position costs nothing."""
-    position = parse_position(moves)
-    if position.over:
-        raise InputError(f"the game is already over after {position.moves!r}")
+    The moves and the limits are checked before the solver's table is allocated or its kernel
+    loaded, so a bad position costs nothing."""
+    position = _to_play(moves)
+    check_time_limit(time_limit)  # checked now, before the table is allocated
+    check_node_limit(node_limit)
     solver = solver or Connect4Solver()
-    return solver.analyze(position, weak=weak) if analyze else solver.solve(position, weak=weak)
+    run = solver.analyse if analyse else solver.solve
+    return run(position, weak=weak, time_limit=time_limit, node_limit=node_limit, progress=progress)
 
 
 def read_test_set(path: object) -> list[tuple[str, int]]:
@@ -309,6 +394,7 @@ def bench(
     t0 = time.perf_counter()
     for i, (moves, expected) in enumerate(rows, 1):
         r = solver.solve(moves, weak=weak)
+        out.found.append((moves, r.score))
         want = (expected > 0) - (expected < 0) if weak else expected
         if r.score == want:
             out.correct += 1
@@ -324,6 +410,12 @@ def bench(
     tracker.finish()
     return out
 
+
+# The nodes of one kernel call when a clock or a progress callback watches a solve: about a
+# tenth of a second at the kernel's ~10 M nodes per second, so a time limit is kept within
+# that and progress comes several times a second; the slices' restarts cost the paths back to
+# where each stopped, far below a slice.
+CONNECT4_SLICE_NODES = 1 << 20
 
 # An End-Easy position of Pons' test set (score -1) with 5 empty cells.
 _WARMUP = "2252576253462244111563365343671351441"
@@ -381,37 +473,48 @@ class Connect4Solver:
         return self.epoch
 
     def solve(
-        self, moves: str | Position, *, weak: bool = False, node_limit: int | None = None
+        self,
+        moves: str | Position,
+        *,
+        weak: bool = False,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
     ) -> Connect4Result:
         """The score of the position after ``moves`` (Pons' convention; with ``weak`` only its
-        sign: +1 win, 0 draw, -1 loss). With ``node_limit`` the search gives up after that many
-        nodes and raises :class:`InputError` (:meth:`try_solve` returns None instead)."""
-        res = self.try_solve(moves, weak=weak, node_limit=node_limit)
-        if res is None:
-            raise InputError(f"node limit {node_limit:,} reached before the position was solved")
+        sign: +1 win, 0 draw, -1 loss). A limit that stops the search returns the result with
+        ``complete=False`` and ``score`` None (:meth:`try_solve` returns None instead)."""
+        p = _to_play(moves)
+        limits = Limits(time_limit, node_limit, progress)
+        res = self._solve(p, weak, limits, 0)
+        limits.finish(res.counts, res.stopped)
         return res
 
     def try_solve(
-        self, moves: str | Position, *, weak: bool = False, node_limit: int | None = None
+        self,
+        moves: str | Position,
+        *,
+        weak: bool = False,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
     ) -> Connect4Result | None:
-        """Like :meth:`solve`, but returns None when ``node_limit`` nodes did not suffice."""
-        p = moves if isinstance(moves, Position) else parse_position(moves)
-        if p.over:
-            raise InputError(f"the game is already over after {p.moves!r}")
+        """Like :meth:`solve`, but returns None when a limit stopped the search."""
+        res = self.solve(
+            moves, weak=weak, time_limit=time_limit, node_limit=node_limit, progress=progress
+        )
+        return res if res.complete else None
+
+    def _solve(self, p: Position, weak: bool, limits: Limits, offset: int) -> Connect4Result:
+        """One position, in a call whose earlier solves visited ``offset`` nodes."""
         stats = self.stats
         stats[:] = 0
-        stats[3] = 0 if node_limit is None else int(node_limit)
         epoch = self._next_epoch()
         t0, c0 = time.perf_counter(), time.thread_time()
-        score = int(
-            K.solve(
-                p.pos, p.mask, p.count, weak, self.table, epoch, stats, self.scratch, self.features
-            )
-        )
+        score, stopped = self._run_kernel(p, weak, epoch, limits, offset)
         seconds, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        if stats[4]:
-            return None
-        res = Connect4Result(moves=p.moves, score=score, weak=weak)
+        res = Connect4Result(moves=p.moves, score=score, weak=weak, stopped=stopped)
+        res.complete = stopped is None
         res.solve_seconds = seconds
         res.cpu_seconds = cpu
         res.compile_seconds = self.compile_seconds
@@ -419,58 +522,122 @@ class Connect4Solver:
         res.counts = {"nodes": int(stats[0]), "tt_cuts": int(stats[1]), "cutoffs": int(stats[2])}
         return res
 
-    def analyze(self, moves: str | Position, *, weak: bool = False) -> Connect4Analysis:
-        """The score of playing each column (None where the column is full)."""
-        p = moves if isinstance(moves, Position) else parse_position(moves)
-        if p.over:
-            raise InputError(f"the game is already over after {p.moves!r}")
-        scores: list[int | None] = []
+    def _run_kernel(
+        self, p: Position, weak: bool, epoch: int, limits: Limits, offset: int
+    ) -> tuple[int | None, str | None]:
+        """The kernel's score, or None and why the limits stopped it.
+
+        The kernel cannot be interrupted, so a clock or a progress callback is served between
+        slices of :data:`CONNECT4_SLICE_NODES` nodes. A slice that runs out leaves in the
+        table what it proved (it stores only finished subtrees), so the next slice, with the
+        same epoch, walks back to where it stopped at the cost of the path to it. Unwatched
+        and unlimited, the position is solved in one call, as before the limits existed."""
+        try:
+            return self._kernel_slices(p, weak, epoch, limits, offset)
+        except KeyboardInterrupt:  # Ctrl-C is seen when the kernel returns
+            return None, "interrupted"
+
+    def _kernel_slices(
+        self, p: Position, weak: bool, epoch: int, limits: Limits, offset: int
+    ) -> tuple[int | None, str | None]:
+        stats = self.stats
+        while True:
+            cap = None if limits.node_limit is None else limits.node_limit - offset
+            if limits.watched:
+                slice_end = int(stats[0]) + CONNECT4_SLICE_NODES
+                cap = slice_end if cap is None else min(cap, slice_end)
+            if cap is not None and cap <= stats[0]:
+                return None, "nodes"
+            stats[3] = 0 if cap is None else cap
+            stats[4] = 0
+            score = int(
+                K.solve(
+                    p.pos,
+                    p.mask,
+                    p.count,
+                    weak,
+                    self.table,
+                    epoch,
+                    stats,
+                    self.scratch,
+                    self.features,
+                )
+            )
+            if not stats[4]:
+                return score, None
+            stats[0] -= 1  # the node the budget refused was counted, not visited
+            try:
+                limits.check(offset + int(stats[0]))
+            except SearchStopped as stop:
+                return None, stop.reason
+
+    def analyse(
+        self,
+        moves: str | Position,
+        *,
+        weak: bool = False,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> Connect4Analysis:
+        """The score of playing each column (None where the column is full), the limits
+        counting the whole analysis: the columns a limit leaves unsolved are listed in
+        ``unsolved`` (``complete=False``)."""
+        p = _to_play(moves)
+        limits = Limits(time_limit, node_limit, progress)
+        out = Connect4Analysis(moves=p.moves, weak=weak)
         nodes = 0
         t0 = time.perf_counter()
         for col in range(1, WIDTH + 1):
+            out.scores.append(None)
             if col not in p.playable_columns():
-                scores.append(None)
                 continue
             child = p.play(col)
             if child.won:
-                scores.append((CELLS + 1 - p.count) // 2 if not weak else 1)
+                out.scores[-1] = (CELLS + 1 - p.count) // 2 if not weak else 1
             elif child.over:
-                scores.append(0)
-            else:
-                r = self.solve(child, weak=weak)
+                out.scores[-1] = 0
+            elif out.stopped is None:
+                r = self._solve(child, weak, limits, nodes)
                 nodes += r.nodes
-                scores.append(-r.score)
-        out = Connect4Analysis(moves=p.moves, scores=scores)
+                out.compile_seconds += r.compile_seconds
+                out.stopped = r.stopped
+                out.scores[-1] = None if r.score is None else -r.score
+            if out.scores[-1] is None:
+                out.unsolved.append(col)
+        out.complete = out.stopped is None
         out.solve_seconds = time.perf_counter() - t0
         out.counts = {"nodes": nodes}
+        limits.finish(out.counts, out.stopped)
         return out
 
-    def best_move(self, moves: str | Position, *, node_limit: int = 2_000_000) -> int:
-        """A best column (1-based) if each column can be solved within ``node_limit`` nodes;
-        otherwise a safe heuristic move: win now, else block, else a non-losing move making the
-        most threats, centre first."""
-        p = moves if isinstance(moves, Position) else parse_position(moves)
-        if p.over:
-            raise InputError(f"the game is already over after {p.moves!r}")
-        best, best_score = None, None
-        for col in (4, 3, 5, 2, 6, 1, 7):
-            if col not in p.playable_columns():
-                continue
-            child = p.play(col)
-            if child.won:
-                return col
-            if child.over:
-                score = 0
-            else:
-                r = self.try_solve(child, weak=False, node_limit=node_limit)
-                if r is None:
-                    return self._heuristic_move(p)
-                score = -r.score
-            if best_score is None or score > best_score:
-                best, best_score = col, score
-        return best
+    def analyze(self, moves: str | Position, *, weak: bool = False) -> Connect4Analysis:
+        """The old spelling of :meth:`analyse` (deprecated, kept for one release)."""
+        warnings.warn("Connect4Solver.analyze() is now analyse()", DeprecationWarning, stacklevel=2)
+        return self.analyse(moves, weak=weak)
 
-    def _heuristic_move(self, p: Position) -> int:
+    def best_move(
+        self,
+        moves: str | Position,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> int:
+        """A best column (1-based, centre first) if the analysis of every column finishes
+        within the limits (``node_limit`` counts the nodes of the whole analysis), or a column
+        that wins at once; otherwise :meth:`safe_move`."""
+        p = _to_play(moves)
+        analysis = self.analyse(p, time_limit=time_limit, node_limit=node_limit, progress=progress)
+        return self.safe_move(p) if analysis.move is None else analysis.move
+
+    def safe_move(self, moves: str | Position) -> int:
+        """A heuristic column, no search: win now, else block, else a non-losing move making
+        the most threats, centre first."""
+        p = _to_play(moves)
+        for c in (4, 3, 5, 2, 6, 1, 7):
+            if c in p.playable_columns() and p.play(c).won:
+                return c
         safe = int(K.non_losing_moves(p.pos, p.mask))
         candidates = [c for c in (4, 3, 5, 2, 6, 1, 7) if safe & int(K.COLUMN_MASK[c - 1])]
         if not candidates:
@@ -480,9 +647,21 @@ class Connect4Solver:
 
 class Connect4(Game):
     """Connect Four as a :class:`~rompicapo.games.game.Game`: states are
-    :class:`Position` objects, moves 1-based columns, utility +1/-1/0 for the first player."""
+    :class:`Position` objects, moves 1-based columns, utility +1/-1/0 for the first player.
+
+    ``solver`` is the :class:`Connect4Solver` the computer's moves use; without one, a solver
+    with the default table is made when a move is first asked for."""
 
     name = "connect4"
+
+    def __init__(self, solver: Connect4Solver | None = None) -> None:
+        self._solver = solver
+
+    @property
+    def solver(self) -> Connect4Solver:
+        if self._solver is None:
+            self._solver = Connect4Solver()
+        return self._solver
 
     def initial(self) -> Position:
         return Position("", 0, 0, False)

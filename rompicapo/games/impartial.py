@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from itertools import combinations_with_replacement
 from operator import xor
@@ -198,25 +198,29 @@ def count_multisets(max_heap: int, heaps: int) -> int:
 
 
 @dataclass
-class GrundySequence:
+class GrundySequence(SearchResult):
     """``values[n]`` is the Grundy value of a heap of ``n``; from ``preperiod`` on the values
-    repeat with ``period`` (None when no period was found within the values computed)."""
+    repeat with ``period`` (None when no period was found within the values computed).
+    ``kind`` (``"subtract"`` or ``"octal"``) and ``spec`` name the game."""
 
-    name: str
-    values: list[int]
-    preperiod: int | None
-    period: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "values": list(self.values),
-            "preperiod": self.preperiod,
-            "period": self.period,
-        }
+    name: str = ""
+    values: list[int] = field(default_factory=list)
+    preperiod: int | None = None
+    period: int | None = None
+    kind: str = ""
+    spec: str = ""
 
     def report(self) -> str:
         return self.describe()
+
+    def verify(self) -> bool:
+        """The values and the period against :mod:`rompicapo.games.verify`, which parses the
+        game and computes the values afresh (and the period by the Guy-Smith test)."""
+        from rompicapo.games.verify import grundy_sequence_holds
+
+        if self.kind not in GRUNDY_KINDS:
+            raise NotVerifiable("this sequence does not say which game it is")
+        return grundy_sequence_holds(self.kind, self.spec, self.values, self.preperiod, self.period)
 
     def describe(self) -> str:
         head = " ".join(str(v) for v in self.values)
@@ -273,8 +277,16 @@ def subtraction_grundy(subtraction: Iterable[int] | str, upto: int) -> GrundySeq
                 period = n - k - preperiod
             else:
                 seen[window] = n - k
-    name = "subtract-{" + ",".join(map(str, s)) + "}"
-    return GrundySequence(name, g[: upto + 1], preperiod, period)
+    spec = ",".join(map(str, s))
+    return GrundySequence(
+        name="subtract-{" + spec + "}",
+        values=g[: upto + 1],
+        preperiod=preperiod,
+        period=period,
+        kind="subtract",
+        spec=spec,
+        counts={"values": len(g)},
+    )
 
 
 def parse_octal(code: str) -> tuple[int, ...]:
@@ -327,7 +339,15 @@ def octal_grundy(code: str, upto: int) -> GrundySequence:
         if n0 is not None:  # the smallest period is found first
             preperiod, period = n0, p
             break
-    return GrundySequence(f"octal {code}", g[: upto + 1], preperiod, period)
+    return GrundySequence(
+        name=f"octal {code}",
+        values=g[: upto + 1],
+        preperiod=preperiod,
+        period=period,
+        kind="octal",
+        spec=code,
+        counts={"values": len(g)},
+    )
 
 
 def _first_periodic_start(g: list[int], p: int, t: int) -> int | None:

@@ -21,7 +21,7 @@ from rompicapo.common import InputError, SearchResult, check_int, jit_warmup
 from rompicapo.games import _pig_kernel as K
 from rompicapo.games.game import CHANCE, MAX, MIN, Game
 
-__all__ = ["Pig", "PigSolution", "solve_pig"]
+__all__ = ["Pig", "PigSolution", "check_pig_state", "solve_pig"]
 
 # Value iteration stops when a sweep moves no value by more than this: far below any
 # probability one would print, and reached in about 160 sweeps for goal 100.

@@ -8,12 +8,13 @@ Moves are cell indices, listed in increasing order.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
-from rompicapo.common import InputError
+from rompicapo.common import InputError, ProgressCallback
 from rompicapo.games.game import MAX, MIN, Game
 
-__all__ = ["SEARCHES", "MNKGame", "TicTacToe", "analyse_tictactoe", "parse_cells"]
+__all__ = ["TICTACTOE_SEARCHES", "MNKGame", "TicTacToe", "analyse_tictactoe", "parse_cells"]
 
 State = tuple[int, int, int]
 
@@ -112,7 +113,19 @@ class TicTacToe(MNKGame):
         self.name = "tic-tac-toe"
 
 
-SEARCHES = ("minimax", "alphabeta", "negamax", "engine", "retrograde")
+TICTACTOE_SEARCHES = ("minimax", "alphabeta", "negamax", "engine", "retrograde")
+"""The searches :func:`analyse_tictactoe` runs."""
+
+
+def __getattr__(name: str) -> object:
+    if name == "SEARCHES":  # the earlier name, kept for one release
+        warnings.warn(
+            "rompicapo.games.tictactoe.SEARCHES is now TICTACTOE_SEARCHES",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return TICTACTOE_SEARCHES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_cells(text: str | Sequence[int], what: str = "moves") -> list[int]:
@@ -134,12 +147,16 @@ def analyse_tictactoe(
     order: str | Sequence[int] | None = None,
     window: tuple[float, float] | str = (-2, 2),
     fail_soft: bool = True,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: ProgressCallback | None = None,
 ):
-    """Solve tic-tac-toe after ``moves`` (cells 0..8) with one of :data:`SEARCHES`.
+    """Solve tic-tac-toe after ``moves`` (cells 0..8) with one of :data:`TICTACTOE_SEARCHES`,
+    within the limits.
 
     ``order`` lists the cells 0..8 once each in the order to try them (default 0..8);
     ``window`` is (alpha, beta) for alphabeta and negamax. Returns a
-    :class:`~rompicapo.games.search.SearchOutcome` whose ``counts`` hold the search's work.
+    :class:`~rompicapo.games.outcome.SearchOutcome` whose ``counts`` hold the search's work.
     From the empty board minimax evaluates the textbook's 255,168 finished games, and
     alpha-beta trying the centre, then corners, then edges evaluates 2,893:
 
@@ -149,19 +166,14 @@ def analyse_tictactoe(
     >>> out.value, out.counts["leaves"]
     (0, 2893)
     """
-    from rompicapo.games.search import (
-        Engine,
-        SearchOutcome,
-        SearchStats,
-        alphabeta,
-        minimax,
-        negamax,
-        retrograde,
-        static_order,
-    )
+    from rompicapo.games.engine import Engine
+    from rompicapo.games.outcome import SearchOutcome, SearchStats, static_order
+    from rompicapo.games.plain import alphabeta, minimax, negamax
+    from rompicapo.games.retrograde import retrograde
 
-    if search not in SEARCHES:
-        raise InputError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    if search not in TICTACTOE_SEARCHES:
+        choices = ", ".join(TICTACTOE_SEARCHES)
+        raise InputError(f"search must be one of {choices}, got {search!r}")
     game = TicTacToe()
     state = game.initial()
     for cell in parse_cells(moves, "moves"):
@@ -179,19 +191,22 @@ def analyse_tictactoe(
     )
     if len(bounds) != 2 or not bounds[0] < bounds[1]:
         raise InputError(f"window must be alpha,beta with alpha < beta, got {window}")
+    limits = {"time_limit": time_limit, "node_limit": node_limit, "progress": progress}
     if search == "minimax":
-        return minimax(game, state, order=hook)
+        return minimax(game, state, order=hook, **limits)
     if search == "alphabeta":
-        return alphabeta(game, state, *bounds, order=hook, fail_soft=fail_soft)
+        return alphabeta(game, state, *bounds, order=hook, fail_soft=fail_soft, **limits)
     if search == "negamax":
-        return negamax(game, state, *bounds, order=hook, fail_soft=fail_soft)
+        return negamax(game, state, *bounds, order=hook, fail_soft=fail_soft, **limits)
     if search == "engine":
-        return Engine(game, order=hook).search(state)
-    table = retrograde(game, state)
+        return Engine(game, order=hook).search(state, **limits)
+    table = retrograde(game, state, **limits)
     out = SearchOutcome(
-        value=table.max_value(state),
-        move=table.best_move(state),
+        value=table.max_value(state) if table.complete else None,
+        move=table.best_move(state) if table.complete else None,
         stats=SearchStats(nodes=len(table)),
+        complete=table.complete,
+        stopped=table.stopped,
         game=game,
         state=state,
     )

@@ -5,7 +5,10 @@
 - :func:`nim_is_p_position` and :func:`check_nim_move`: Nim by brute force over the game
   graph, not by Bouton's XOR rule;
 - :func:`connect4_replay` and :func:`connect4_score`: Connect Four from a move string with a
-  plain 2-D list board, and a small exact solver in pure Python for positions near the end.
+  plain 2-D list board, and a small exact solver in pure Python for positions near the end;
+- :func:`grundy_sequence_holds`: the Grundy values of a subtraction or octal game computed
+  afresh from the game's text, and a claimed period tested by Guy and Smith's theorem;
+- :func:`pig_residual`: how far a table of Pig's win probabilities is from optimal.
 """
 
 from __future__ import annotations
@@ -16,10 +19,14 @@ from typing import Any
 
 __all__ = [
     "check_nim_move",
+    "connect4_connects_four",
     "connect4_replay",
     "connect4_score",
+    "connect4_test_set",
     "exact_value",
+    "grundy_sequence_holds",
     "nim_is_p_position",
+    "pig_residual",
 ]
 
 
@@ -123,6 +130,20 @@ def _four(board: list[list[int]], width: int, height: int) -> bool:
     return False
 
 
+def connect4_connects_four(moves: str, width: int = 7, height: int = 6) -> bool:
+    """True when ``moves`` is a legal game whose last move connected four."""
+    board = connect4_replay(moves, width, height)
+    return board is not None and _four(board, width, height)
+
+
+def connect4_test_set(path: Any) -> list[tuple[str, int]]:
+    """The ``MOVES SCORE`` lines of one of Pons' test files, as written (blank lines skipped;
+    no other check: a malformed line raises ValueError)."""
+    with open(path, encoding="utf-8") as f:
+        rows = [line.split() for line in f if line.strip()]
+    return [(moves, int(score)) for moves, score in rows]
+
+
 def connect4_score(moves: str, width: int = 7, height: int = 6) -> int:
     """The exact score of a position in Pons' convention, by plain memoised negamax over
     2-D boards: slow, for positions with few empty cells (the tests keep it under ~14)."""
@@ -177,3 +198,65 @@ def pig_residual(goal: int, win: Any, roll: Any) -> float:
             chosen = np.where(roll[i, j, : goal - i], p_roll, p_hold)
             worst = max(worst, float(np.max(best - chosen)))
     return worst
+
+
+def _grundy_moves(kind: str, spec: str) -> tuple[list[tuple[int, int]], int] | None:
+    """The moves of the game as (amount, digit) pairs, digit's bits 1/2/4 = leave no heap /
+    one heap / two heaps (a subtraction game leaves one heap or none: digit 3), and the
+    largest amount; None for a text this reader cannot read."""
+    text = spec.strip()
+    if kind == "subtract":
+        try:
+            amounts = sorted({int(x) for x in text.replace(" ", "").split(",") if x})
+        except ValueError:
+            return None
+        if not amounts or amounts[0] < 1:
+            return None
+        return [(a, 3) for a in amounts], amounts[-1]
+    if kind == "octal":
+        head, _, digits = text.partition(".")
+        if head not in ("", "0") or not digits or any(d not in "01234567" for d in digits):
+            return None
+        return [(k, int(d)) for k, d in enumerate(digits, 1)], len(digits)
+    return None
+
+
+def grundy_sequence_holds(
+    kind: str, spec: str, values: list[int], preperiod: int | None, period: int | None
+) -> bool:
+    """True when ``values`` are the Grundy values of heaps 0, 1, ... of the game (``kind``
+    ``"subtract"`` with ``spec`` like ``"1,2,3"``, or ``"octal"`` with ``spec`` like
+    ``"0.77"``), and, when ``period`` is given, the values are periodic from ``preperiod`` with
+    that period: g(n + p) = g(n) for every n with n0 <= n < 2 n0 + p + t (t the largest
+    amount), which proves it for all n (Guy and Smith, 1956)."""
+    game = _grundy_moves(kind, spec)
+    if game is None:
+        return False
+    moves, t = game
+    n = len(values)
+    if period is not None:
+        if preperiod is None or period < 1 or preperiod < 0:
+            return False
+        n = max(n, 2 * preperiod + 2 * period + t)
+    g: list[int] = []
+    for heap in range(n):
+        options = set()
+        for amount, digit in moves:
+            rest = heap - amount
+            if rest < 0:
+                continue
+            if digit & 1 and rest == 0:
+                options.add(0)
+            if digit & 2 and rest > 0:
+                options.add(g[rest])
+            if digit & 4:
+                options.update(g[a] ^ g[rest - a] for a in range(1, rest // 2 + 1))
+        m = 0
+        while m in options:
+            m += 1
+        g.append(m)
+    if list(values) != g[: len(values)]:
+        return False
+    if period is None:
+        return True
+    return all(g[k + period] == g[k] for k in range(preperiod, 2 * preperiod + period + t))

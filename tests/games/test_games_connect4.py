@@ -86,9 +86,9 @@ def test_every_feature_combination_gives_the_same_scores():
         assert [s.solve(m).score for m, _ in rows] == [e for _, e in rows], features
 
 
-def test_analyze_agrees_with_solve(solver):
+def test_analyse_agrees_with_solve(solver):
     moves = read_set("Test_L2_R1", 1, 1)[0][0]
-    analysis = solver.analyze(moves)
+    analysis = solver.analyse(moves)
     assert analysis.score == solver.solve(moves).score
     for col in analysis.best_columns:
         assert (
@@ -98,12 +98,12 @@ def test_analyze_agrees_with_solve(solver):
     with pytest.raises(NotVerifiable):  # too many empty cells to re-solve independently
         analysis.verify(max_empty=0)
     # an End-Easy position (Pons' Test_L3_R1 style, 5 empty cells): every column re-solved
-    assert solver.analyze("2252576253462244111563365343671351441").verify(max_empty=12)
+    assert solver.analyse("2252576253462244111563365343671351441").verify(max_empty=12)
 
 
 def test_full_column_scores_none(solver):
     # a Middle-Easy position (Test_L2_R1, score 8) whose centre column is full
-    analysis = solver.analyze("47724652442416755146")
+    analysis = solver.analyse("47724652442416755146")
     assert analysis.scores[3] is None
     assert len(analysis.scores) == 7
     assert analysis.score == 8
@@ -111,8 +111,11 @@ def test_full_column_scores_none(solver):
 
 def test_node_limit(solver):
     assert solver.try_solve("", node_limit=1000) is None
-    with pytest.raises(InputError):
-        solver.solve("", node_limit=1000)
+    cut = solver.solve("", node_limit=1000)
+    assert (cut.complete, cut.stopped, cut.score, cut.nodes) == (False, "nodes", None, 1000)
+    with pytest.raises(NotVerifiable):
+        cut.verify()
+    assert "score unknown: stopped by the node limit" in cut.report()
     assert solver.best_move("", node_limit=1000) in range(1, 8)
 
 

@@ -17,6 +17,7 @@ from rompicapo.games import (
     MNKGame,
     TicTacToe,
     alphabeta,
+    alphabeta_tree,
     expectiminimax,
     minimax,
     negamax,
@@ -117,6 +118,26 @@ def test_knuth_moore_contract_fail_soft(tree, window):
     # negamax: values are for the player to move (MAX at the root)
     assert _contract(negamax(game, alpha=a, beta=b).value, true, a, b)
     assert _contract(Engine(game).search(alpha=a, beta=b).value, true, a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees, windows)
+def test_knuth_moore_contract_with_the_limits_watching(tree, window):
+    # issue 26: a clock, a node limit and a progress callback watch every search (their
+    # checks run every 1024 nodes and at the limit) and change no value
+    game = ExplicitTree(tree)
+    a, b = window
+    watch = {"time_limit": 600, "node_limit": 10**6, "progress": lambda event: None}
+    true = minimax(game, **watch).value
+    assert _contract(alphabeta(game, alpha=a, beta=b, **watch).value, true, a, b)
+    assert _contract(negamax(game, alpha=a, beta=b, **watch).value, true, a, b)
+    assert _contract(Engine(game).search(alpha=a, beta=b, **watch).value, true, a, b)
+    assert _contract(star1(game, alpha=a, beta=b, **watch).value, true, a, b)
+    assert _contract(star2(game, alpha=a, beta=b, **watch).value, true, a, b)
+    assert _contract(alphabeta_tree(game, None, a, b, **watch).value, true, a, b)
+    assert Engine(game).mtdf(**watch).value == true
+    assert Engine(game).iterative_deepening(**watch).value == true
+    assert solve(game, **watch).value == true
 
 
 @settings(max_examples=200, deadline=None)

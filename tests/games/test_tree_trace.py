@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rompicapo.common import InputError
-from rompicapo.games import TicTacToe, alphabeta, minimax
-from rompicapo.games.search import static_order
-from rompicapo.games.tree_trace import alphabeta_tree
+from rompicapo.games import TicTacToe, alphabeta, alphabeta_tree, minimax, static_order
 
 POSITIONS = [(4, 0), (4, 0, 8), (0, 4, 8, 2), (4, 0, 8, 2, 6), (1, 3, 5)]
 
@@ -27,7 +25,7 @@ def test_same_counts_and_value_as_alphabeta(cells, order):
     hook = None if order is None else static_order(order)
     tree = alphabeta_tree(g, s, order=hook)
     ref = alphabeta(g, s, -2, 2, order=hook)
-    c = tree.counts()
+    c = tree.counts
     assert tree.value == ref.value
     assert (c["nodes"], c["leaves"], c["cutoffs"]) == (
         ref.counts["nodes"],
@@ -41,7 +39,7 @@ def test_same_counts_and_value_as_alphabeta(cells, order):
 def test_cuts_are_the_moves_not_searched_and_never_change_the_value():
     g, s = _state((4, 0))
     tree = alphabeta_tree(g, s)
-    stack = [(tree, s)]
+    stack = [(tree.root, s)]
     checked = 0
     while stack:
         node, st = stack.pop()
@@ -62,7 +60,9 @@ def test_cuts_are_the_moves_not_searched_and_never_change_the_value():
 
 def test_too_big_and_bad_window_refused():
     g = TicTacToe()
-    with pytest.raises(InputError, match="too big"):
-        alphabeta_tree(g, None, max_nodes=100)
+    with pytest.warns(DeprecationWarning), pytest.raises(InputError, match="too big"):
+        alphabeta_tree(g, None, max_nodes=100)  # the earlier keyword keeps its refusal
+    cut = alphabeta_tree(g, None, node_limit=100)  # the contract's: the tree cut there
+    assert (cut.complete, cut.counts["nodes"]) == (False, 100)
     with pytest.raises(InputError, match="alpha < beta"):
         alphabeta_tree(g, None, 1, 1)
