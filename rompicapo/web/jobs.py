@@ -1,34 +1,48 @@
-"""Long runs behind the web pages: one thread per job, progress streamed as server-sent events.
+"""The one job manager: every search of the playground runs in a worker process, never in the
+server's event loop.
 
-A page starts a job with a tab id (a random string the page makes once). The manager enforces
-the playground's limits: at most one running job per tab, at most ``max_running`` in all (the
-``jobs`` of ``rompicapo serve``). A job's ``progress`` callback records the latest
-:class:`~rompicapo.common.ProgressEvent`; Stop (or the page going away: its event stream
-closes) makes the next callback raise :class:`~rompicapo.common.StopRequested`, which every
-family treats as Ctrl-C: the run stops and keeps its best result so far.
+Two lanes of workers (:mod:`rompicapo.web.worker`), each a process started with ``spawn``:
+
+- ``"jobs"``: ``--jobs`` processes for the long runs. A *job* (a live solve, a count) is
+  started by a page, streams its :class:`~rompicapo.common.ProgressEvent` objects back to the
+  server, and is read, followed or stopped by its owner only; a *heavy call* (generating a
+  Sudoku, a greedy board, a study report) is awaited by the request that made it. Both take a
+  slot: at most one per page (409) and ``--jobs`` in all (429).
+- ``"quick"``: one process for the answers a page waits for (a Connect Four move, a Sudoku,
+  a tic-tac-toe tree), each under a time cap of a few seconds, queued in order: at most
+  :data:`QUICK_PER_OWNER` waiting per page and :data:`QUICK_QUEUE` in all (429).
+
+The server keeps the state: a job's latest event, its result or its one-line error. Stop sets
+the worker's stop flag, and the run's next progress report raises
+:class:`~rompicapo.common.StopRequested` in the worker (the family keeps its best result, as on
+Ctrl-C). A worker that does not stop within :data:`STOP_GRACE` seconds, that overruns its
+task's time limit by :data:`KILL_GRACE`, or that dies, is ended and started again; its task
+is reported stopped or failed, never left running. :meth:`JobManager.close` (the server
+stopping: Ctrl-C, SIGTERM) ends every worker; a worker whose server is killed ends itself.
+
+Job ids are 128 random bits (``secrets.token_urlsafe(16)``); owners are the server-issued
+page tokens of :mod:`rompicapo.web.guard`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
+import contextlib
 import json
+import multiprocessing
+import os
+import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rompicapo.common import (
-    InputError,
-    ProgressEvent,
-    RompicapoError,
-    StopRequested,
-    dumps_json,
-    to_jsonable,
-)
+from rompicapo.common import RompicapoError, dumps_json
+from rompicapo.web import worker
 
-__all__ = ["Busy", "Job", "JobManager"]
+__all__ = ["Busy", "Failed", "Forbidden", "Job", "JobManager", "NoSuchJob", "new_job_id"]
 
 # Finished jobs are kept this long (seconds) so a page can read their result, then dropped.
 KEEP_FINISHED = 600
@@ -36,12 +50,42 @@ KEEP_FINISHED = 600
 KEEP_MAX = 200
 # How often an event stream looks for news (seconds): live enough for a score graph.
 POLL = 0.2
+# A stopped run that has not returned after this many seconds is ended (its worker killed).
+STOP_GRACE = 3.0
+# A task still running this long after its time limit is ended. Generous: the first call of a
+# kernel on a cold cache compiles it (up to a minute on a loaded 2-core machine).
+KILL_GRACE = 120.0
+# The quick lane's queue: per page, and in all.
+QUICK_PER_OWNER = 8
+QUICK_QUEUE = 64
+LANES = ("jobs", "quick")
+
+
+def new_job_id() -> str:
+    """A job's id: 128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
 
 
 class Busy(RompicapoError):
-    """The playground is at its limit of running jobs (HTTP 429) or the tab runs one (409)."""
+    """The playground is at its limit of running jobs (HTTP 429) or the page runs one (409)."""
 
     def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Forbidden(RompicapoError):
+    """HTTP 403: a job of another page, a request without the page's tokens."""
+
+
+class NoSuchJob(RompicapoError):
+    """HTTP 404: no job of that id (never was, or finished long ago)."""
+
+
+class Failed(RompicapoError):
+    """A heavy or quick call failed in its worker: ``status`` (400, 422, 500) and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
 
@@ -49,16 +93,20 @@ class Busy(RompicapoError):
 @dataclass
 class Job:
     id: str
-    tab: str
+    owner: str
     kind: str
-    state: str = "running"  # running, done, stopped, failed
+    state: str = "queued"  # queued, running, done, stopped, failed
     event: dict[str, Any] | None = None
     events_seen: int = 0
-    result: dict[str, Any] | None = None
+    result: Any = None
     error: str | None = None
+    status: int | None = None  # the HTTP-like status of a failure
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
-    stop: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def active(self) -> bool:
+        return self.state in ("queued", "running")
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -72,74 +120,171 @@ class Job:
         }
 
 
-class JobManager:
-    """Runs jobs in threads within the limits above; see the module docstring."""
+@dataclass
+class _Task:
+    id: str
+    lane: str
+    function: Callable[..., Any]
+    args: tuple
+    owner: str | None
+    time_limit: float
+    job: Job | None = None
+    done: Callable[[str, Any], None] | None = None  # for calls: (kind, payload)
+    deadline: float | None = None
+    stop_at: float | None = None
+    ended_by: str | None = None  # "stop" or "time" when the server ends its worker
 
-    def __init__(self, max_running: int) -> None:
+
+class _Worker:
+    """One worker process and the thread that reads its pipe."""
+
+    def __init__(self, manager: JobManager, lane: str, index: int) -> None:
+        self.manager, self.lane, self.index = manager, lane, index
+        self.task: _Task | None = None
+        self._spawn()
+
+    def _spawn(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        here, there = ctx.Pipe()
+        self.stop = ctx.Event()
+        self.process = ctx.Process(
+            target=worker.main,
+            args=(there, self.stop, os.getpid()),
+            name=f"rompicapo-{self.lane}-{self.index}",
+            daemon=True,
+        )
+        self.process.start()
+        there.close()
+        self.conn = here
+        threading.Thread(
+            target=self._read, args=(here, self.process), name=f"{self.process.name}-reader",
+            daemon=True,
+        ).start()  # fmt: skip
+
+    def _read(self, conn: Any, process: Any) -> None:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                break
+            except Exception as exc:  # an answer that does not unpickle: a bug
+                message = ("error", self.task.id if self.task else "", worker.error_status(exc))
+            self.manager._on_message(self, message)
+        process.join(5)
+        self.manager._on_exit(self, process)
+
+    def send(self, task: _Task) -> None:
+        self.task = task
+        self.stop.clear()
+        self.conn.send((task.id, task.function, task.args, task.job is not None))
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+
+    def respawn(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        self.task = None
+        self._spawn()
+
+
+class JobManager:
+    """Workers, queues, jobs and calls; see the module docstring."""
+
+    def __init__(self, max_running: int, *, quick_workers: int = 1) -> None:
         self.max_running = max(1, int(max_running))
+        self.quick_workers = max(1, int(quick_workers))
         self._jobs: dict[str, Job] = {}
-        self._lock = threading.Lock()
-        self._ids = itertools.count(1)
+        self._tasks: dict[str, _Task] = {}
+        self._queues: dict[str, deque[_Task]] = {lane: deque() for lane in LANES}
+        self._workers: dict[str, list[_Worker]] = {lane: [] for lane in LANES}
+        self._lock = threading.RLock()
+        self._closing = False
+        self._started = False
+        self.warming: dict[str, dict[str, float]] = {}  # family -> {"since", "estimate"}
+        self.warmed: dict[str, float] = {}  # family -> seconds its warm-up took
+
+    # ---------------------------------------------------------------- life
+
+    def start(self) -> None:
+        """Start the worker processes (the app does it when the server starts)."""
+        with self._lock:
+            if self._started:
+                return
+            self._started = True
+            for lane, n in (("quick", self.quick_workers), ("jobs", self.max_running)):
+                self._workers[lane] = [_Worker(self, lane, i) for i in range(n)]
+        threading.Thread(target=self._watch, name="rompicapo-jobs-watch", daemon=True).start()
+
+    def close(self) -> None:
+        """Stop every run and end every worker (the server stopping)."""
+        with self._lock:
+            self._closing = True
+            workers = [w for lane in LANES for w in self._workers[lane]]
+            for task in list(self._tasks.values()):
+                self._finish(task, "stopped", None)
+        for w in workers:
+            w.stop.set()
+            with contextlib.suppress(Exception):
+                w.conn.send(None)
+        deadline = time.monotonic() + 2.0
+        for w in workers:
+            w.process.join(max(0.0, deadline - time.monotonic()))
+            if w.process.is_alive():
+                w.kill()
+                w.process.join(2)
+
+    def worker_pids(self) -> list[int]:
+        with self._lock:
+            return [w.process.pid for lane in LANES for w in self._workers[lane]]
+
+    # ---------------------------------------------------------------- jobs
 
     def running(self) -> list[Job]:
-        return [j for j in self._jobs.values() if j.state == "running"]
+        return [j for j in self._jobs.values() if j.active]
 
-    def start(
-        self,
-        tab: str,
-        kind: str,
-        run: Callable[[Callable[[ProgressEvent], None]], Any],
-    ) -> Job:
-        """Start ``run(progress)`` in a thread; its return value's ``to_dict()`` is the result."""
-        if not isinstance(tab, str) or not 1 <= len(tab) <= 64 or not tab.isprintable():
-            raise InputError("tab must be a string of 1 to 64 printable characters")
+    def start_job(
+        self, owner: str, kind: str, function: Callable[..., Any], *args: Any,
+        time_limit: float = 60.0,
+    ) -> Job:  # fmt: skip
+        """Run ``function(progress, *args)`` in a job worker as a job of ``owner``."""
         with self._lock:
             self._forget_old()
-            if any(j.tab == tab for j in self.running()):
-                raise Busy("this tab already runs a job: stop it first", 409)
-            if len(self.running()) >= self.max_running:
-                raise Busy(f"the playground runs {self.max_running} jobs already", 429)
-            job = Job(id=f"j{next(self._ids)}", tab=tab, kind=kind)
+            self._admit(owner)
+            job = Job(id=new_job_id(), owner=owner, kind=kind)
             self._jobs[job.id] = job
-
-        def progress(event: ProgressEvent) -> None:
-            if job.stop.is_set():
-                raise StopRequested
-            job.event = to_jsonable(event.to_dict())
-            job.events_seen += 1
-
-        def target() -> None:
-            try:
-                result = run(progress)
-                job.result = to_jsonable(result.to_dict() if hasattr(result, "to_dict") else result)
-                job.state = "stopped" if job.stop.is_set() else "done"
-            except KeyboardInterrupt:  # StopRequested, or a family passing Ctrl-C on
-                job.state = "stopped"
-            except RompicapoError as exc:
-                job.state, job.error = "failed", str(exc)
-            except Exception as exc:  # a bug: the page gets one line, the server keeps serving
-                job.state = "failed"
-                job.error = f"internal error: {type(exc).__name__}: {exc}"[:300]
-            finally:
-                job.finished = time.monotonic()
-
-        threading.Thread(target=target, name=f"rompicapo-{job.id}", daemon=True).start()
+            self._queue(_Task(job.id, "jobs", function, args, owner, time_limit, job=job))
         return job
 
-    def get(self, job_id: str) -> Job:
+    def get(self, job_id: str, owner: str) -> Job:
+        """The job ``job_id`` if ``owner`` started it (404 for no such job, 403 for another
+        page's)."""
         job = self._jobs.get(job_id)
         if job is None:
-            raise InputError(f"no job {job_id[:20]!r}")
+            raise NoSuchJob(f"no job {job_id[:24]!r} (finished jobs are kept 10 minutes)")
+        if not secrets.compare_digest(job.owner, owner):
+            raise Forbidden("this job belongs to another page")
         return job
 
-    def stop(self, job_id: str) -> Job:
-        job = self.get(job_id)
-        job.stop.set()
+    def stop(self, job_id: str, owner: str) -> Job:
+        job = self.get(job_id, owner)
+        self._stop_task(job.id)
         return job
 
-    def stop_all(self) -> None:
-        for job in self.running():
-            job.stop.set()
+    def _stop_task(self, task_id: str) -> None:
+        with self._lock:
+            task = self._tasks.get(task_id)
+            if task is None:
+                return
+            if task in self._queues[task.lane]:  # not started yet: nothing to keep
+                self._queues[task.lane].remove(task)
+                self._finish(task, "stopped", None)
+                return
+            for w in self._workers[task.lane]:
+                if w.task is task:
+                    w.stop.set()
+                    task.stop_at = task.stop_at or time.monotonic()
 
     async def stream(self, job: Job, is_disconnected: Callable[[], Any]) -> AsyncIterator[str]:
         """Server-sent events: ``progress`` while the job runs, then one ``end`` event with
@@ -148,9 +293,9 @@ class JobManager:
         try:
             while True:
                 if await is_disconnected():
-                    job.stop.set()
+                    self._stop_task(job.id)
                     return
-                if job.state != "running":
+                if not job.active:
                     yield f"event: end\ndata: {dumps_json(job.summary())}\n\n"
                     return
                 if job.events_seen != seen and job.event is not None:
@@ -161,8 +306,185 @@ class JobManager:
             # Under ASGI spec < 2.4 (uvicorn) Starlette cancels this stream when the client
             # goes away, so the check above never runs: a stream ending while its job still
             # runs means the page is gone.
-            if job.state == "running":
-                job.stop.set()
+            if job.active:
+                self._stop_task(job.id)
+
+    # ---------------------------------------------------------------- calls
+
+    async def call(
+        self, lane: str, owner: str, function: Callable[..., Any], *args: Any,
+        time_limit: float = 10.0,
+    ) -> Any:  # fmt: skip
+        """``function(*args)`` in a worker of ``lane``; its result, or :class:`Failed`."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+
+        def done(kind: str, payload: Any) -> None:
+            def settle() -> None:
+                if future.done():
+                    return
+                if kind == "done":
+                    future.set_result(payload)
+                elif kind == "stopped":
+                    future.set_exception(Failed(503, "the playground is stopping"))
+                else:
+                    future.set_exception(Failed(*payload))
+
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(settle)
+
+        with self._lock:
+            if lane == "jobs":
+                self._admit(owner)
+            else:
+                self._admit_quick(owner)
+            task = _Task(secrets.token_urlsafe(16), lane, function, args, owner, time_limit)
+            task.done = done
+            self._queue(task)
+        return await future
+
+    # ---------------------------------------------------------------- warm-up
+
+    def warm_up(self, lane: str, family: str, function: Callable[..., Any], estimate: float):
+        """Run ``function(family)`` in ``lane`` now (the first free worker), and keep its state
+        for :meth:`compiling`: the pages say "compiling the solver" while it runs."""
+        with self._lock:
+            task = _Task(secrets.token_urlsafe(16), lane, function, (family,), None, 0.0)
+            since = time.monotonic()
+            self.warming[family] = {"since": since, "estimate": estimate}
+
+            def done(kind: str, payload: Any) -> None:
+                self.warming.pop(family, None)
+                self.warmed[family] = time.monotonic() - since
+
+            task.done = done
+            self._queue(task)
+
+    def compiling(self) -> dict[str, float]:
+        """The families whose kernels are being compiled now, and about how many seconds
+        each still needs (at least 1)."""
+        now = time.monotonic()
+        return {
+            family: max(1.0, round(w["estimate"] - (now - w["since"])))
+            for family, w in list(self.warming.items())
+        }
+
+    # ---------------------------------------------------------------- inside
+
+    def _admit(self, owner: str) -> None:
+        busy = [t for t in self._tasks.values() if t.lane == "jobs" and t.owner is not None]
+        if any(t.owner == owner for t in busy):
+            raise Busy("this page already runs a job: stop it or wait for it first", 409)
+        if len(busy) >= self.max_running:
+            raise Busy(
+                f"the playground runs {self.max_running} jobs already (its --jobs): "
+                "try again when one ends",
+                429,
+            )
+
+    def _admit_quick(self, owner: str) -> None:
+        waiting = [t for t in self._tasks.values() if t.lane == "quick" and t.owner is not None]
+        if sum(t.owner == owner for t in waiting) >= QUICK_PER_OWNER:
+            raise Busy("this page has too many questions waiting: wait for the answers", 429)
+        if len(waiting) >= QUICK_QUEUE:
+            raise Busy("the playground is busy answering other pages: try again soon", 429)
+
+    def _queue(self, task: _Task) -> None:
+        self._tasks[task.id] = task
+        self._queues[task.lane].append(task)
+        if not self._started:
+            self.start()
+        self._dispatch(task.lane)
+
+    def _dispatch(self, lane: str) -> None:
+        with self._lock:
+            if self._closing:
+                return
+            queue = self._queues[lane]
+            for w in self._workers[lane]:
+                if not queue:
+                    return
+                if w.task is None and w.process.is_alive():
+                    task = queue.popleft()
+                    task.deadline = time.monotonic() + task.time_limit + KILL_GRACE
+                    if task.job is not None:
+                        task.job.state = "running"
+                    try:
+                        w.send(task)
+                    except (OSError, ValueError):  # the worker just died: its reader respawns it
+                        queue.appendleft(task)
+                        w.task = None
+
+    def _on_message(self, w: _Worker, message: tuple) -> None:
+        kind, task_id, payload = message
+        with self._lock:
+            task = self._tasks.get(task_id)
+            if task is None or w.task is not task:
+                return
+            if kind == "progress":
+                if task.job is not None:
+                    task.job.event = payload
+                    task.job.events_seen += 1
+                return
+            w.task = None
+            if kind == "done" and task.stop_at is not None:
+                kind = "stopped-with-result"
+            self._finish(task, kind, payload)
+            self._dispatch(w.lane)
+
+    def _finish(self, task: _Task, kind: str, payload: Any) -> None:
+        self._tasks.pop(task.id, None)
+        job = task.job
+        if job is not None and job.active:
+            if kind in ("done", "stopped-with-result"):
+                job.result = payload
+                job.state = "done" if kind == "done" else "stopped"
+            elif kind == "stopped":
+                job.state = "stopped"
+            else:
+                job.state = "failed"
+                job.status, job.error = payload
+            job.finished = time.monotonic()
+        if task.done is not None:
+            task.done("done" if kind == "stopped-with-result" else kind, payload)
+
+    def _on_exit(self, w: _Worker, process: Any) -> None:
+        with self._lock:
+            if self._closing or w.process is not process:
+                return
+            task = w.task
+            if task is not None:
+                if task.ended_by == "stop":
+                    self._finish(task, "stopped", None)
+                else:
+                    if task.ended_by == "time":
+                        why = (f"the run went on {KILL_GRACE:g} s past its time limit "
+                               f"({task.time_limit:g} s) and was ended")  # fmt: skip
+                    else:
+                        why = ("the worker process running it ended unexpectedly "
+                               f"(exit code {process.exitcode})")  # fmt: skip
+                    self._finish(task, "error", (500, worker.BUG.format(why)))
+            w.respawn()
+            self._dispatch(w.lane)
+
+    def _watch(self) -> None:
+        """End workers whose task overran its time limit or ignored a stop."""
+        while not self._closing:
+            time.sleep(0.25)
+            now = time.monotonic()
+            with self._lock:
+                for lane in LANES:
+                    for w in self._workers[lane]:
+                        t = w.task
+                        if t is None:
+                            continue
+                        if t.stop_at is not None and now - t.stop_at > STOP_GRACE:
+                            t.ended_by = "stop"
+                        elif t.deadline is not None and t.time_limit and now > t.deadline:
+                            t.ended_by = "time"
+                        else:
+                            continue
+                        w.kill()
 
     def _forget_old(self) -> None:
         now = time.monotonic()
