@@ -15,7 +15,7 @@ can even read the answers. So every request passes :class:`Guard` first:
   into each page the server sends (``<meta name="csrf-token">``, ``<meta name="owner-token">``):
   a page of another origin can read neither, and a ``no-cors`` request cannot set headers;
 - a POST's body is JSON (``Content-Type: application/json``) except on the two upload routes,
-  whose body is the file itself.
+  whose body is the file itself, and on a job's stop, which takes none.
 
 A refused request gets 403 (415 for the body type) and one line, before any route runs.
 The owner token is a random id signed with a key of this server (HMAC-SHA256): the server,
@@ -138,7 +138,7 @@ class Guard:
         if owner is None:
             return 403, "forbidden: the page's owner token is missing or wrong (reload the page)"
         scope.setdefault("state", {})["owner"] = owner
-        if method == "POST" and path not in UPLOADS:
+        if method == "POST" and path not in UPLOADS and not path.startswith("/api/jobs/"):
             kind = (text(b"content-type") or "").split(";")[0].strip().lower()
             if kind != "application/json":
                 return 415, "this route takes a JSON body (Content-Type: application/json)"

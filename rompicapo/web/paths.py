@@ -252,9 +252,10 @@ async def board(request: Request) -> JSONResponse:
     if method is None:
         method = "greedy"
         if key not in _grids:
-            _grids[key] = await heavy(
+            grid = await heavy(
                 request, greedy_grid, rows, cols, start, time_limit=GREEDY_TIME_LIMIT
             )
+            _grids[key] = np.asarray(grid, dtype=np.int64)  # it came back as lists
         _grids.move_to_end(key)
         while len(_grids) > BOARDS_KEPT:
             _grids.popitem(last=False)
