@@ -43,6 +43,12 @@ def page_tokens(client, path: str = "/") -> dict[str, str]:
     return {"X-CSRF-Token": csrf, "X-Owner-Token": owner}
 
 
+@pytest.fixture
+def new_page():
+    """``new_page(client, path="/")``: the tokens of a page just loaded (another owner)."""
+    return page_tokens
+
+
 @pytest.fixture(scope="module")
 def app_client():
     """One app (2 job workers and a quick one) under Starlette's test client per module."""
