@@ -123,7 +123,10 @@ def browser():
 @pytest.fixture
 def page(browser, live_server):
     """A fresh page at the live server, 1280x900."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server)
+    # bypass_csp: Playwright evaluates its waits as strings, which the pages' CSP forbids
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=live_server, bypass_csp=True
+    )
     pg = context.new_page()
     yield pg
     context.close()
