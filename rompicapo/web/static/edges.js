@@ -224,6 +224,7 @@ async function start(kind) {
     running(true);
     $("s-status").textContent = "starting…";
     st.job = await startJob(`/api/edges/${kind}`, body, { onProgress, onEnd });
+    document.body.dataset.edgesJob = st.job.id; // for tests: the job this page owns
   } catch {
     running(false);
     $("s-status").textContent = "";
