@@ -3,9 +3,10 @@
 The positions of the first moves are the hardest for the solver (the empty board takes it
 about 600 M nodes, a minute of CPU), so the page could not say anything about them within a
 move's time. This book holds the outcome (+1 the player to move wins, 0 draw, -1 loses) of
-every position of at most :data:`BOOK_STONES` stones, mirror images shared, each solved once
-by :class:`~rompicapo.games.connect4.Connect4Solver`'s weak search (the public API) and written
-to ``data/connect4-book.json`` by :func:`build_book` (``python -m rompicapo.web.c4_book``).
+every position of at most :data:`BOOK_STONES` stones, mirror images shared: those of exactly
+:data:`BOOK_STONES` solved once by :class:`~rompicapo.games.connect4.Connect4Solver`'s weak
+search (the public API), the shallower ones derived from them, written to
+``data/connect4-book.json`` by :func:`build_book` (``python -m rompicapo.web.c4_book``).
 
 A position is keyed by its board, not by its move order: the columns bottom to top, ``1`` the
 first player's stone and ``2`` the second's, ``/`` between columns, and the smaller of the
@@ -25,7 +26,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["BOOK", "BOOK_STONES", "board_key", "book_outcome", "build_book"]
+__all__ = ["BOOK", "BOOK_STONES", "board_key", "book_outcome", "book_table", "build_book", "derive"]
 
 BOOK = Path(__file__).parent / "data" / "connect4-book.json"
 # Positions of up to this many stones are in the book: the column outcomes of the first
@@ -44,7 +45,8 @@ def board_key(moves: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _book() -> dict[str, int]:
+def book_table() -> dict[str, int]:
+    """The whole book: board key -> outcome for the player to move."""
     if not BOOK.is_file():
         return {}
     return {k: int(v) for k, v in json.loads(BOOK.read_text())["outcomes"].items()}
@@ -55,7 +57,7 @@ def book_outcome(moves: str) -> int | None:
     position is not in the book."""
     if len(moves) > BOOK_STONES:
         return None
-    return _book().get(board_key(moves))
+    return book_table().get(board_key(moves))
 
 
 def _positions(max_stones: int) -> list[str]:
@@ -79,27 +81,56 @@ def _positions(max_stones: int) -> list[str]:
     return sorted(seen.values(), key=len, reverse=True)
 
 
+def _save(book: dict, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(book, indent=0, sort_keys=True))
+    tmp.replace(out)
+
+
+def derive(book: dict[str, int], moves: str) -> int | None:
+    """The outcome of the position after ``moves`` from its children's (negamax: the best of
+    the children's outcomes for the opponent, negated; a move that connects four wins), or None
+    when a child is missing."""
+    from rompicapo.games.connect4 import parse_position
+
+    p = parse_position(moves)
+    best = -1
+    for col in p.playable_columns():
+        child = p.play(col)
+        if child.won:
+            return 1
+        value = 0 if child.over else book.get(board_key(child.moves))
+        if value is None:
+            return None
+        best = max(best, -value)
+    return best
+
+
 def build_book(max_stones: int = BOOK_STONES, out: Path = BOOK, table_log2: int = 24) -> dict:
-    """Solve (weak) every position of 1..``max_stones`` stones not yet in ``out`` and write
-    the book after each one (a stopped build resumes). The empty board's entry is its
-    columns' best: it is a first-player win (Allis 1988), which the book's test checks."""
+    """Solve (weak) every position of exactly ``max_stones`` stones not yet in ``out``,
+    writing the book after each one (a stopped build resumes), then derive the shallower
+    positions from them by :func:`derive` (the empty board included). The book's test
+    checks the derivation and the empty board's value: a first-player win (Allis 1988)."""
     from rompicapo.games.connect4 import Connect4Solver
 
     book = json.loads(out.read_text()) if out.is_file() else {"outcomes": {}, "seconds": {}}
     solver = Connect4Solver(table_log2=table_log2)
     for moves in _positions(max_stones):
         key = board_key(moves)
-        if key in book["outcomes"]:
+        if key in book["outcomes"] or len(moves) < max_stones:
             continue
         t0 = time.process_time()
         res = solver.solve(moves, weak=True)
         book["outcomes"][key] = int(res.score)
         book["seconds"][key] = round(time.process_time() - t0, 2)
         print(f"{moves:>4}  {res.score:+d}  {book['seconds'][key]:.1f} s CPU", flush=True)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(book, indent=0, sort_keys=True))
-        tmp.replace(out)
+        _save(book, out)
+    for moves in sorted([*_positions(max_stones - 1), ""], key=len, reverse=True):
+        value = derive(book["outcomes"], moves)
+        if value is not None:
+            book["outcomes"][board_key(moves)] = value
+    _save(book, out)
     return book
 
 

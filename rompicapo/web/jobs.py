@@ -135,6 +135,23 @@ class _Task:
     ended_by: str | None = None  # "stop" or "time" when the server ends its worker
 
 
+class _Flag:
+    """A worker's stop flag: one shared byte (no semaphore for the resource tracker to count
+    as leaked when the server is ended by a signal), with the few methods of an Event."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.value = ctx.RawValue("b", 0)
+
+    def set(self) -> None:
+        self.value.value = 1
+
+    def clear(self) -> None:
+        self.value.value = 0
+
+    def is_set(self) -> bool:
+        return bool(self.value.value)
+
+
 class _Worker:
     """One worker process and the thread that reads its pipe."""
 
@@ -146,7 +163,7 @@ class _Worker:
     def _spawn(self) -> None:
         ctx = multiprocessing.get_context("spawn")
         here, there = ctx.Pipe()
-        self.stop = ctx.Event()
+        self.stop = _Flag(ctx)
         self.process = ctx.Process(
             target=worker.main,
             args=(there, self.stop, os.getpid()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,70 @@ def test_close_ends_every_worker():
         with pytest.raises(ProcessLookupError):
             os.kill(p, 0)
     assert manager.get(job.id, "page-f").state == "stopped"
+
+
+def sleepy(family):
+    time.sleep(1.0)
+    return 1.0
+
+
+def test_warm_up_state_is_reported(manager):
+    manager.warm_up("quick", "testing", sleepy, 7.0)
+    assert manager.compiling()["testing"] >= 6
+    t0 = time.monotonic()
+    while "testing" in manager.compiling():
+        assert time.monotonic() - t0 < 60
+        time.sleep(0.05)
+    assert manager.warmed["testing"] >= 1.0
+
+
+def test_warm_up_compiles_every_family_by_the_public_api():
+    from rompicapo.web.warmup import PLAN, warm_up
+
+    for _, family in PLAN:
+        assert warm_up(family) >= 0.0
+    with pytest.raises(ValueError):
+        warm_up("nothing")
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_the_server_reaps_its_workers_when_it_stops(sig):
+    """``rompicapo serve`` stopped by Ctrl-C or SIGTERM while a job runs: the server exits
+    and none of its worker processes is left."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rompicapo", "serve", "--port", str(port), "--jobs", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        t0 = time.monotonic()
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5).read()
+                break
+            except OSError:
+                assert time.monotonic() - t0 < 60 and server.poll() is None
+                time.sleep(0.1)
+        tasks = Path(f"/proc/{server.pid}/task/{server.pid}/children")
+        children = [int(p) for p in tasks.read_text().split()]
+        assert len(children) >= 3  # two job workers and the quick one (and spawn's tracker)
+        server.send_signal(getattr(signal, sig))
+        # uvicorn stops, then passes a SIGTERM on (the exit status says "terminated")
+        assert server.wait(30) in (0, -signal.SIGTERM), server.stderr.read()
+        assert b"leaked" not in server.stderr.read()
+        t0 = time.monotonic()
+        while any(os.path.exists(f"/proc/{p}") for p in children):
+            assert time.monotonic() - t0 < 10, "a worker outlived its server"
+            time.sleep(0.1)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()

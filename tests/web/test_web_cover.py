@@ -159,3 +159,18 @@ def test_bad_dlx_uploads(client):
     big = "a\n" + "a\n" * (1024 * 1024 + 10)
     r = client.post("/api/cover/dlx", content=big)
     assert r.status_code in (400, 413)
+
+
+def test_generate_takes_a_difficulty():
+    """``sudoku.generate(difficulty=...)`` (the page's wish, now the API's): the puzzle rates
+    so, and its seed alone makes it again; a difficulty that is not a rating is refused."""
+    from rompicapo.common import InputError
+    from rompicapo.cover import sudoku
+
+    for wanted in ("easy", "medium"):
+        r = sudoku.generate(difficulty=wanted, seed=3, time_limit=30)
+        assert r.rating == wanted and r.verify()
+        again = sudoku.generate(seed=r.seed)
+        assert again.puzzle.line() == r.puzzle.line()
+    with pytest.raises(InputError, match="difficulty"):
+        sudoku.generate(difficulty="impossible")
