@@ -408,7 +408,12 @@ class JobManager:
 
     def _queue(self, task: _Task) -> None:
         self._tasks[task.id] = task
-        self._queues[task.lane].append(task)
+        queue = self._queues[task.lane]
+        if task.owner is None:  # a warm-up: after everything a page asked
+            queue.append(task)
+        else:  # a page's request goes before the warm-ups still waiting
+            waiting = [k for k, t in enumerate(queue) if t.owner is None]
+            queue.insert(waiting[0] if waiting else len(queue), task)
         if not self._started:
             self.start()
         self._dispatch(task.lane)
