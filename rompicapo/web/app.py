@@ -155,6 +155,7 @@ async def _health(request: Request) -> Response:
             "running": len(jobs.running()),
             "max": jobs.max_running,
             "compiling": jobs.compiling(),
+            "warmed": {family: round(s, 2) for family, s in jobs.warmed.items()},
         }
     )
 
