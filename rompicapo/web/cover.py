@@ -12,8 +12,8 @@ in the quick lane; generating, counting packings and ``.dlx`` runs in a job work
 
 from __future__ import annotations
 
+import contextlib
 import secrets
-import time
 from functools import lru_cache
 from typing import Any
 
@@ -237,38 +237,23 @@ async def polyomino_count(request: Request) -> JSONResponse:
 
 
 def run_dlx(progress: Any, text: str, mode: str, limit: int, seconds: float) -> Any:
-    """Count or list the solutions of an uploaded problem (a job)."""
+    """Count or list the solutions of an uploaded problem (a job). A Stop is honoured from the
+    search's first report after its start: the search then returns its partial result itself
+    (its ``to_dict()``, solutions kept), as on Ctrl-C."""
     from rompicapo.cover import count, parse_dlx, solve
 
     problem = parse_dlx(text, source="upload.dlx")
-    last: dict[str, Any] = {}
 
     def relay(event: Any) -> None:
-        last["event"] = event
+        if event.kind == "start":  # before the search runs: nothing to keep yet
+            with contextlib.suppress(StopRequested):
+                progress(event)
+            return
         progress(event)
 
-    t0 = time.perf_counter()
-    try:
-        if mode == "count":
-            return count(problem, jobs=1, time_limit=seconds, progress=relay)
-        return solve(problem, limit=limit, time_limit=seconds, progress=relay)
-    except StopRequested:
-        # A stop in the search returns its partial result (solutions kept); only a stop
-        # raised by the very first report, before the search began, comes through here:
-        # the last report's counts (if any) are the lower bound the page shows.
-        counts = dict(last["event"].counts) if "event" in last else {}
-        return {
-            "count": int(counts.get("solutions", 0)),
-            "solutions": int(counts.get("solutions", 0)),
-            "complete": False,
-            "stopped": "interrupted",
-            "nodes": int(counts.get("nodes", 0)),
-            "counts": counts,
-            "kept": [],
-            "algorithm": "",
-            "solve_seconds": time.perf_counter() - t0,
-            "notes": ["stopped: the count is the last progress report's (a lower bound)"],
-        }
+    if mode == "count":
+        return count(problem, jobs=1, time_limit=seconds, progress=relay)
+    return solve(problem, limit=limit, time_limit=seconds, progress=relay)
 
 
 def check_dlx(text: str) -> int:

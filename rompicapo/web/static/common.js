@@ -229,6 +229,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// An SVG element: svg("circle", {cx: 5, ...}, "text")
+export function svg(tag, attrs = {}, text) {
+  const n = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (text !== undefined) n.textContent = text;
+  return n;
+}
+
 // Numbers with thousands separators (exact for integers of any size sent as numbers).
 export function fmt(n) {
   return typeof n === "number" ? n.toLocaleString("en-US") : String(n);

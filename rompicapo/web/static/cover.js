@@ -1,15 +1,8 @@
 // The exact-cover page: Sudoku (solve, uniqueness, rating, hints, generation), N queens and
 // polyomino packings one solution at a time, and an uploaded .dlx problem in a job.
-import { api, followJob, setProgress, showError, fmt } from "/static/common.js";
+import { api, followJob, setProgress, showError, fmt, svg } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 const SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 // ------------------------------------------------------------------ Sudoku

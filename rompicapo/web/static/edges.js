@@ -1,16 +1,9 @@
 // The edge-matching page: a board viewer (mismatched joints in red, piece and rotation under
 // the pointer, the e2.bucas.name URL), a live solve with a score chart, polishing, study reports.
-import { api, startJob, showError, fmt } from "/static/common.js";
+import { api, startJob, showError, fmt, svg } from "/static/common.js";
 import { renderMarkdown } from "/static/markdown.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 
 const st = { pieces: "eternity2", view: null, job: null, history: [] };
 

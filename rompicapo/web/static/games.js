@@ -1,14 +1,7 @@
 // The games page: Connect Four against the solver, tic-tac-toe's statistics and tree, Nim.
-import { api, startJob, setProgress, showError, el, fmt } from "/static/common.js";
+import { api, startJob, setProgress, showError, el, fmt, svg } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 
 // ------------------------------------------------------------------ Connect Four
 const c4 = { moves: "", side: 1, busy: false, over: false, job: null, analysis: null };
