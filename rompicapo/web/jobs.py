@@ -58,7 +58,7 @@ KILL_GRACE = 120.0
 # The quick lane's queue: per page, and in all.
 QUICK_PER_OWNER = 8
 QUICK_QUEUE = 64
-LANES = ("jobs", "quick")
+LANES = ("jobs", "quick", "warm")
 
 
 def new_job_id() -> str:
@@ -131,6 +131,7 @@ class _Task:
     job: Job | None = None
     done: Callable[[str, Any], None] | None = None  # for calls: (kind, payload)
     deadline: float | None = None
+    running_since: float | None = None
     stop_at: float | None = None
     ended_by: str | None = None  # "stop" or "time" when the server ends its worker
 
@@ -158,6 +159,7 @@ class _Worker:
     def __init__(self, manager: JobManager, lane: str, index: int) -> None:
         self.manager, self.lane, self.index = manager, lane, index
         self.task: _Task | None = None
+        self.retired = False
         self._spawn()
 
     def _spawn(self) -> None:
@@ -362,29 +364,51 @@ class JobManager:
 
     # ---------------------------------------------------------------- warm-up
 
-    def warm_up(self, lane: str, family: str, function: Callable[..., Any], estimate: float):
-        """Run ``function(family)`` in ``lane`` now (the first free worker), and keep its state
-        for :meth:`compiling`: the pages say "compiling the solver" while it runs."""
+    def warm_up(
+        self, family: str, function: Callable[..., Any], estimate: float,
+        reload_lane: str | None = None,
+    ) -> None:  # fmt: skip
+        """Run ``function(family)`` in the warm-up worker (a process of its own, ended when
+        every warm-up is done, so that no page waits behind a compilation of another solver),
+        and keep its state for :meth:`compiling`. Then, with ``reload_lane``, run it again in
+        that lane's workers, after the pages' requests: there it only loads the kernels from
+        numba's cache."""
         with self._lock:
-            task = _Task(secrets.token_urlsafe(16), lane, function, (family,), None, 0.0)
-            since = time.monotonic()
-            self.warming[family] = {"since": since, "estimate": estimate}
+            if not self._started:
+                self.start()
+            if not self._workers["warm"]:
+                self._workers["warm"] = [_Worker(self, "warm", 0)]
+            task = _Task(secrets.token_urlsafe(16), "warm", function, (family,), None, 0.0)
+            self.warming[family] = {"task": task, "estimate": estimate}
 
             def done(kind: str, payload: Any) -> None:
                 self.warming.pop(family, None)
-                self.warmed[family] = time.monotonic() - since
+                if task.running_since is not None:
+                    self.warmed[family] = time.monotonic() - task.running_since
+                if reload_lane is not None:
+                    for _ in self._workers[reload_lane]:
+                        self._queue(_Task(secrets.token_urlsafe(16), reload_lane, function,
+                                          (family,), None, 0.0))  # fmt: skip
+                if not self._queues["warm"]:  # the last one: the warm-up worker ends
+                    for w in self._workers["warm"]:
+                        w.retired = True
+                        with contextlib.suppress(Exception):
+                            w.conn.send(None)
+                    self._workers["warm"] = []
 
             task.done = done
             self._queue(task)
 
     def compiling(self) -> dict[str, float]:
-        """The families whose kernels are being compiled now, and about how many seconds
-        each still needs (at least 1)."""
+        """The solvers being compiled now, and about how many seconds each still needs (at
+        least 1)."""
         now = time.monotonic()
-        return {
-            family: max(1.0, round(w["estimate"] - (now - w["since"])))
-            for family, w in list(self.warming.items())
-        }
+        out = {}
+        for family, w in list(self.warming.items()):
+            since = w["task"].running_since
+            if since is not None:
+                out[family] = max(1.0, round(w["estimate"] - (now - since)))
+        return out
 
     # ---------------------------------------------------------------- inside
 
@@ -428,7 +452,8 @@ class JobManager:
                     return
                 if w.task is None and w.process.is_alive():
                     task = queue.popleft()
-                    task.deadline = time.monotonic() + task.time_limit + KILL_GRACE
+                    task.running_since = time.monotonic()
+                    task.deadline = task.running_since + task.time_limit + KILL_GRACE
                     if task.job is not None:
                         task.job.state = "running"
                     try:
@@ -472,7 +497,7 @@ class JobManager:
 
     def _on_exit(self, w: _Worker, process: Any) -> None:
         with self._lock:
-            if self._closing or w.process is not process:
+            if self._closing or w.process is not process or w.retired:
                 return
             task = w.task
             if task is not None:

@@ -3,11 +3,13 @@
 numba compiles a kernel on its first call, or loads it from its cache (``NUMBA_CACHE_DIR``,
 else ``__pycache__``) when an earlier run compiled it. On a cold cache the first Sudoku took
 17 s and the first Connect Four answer about 40 s on a loaded 2-core machine. So
-:func:`start_warm_up` hands :func:`warm_up` to the workers as soon as the server starts: the
-quick lane's worker compiles what the pages ask first (Sudoku, Connect Four, N queens and the
-exact-cover engine, the path map), a job worker the Eternity II search. A request that arrives
-meanwhile waits in its lane (before the warm-ups still waiting), and its page says "compiling
-the solver (once, about N s)" from ``/api/health``.
+:func:`start_warm_up` hands :func:`warm_up` to a warm-up worker of its own as soon as the
+server starts (:meth:`rompicapo.web.jobs.JobManager.warm_up`): it compiles what the pages ask
+first (Sudoku, Connect Four, N queens and the exact-cover engine, the path map), then the
+Eternity II search, and ends; the quick lane's worker then loads each from the cache, after
+any request waiting. No request waits behind the compilation of another solver; one that needs
+a solver not compiled yet compiles it itself, and its page says "compiling the solver (once,
+about N s)" from ``/api/health``.
 
 :func:`warm_up` calls only the families' public API, each on a tiny input: it is the one place
 to swap for a shared warm-up API.
@@ -23,10 +25,11 @@ __all__ = ["ESTIMATES", "start_warm_up", "warm_up"]
 # Seconds each warm-up took on a cold cache (Intel Xeon, 2 cores, load about 12, beside the
 # others): what the page announces while it runs. On a warm cache each takes under a second.
 ESTIMATES = {"sudoku": 20.0, "connect4": 40.0, "queens": 20.0, "paths": 15.0, "edges": 60.0}
-# Which lane warms what, in this order: the quick lane's worker what the pages ask first, a job
-# worker the Eternity II search. A page's request goes before the warm-ups still waiting.
+# What the warm-up worker compiles, in this order, and which lane then loads it from the cache
+# (after the pages' requests): the quick lane what the pages ask first; the job workers load
+# the Eternity II search themselves, at a search's start.
 PLAN = (("quick", "sudoku"), ("quick", "connect4"), ("quick", "queens"), ("quick", "paths"),
-        ("jobs", "edges"))  # fmt: skip
+        (None, "edges"))  # fmt: skip
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
@@ -62,6 +65,6 @@ def warm_up(family: str) -> float:
 
 
 def start_warm_up(manager: Any) -> None:
-    """Queue every family's :func:`warm_up` in its lane (see :data:`PLAN`)."""
+    """Queue every :func:`warm_up` of :data:`PLAN` in the manager's warm-up worker."""
     for lane, family in PLAN:
-        manager.warm_up(lane, family, warm_up, ESTIMATES[family])
+        manager.warm_up(family, warm_up, ESTIMATES[family], reload_lane=lane)

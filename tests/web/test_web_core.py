@@ -163,13 +163,25 @@ def sleepy(family):
 
 
 def test_warm_up_state_is_reported(manager):
-    manager.warm_up("quick", "testing", sleepy, 7.0)
-    assert manager.compiling()["testing"] >= 6
+    manager.warm_up("testing", sleepy, 7.0, reload_lane="quick")
     t0 = time.monotonic()
+    while "testing" not in manager.compiling():
+        assert time.monotonic() - t0 < 60
+        time.sleep(0.02)
+    assert 5 <= manager.compiling()["testing"] <= 7
     while "testing" in manager.compiling():
         assert time.monotonic() - t0 < 60
         time.sleep(0.05)
     assert manager.warmed["testing"] >= 1.0
+    while any("warm" in name for name in _worker_names(manager)):  # the warm-up worker ends
+        assert time.monotonic() - t0 < 60
+        time.sleep(0.05)
+
+
+def _worker_names(manager) -> list[str]:
+    import multiprocessing
+
+    return [p.name for p in multiprocessing.active_children()]
 
 
 def test_warm_up_compiles_every_family_by_the_public_api():
