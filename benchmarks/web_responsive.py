@@ -108,6 +108,15 @@ class Server:
                 "X-Owner-Token": found["owner-token"],
             }
 
+    def wait_warm(self, timeout: float = 900) -> None:
+        """Until the server says it compiles nothing (the old server does not say)."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            health = json.loads(urllib.request.urlopen(self.base + "/api/health").read())
+            if not health.get("compiling"):
+                return
+            time.sleep(1)
+
     def new_page(self) -> Server:
         """The same server as another page (its own owner token, for the new server)."""
         other = object.__new__(Server)
@@ -175,6 +184,7 @@ def latency_round(checkout: Path, gets: int, moves: int) -> dict[str, tuple[floa
         server.post(  # the kernels loaded (or compiled: minutes on a loaded machine)
             "/api/games/connect4/move", {"moves": next(todo), "time_limit": 0.5}, timeout=900
         )
+        server.wait_warm()  # the new server: its start-up compilation done (steady state)
         time.sleep(2)
         out = {}
         out["static idle"] = pct(timed(lambda: server.get("/static/style.css"), gets))

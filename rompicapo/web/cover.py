@@ -47,8 +47,11 @@ DLX_MAX_SECONDS = 60.0
 DLX_MAX_LIST = 1000
 
 
-# The quick lane's cap for a Sudoku answer (a 16x16 with few clues can take seconds).
+# The quick lane's cap for a Sudoku answer (a 16x16 with few clues can take seconds), and the
+# solvers each call needs (see rompicapo.web.warmup: "queens" is the exact-cover engine too).
 SUDOKU_SECONDS = 10.0
+SUDOKU = {"time_limit": SUDOKU_SECONDS, "family": "sudoku"}
+COVER = {"time_limit": POLY_SECONDS, "family": "queens"}
 
 
 def _sudoku(body: dict[str, Any]) -> str:
@@ -99,17 +102,17 @@ def hint_sudoku(text: str) -> dict[str, Any]:
 
 async def sudoku_solve(request: Request) -> JSONResponse:
     text = _sudoku(known(await json_body(request), "puzzle"))
-    return JSONResponse(await quick(request, solve_sudoku, text, time_limit=SUDOKU_SECONDS))
+    return JSONResponse(await quick(request, solve_sudoku, text, **SUDOKU))
 
 
 async def sudoku_rate(request: Request) -> JSONResponse:
     text = _sudoku(known(await json_body(request), "puzzle"))
-    return JSONResponse(await quick(request, rate_sudoku, text, time_limit=SUDOKU_SECONDS))
+    return JSONResponse(await quick(request, rate_sudoku, text, **SUDOKU))
 
 
 async def sudoku_hint(request: Request) -> JSONResponse:
     text = _sudoku(known(await json_body(request), "puzzle"))
-    return JSONResponse(await quick(request, hint_sudoku, text, time_limit=SUDOKU_SECONDS))
+    return JSONResponse(await quick(request, hint_sudoku, text, **SUDOKU))
 
 
 def generate_sudoku(box: str, symmetric: bool, difficulty: str, seed: int) -> dict[str, Any]:
@@ -140,7 +143,7 @@ async def sudoku_generate(request: Request) -> JSONResponse:
     if seed is None:  # a seed the page can show, so the puzzle can be made again
         seed = secrets.randbelow(10**9)
     return JSONResponse(await heavy(request, generate_sudoku, box, symmetric, difficulty, seed,
-                                    time_limit=GENERATE_SECONDS * 2))  # fmt: skip
+                                    time_limit=GENERATE_SECONDS * 2, family="sudoku"))  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,7 +176,7 @@ async def queens_route(request: Request) -> JSONResponse:
     body = known(await json_body(request), "n", "index")
     n = field(body, "n", int, 8, minimum=1, maximum=QUEENS_MAX)
     index = field(body, "index", int, 0, minimum=0, maximum=POLY_MAX_INDEX)
-    return JSONResponse(await quick(request, queens_solution, n, index, time_limit=POLY_SECONDS))
+    return JSONResponse(await quick(request, queens_solution, n, index, **COVER))
 
 
 def _packing_input(body: dict[str, Any]) -> tuple[str, str]:
@@ -219,16 +222,12 @@ async def polyomino_route(request: Request) -> JSONResponse:
     body = known(await json_body(request), "pieces", "region", "index")
     pieces, region = _packing_input(body)
     index = field(body, "index", int, 0, minimum=0, maximum=POLY_MAX_INDEX)
-    return JSONResponse(
-        await quick(request, packing, pieces, region, index, time_limit=POLY_SECONDS)
-    )
+    return JSONResponse(await quick(request, packing, pieces, region, index, **COVER))
 
 
 async def polyomino_count(request: Request) -> JSONResponse:
     pieces, region = _packing_input(known(await json_body(request), "pieces", "region"))
-    return JSONResponse(
-        await heavy(request, count_packings, pieces, region, time_limit=POLY_SECONDS)
-    )
+    return JSONResponse(await heavy(request, count_packings, pieces, region, **COVER))
 
 
 # --------------------------------------------------------------------------------------------
@@ -281,7 +280,7 @@ async def dlx_job(request: Request) -> JSONResponse:
     text = await upload_text(request, max_bytes=DLX_MAX_BYTES)
     await quick(request, check_dlx, text, time_limit=DLX_MAX_SECONDS)
     return start_job(request, f"cover-dlx-{mode}", run_dlx, text, mode, limit, seconds,
-                     time_limit=seconds)  # fmt: skip
+                     time_limit=seconds, family="queens")  # fmt: skip
 
 
 ROUTES = [

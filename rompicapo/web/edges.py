@@ -249,7 +249,7 @@ async def solve_route(request: Request) -> JSONResponse:
     clues_name = field(body, "clues", str, "default", choices=("default", "centre", "none"))
     await quick(request, check_input, pieces, None, False, time_limit=10.0)
     return start_job(request, "edges-solve", solve_job, pieces, clues_name, seconds, seed,
-                     time_limit=seconds)  # fmt: skip
+                     time_limit=seconds, family="edges")  # fmt: skip
 
 
 async def improve_route(request: Request) -> JSONResponse:
@@ -260,7 +260,7 @@ async def improve_route(request: Request) -> JSONResponse:
     seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
     await quick(request, check_input, pieces, board, True, time_limit=10.0)
     return start_job(request, "edges-improve", improve_job, pieces, board, seconds, seed,
-                     time_limit=seconds)  # fmt: skip
+                     time_limit=seconds, family="edges")  # fmt: skip
 
 
 def study(data: bytes) -> dict[str, Any]:

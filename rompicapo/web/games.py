@@ -423,7 +423,8 @@ async def c4_analyze(request: Request) -> JSONResponse:
     body = known(await json_body(request), "moves", "time_limit")
     moves = _moves(body)
     cap = field(body, "time_limit", float, C4_TIME_CAP, minimum=0.01, maximum=C4_TIME_CAP_MAX)
-    return JSONResponse(await quick(request, analyze, moves, cap, time_limit=cap))
+    answer = await quick(request, analyze, moves, cap, time_limit=cap, family="connect4")
+    return JSONResponse(answer)
 
 
 async def c4_move(request: Request) -> JSONResponse:
@@ -432,7 +433,8 @@ async def c4_move(request: Request) -> JSONResponse:
     cap = field(body, "time_limit", float, 0.5, minimum=0.01, maximum=C4_TIME_CAP_MAX)
     if _position_info(moves)["over"]:
         raise InputError(f"the game is already over after {moves!r}")
-    return JSONResponse(await quick(request, computer_move, moves, cap, time_limit=cap))
+    answer = await quick(request, computer_move, moves, cap, time_limit=cap, family="connect4")
+    return JSONResponse(answer)
 
 
 async def c4_solve(request: Request) -> JSONResponse:
@@ -442,7 +444,9 @@ async def c4_solve(request: Request) -> JSONResponse:
     seconds = field(body, "time_limit", float, 30.0, minimum=0.1, maximum=C4_JOB_SECONDS)
     if _position_info(moves)["over"]:
         raise InputError(f"the game is already over after {moves!r}")
-    return start_job(request, "connect4-solve", who_wins, moves, seconds, time_limit=seconds)
+    return start_job(
+        request, "connect4-solve", who_wins, moves, seconds, time_limit=seconds, family="connect4"
+    )
 
 
 # ------------------------------------------------------------------ tic-tac-toe

@@ -53,8 +53,8 @@ POLL = 0.2
 # A stopped run that has not returned after this many seconds is ended (its worker killed).
 STOP_GRACE = 3.0
 # A task still running this long after its time limit is ended. Generous: the first call of a
-# kernel on a cold cache compiles it (up to a minute on a loaded 2-core machine).
-KILL_GRACE = 120.0
+# kernel on a cold cache compiles it (more than two minutes on a 2-core machine at load 12).
+KILL_GRACE = 600.0
 # The quick lane's queue: per page, and in all.
 QUICK_PER_OWNER = 8
 QUICK_QUEUE = 64
@@ -133,6 +133,7 @@ class _Task:
     deadline: float | None = None
     running_since: float | None = None
     stop_at: float | None = None
+    family: str | None = None  # the solver it needs (see JobManager.warm_up)
     ended_by: str | None = None  # "stop" or "time" when the server ends its worker
 
 
@@ -265,7 +266,7 @@ class JobManager:
 
     def start_job(
         self, owner: str, kind: str, function: Callable[..., Any], *args: Any,
-        time_limit: float = 60.0,
+        time_limit: float = 60.0, family: str | None = None,
     ) -> Job:  # fmt: skip
         """Run ``function(progress, *args)`` in a job worker as a job of ``owner``."""
         with self._lock:
@@ -273,7 +274,8 @@ class JobManager:
             self._admit(owner)
             job = Job(id=new_job_id(), owner=owner, kind=kind)
             self._jobs[job.id] = job
-            self._queue(_Task(job.id, "jobs", function, args, owner, time_limit, job=job))
+            self._queue(_Task(job.id, "jobs", function, args, owner, time_limit, job=job,
+                              family=family))  # fmt: skip
         return job
 
     def get(self, job_id: str, owner: str) -> Job:
@@ -332,9 +334,10 @@ class JobManager:
 
     async def call(
         self, lane: str, owner: str, function: Callable[..., Any], *args: Any,
-        time_limit: float = 10.0,
+        time_limit: float = 10.0, family: str | None = None,
     ) -> Any:  # fmt: skip
-        """``function(*args)`` in a worker of ``lane``; its result, or :class:`Failed`."""
+        """``function(*args)`` in a worker of ``lane``; its result, or :class:`Failed`.
+        ``family``: the solver it needs (it waits for that solver's warm-up, if running)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
 
@@ -357,7 +360,8 @@ class JobManager:
                 self._admit(owner)
             else:
                 self._admit_quick(owner)
-            task = _Task(secrets.token_urlsafe(16), lane, function, args, owner, time_limit)
+            task = _Task(secrets.token_urlsafe(16), lane, function, args, owner, time_limit,
+                         family=family)  # fmt: skip
             task.done = done
             self._queue(task)
         return await future
@@ -383,6 +387,8 @@ class JobManager:
 
             def done(kind: str, payload: Any) -> None:
                 self.warming.pop(family, None)
+                for lane in ("quick", "jobs"):  # the requests that waited for it
+                    self._dispatch(lane)
                 if task.running_since is not None:
                     self.warmed[family] = time.monotonic() - task.running_since
                 if reload_lane is not None:
@@ -442,25 +448,41 @@ class JobManager:
             self.start()
         self._dispatch(task.lane)
 
+    def _next(self, lane: str) -> _Task | None:
+        """The first task of ``lane`` that may run now: not one needing a solver that the
+        warm-up worker is compiling (it waits for it, then loads it from the cache, instead
+        of compiling it a second time beside it); that warm-up goes first if still queued."""
+        queue = self._queues[lane]
+        for task in queue:
+            warm = self.warming.get(task.family) if task.family else None
+            if warm is None:
+                queue.remove(task)
+                return task
+            waiting = self._queues["warm"]
+            if warm["task"] in waiting and waiting[0] is not warm["task"]:
+                waiting.remove(warm["task"])
+                waiting.appendleft(warm["task"])
+        return None
+
     def _dispatch(self, lane: str) -> None:
         with self._lock:
             if self._closing:
                 return
-            queue = self._queues[lane]
             for w in self._workers[lane]:
-                if not queue:
+                if w.task is not None or not w.process.is_alive():
+                    continue
+                task = self._next(lane)
+                if task is None:
                     return
-                if w.task is None and w.process.is_alive():
-                    task = queue.popleft()
-                    task.running_since = time.monotonic()
-                    task.deadline = task.running_since + task.time_limit + KILL_GRACE
-                    if task.job is not None:
-                        task.job.state = "running"
-                    try:
-                        w.send(task)
-                    except (OSError, ValueError):  # the worker just died: its reader respawns it
-                        queue.appendleft(task)
-                        w.task = None
+                task.running_since = time.monotonic()
+                task.deadline = task.running_since + task.time_limit + KILL_GRACE
+                if task.job is not None:
+                    task.job.state = "running"
+                try:
+                    w.send(task)
+                except (OSError, ValueError):  # the worker just died: its reader respawns it
+                    self._queues[lane].appendleft(task)
+                    w.task = None
 
     def _on_message(self, w: _Worker, message: tuple) -> None:
         kind, task_id, payload = message

@@ -155,7 +155,7 @@ async def _kernels(request: Request) -> None:
     into numba's cache first (or finds them there), so this process only loads them."""
     global _loaded
     if not _loaded:  # two first requests at once both load: harmless, done once after
-        await quick(request, warm_up, "paths", time_limit=5.0)
+        await quick(request, warm_up, "paths", time_limit=5.0, family="paths")
         await run_in_threadpool(warm_up, "paths")
         _loaded = True
 

@@ -178,6 +178,32 @@ def test_warm_up_state_is_reported(manager):
         time.sleep(0.05)
 
 
+def test_a_request_waits_for_its_solvers_warm_up_not_another(manager):
+    """A call needing a solver being warmed up runs after that warm-up (then loads it from the
+    cache, instead of compiling it beside it); a call needing nothing does not wait."""
+    import asyncio
+
+    manager.warm_up("slow-solver", sleepy, 5.0)
+    t0 = time.monotonic()
+    while "slow-solver" not in manager.compiling():
+        assert time.monotonic() - t0 < 60
+        time.sleep(0.02)
+
+    async def both():
+        free = asyncio.ensure_future(manager.call("quick", "page-w", pid, time_limit=5))
+        bound = asyncio.ensure_future(
+            manager.call("quick", "page-w", pid, time_limit=5, family="slow-solver")
+        )
+        await free
+        warmed_at_free = "slow-solver" in manager.warmed
+        await bound
+        return warmed_at_free, "slow-solver" in manager.warmed
+
+    warmed_at_free, warmed_at_bound = asyncio.run(both())
+    assert not warmed_at_free  # the free call did not wait for the warm-up
+    assert warmed_at_bound  # the bound call ran only once the warm-up was done
+
+
 def _worker_names(manager) -> list[str]:
     import multiprocessing
 
