@@ -27,23 +27,26 @@ def _jobs(request: Request) -> JobManager:
 
 
 async def quick(request: Request, function: Callable[..., Any], *args: Any,
-                time_limit: float) -> Any:  # fmt: skip
-    """``function(*args)`` in the quick lane: an answer the page waits for (a few seconds)."""
+                time_limit: float, family: str | None = None) -> Any:  # fmt: skip
+    """``function(*args)`` in the quick lane: an answer the page waits for (a few seconds).
+    ``family``: the solver it needs (see :mod:`rompicapo.web.warmup`)."""
     return await _jobs(request).call(
-        "quick", owner_of(request), function, *args, time_limit=time_limit
+        "quick", owner_of(request), function, *args, time_limit=time_limit, family=family
     )
 
 
 async def heavy(request: Request, function: Callable[..., Any], *args: Any,
-                time_limit: float) -> Any:  # fmt: skip
+                time_limit: float, family: str | None = None) -> Any:  # fmt: skip
     """``function(*args)`` in a job worker, awaited: it takes the page's job slot."""
     return await _jobs(request).call(
-        "jobs", owner_of(request), function, *args, time_limit=time_limit
+        "jobs", owner_of(request), function, *args, time_limit=time_limit, family=family
     )
 
 
 def start_job(request: Request, kind: str, function: Callable[..., Any], *args: Any,
-              time_limit: float) -> JSONResponse:  # fmt: skip
+              time_limit: float, family: str | None = None) -> JSONResponse:  # fmt: skip
     """Start ``function(progress, *args)`` as a job of the page; its summary (with the id)."""
-    job = _jobs(request).start_job(owner_of(request), kind, function, *args, time_limit=time_limit)
+    job = _jobs(request).start_job(
+        owner_of(request), kind, function, *args, time_limit=time_limit, family=family
+    )
     return JSONResponse(job.summary())
