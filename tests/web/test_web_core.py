@@ -38,6 +38,15 @@ def pid():
     return os.getpid()
 
 
+def _run(coroutine):
+    """``asyncio.run`` in a thread of its own: Playwright's session may hold this one's loop."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _wait(manager, job, owner, seconds=30):
     t0 = time.monotonic()
     while manager.get(job.id, owner).active:
@@ -119,13 +128,12 @@ def test_a_worker_that_dies_fails_its_job_and_is_replaced(manager):
 
 
 def test_errors_keep_their_meaning(client, manager):
-    import asyncio
 
     from rompicapo.web.jobs import Failed
 
     for kind, status in (("internal", 500), ("unverifiable", 422), ("bug", 500)):
         with pytest.raises(Failed) as failed:
-            asyncio.run(manager.call("quick", "page-e", raise_, kind, time_limit=5))
+            _run(manager.call("quick", "page-e", raise_, kind, time_limit=5))
         assert failed.value.status == status
         if status == 500:
             assert "please report" in str(failed.value)
@@ -199,7 +207,7 @@ def test_a_request_waits_for_its_solvers_warm_up_not_another(manager):
         await bound
         return warmed_at_free, "slow-solver" in manager.warmed
 
-    warmed_at_free, warmed_at_bound = asyncio.run(both())
+    warmed_at_free, warmed_at_bound = _run(both())
     assert not warmed_at_free  # the free call did not wait for the warm-up
     assert warmed_at_bound  # the bound call ran only once the warm-up was done
 
