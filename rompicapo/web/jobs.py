@@ -458,6 +458,11 @@ class JobManager:
             if warm is None:
                 queue.remove(task)
                 return task
+            if task.job is not None and task.job.event is None:  # what its page shows
+                task.job.event = {"kind": "start", "done": 0, "total": None, "unit": "jobs",
+                                  "elapsed": 0.0, "rate": None, "best": None, "counts": {},
+                                  "message": "compiling the solver (once)"}  # fmt: skip
+                task.job.events_seen += 1
             waiting = self._queues["warm"]
             if warm["task"] in waiting and waiting[0] is not warm["task"]:
                 waiting.remove(warm["task"])

@@ -191,6 +191,7 @@ function onEnd(s) {
   const r = s.result;
   if (!r) {
     $("s-status").textContent = s.state === "stopped" ? "stopped before the search began" : s.error || s.state;
+    document.body.dataset.edgesDone = "1";
     return;
   }
   if (r.board) drawBoard(r.board);
