@@ -120,7 +120,7 @@ class Job:
         }
 
 
-@dataclass
+@dataclass(eq=False)  # a task is itself: compared by identity in the queues
 class _Task:
     id: str
     lane: str
@@ -222,7 +222,7 @@ class JobManager:
         self._lock = threading.RLock()
         self._closing = False
         self._started = False
-        self.warming: dict[str, dict[str, float]] = {}  # family -> {"since", "estimate"}
+        self.warming: dict[str, dict[str, Any]] = {}  # family -> {"task", "estimate"}
         self.warmed: dict[str, float] = {}  # family -> seconds its warm-up took
 
     # ---------------------------------------------------------------- life
