@@ -228,14 +228,19 @@ class JobManager:
     # ---------------------------------------------------------------- life
 
     def start(self) -> None:
-        """Start the worker processes (the app does it when the server starts)."""
+        """Start the quick lane's workers (the app does it when the server starts). The job
+        workers start with the first job, or when the warm-up ends: at start-up their imports
+        would slow the compilation a page may be waiting for."""
         with self._lock:
             if self._started:
                 return
             self._started = True
-            for lane, n in (("quick", self.quick_workers), ("jobs", self.max_running)):
-                self._workers[lane] = [_Worker(self, lane, i) for i in range(n)]
+            self._workers["quick"] = [_Worker(self, "quick", i) for i in range(self.quick_workers)]
         threading.Thread(target=self._watch, name="rompicapo-jobs-watch", daemon=True).start()
+
+    def _start_job_workers(self) -> None:
+        if not self._workers["jobs"] and not self._closing:
+            self._workers["jobs"] = [_Worker(self, "jobs", i) for i in range(self.max_running)]
 
     def close(self) -> None:
         """Stop every run and end every worker (the server stopping)."""
@@ -396,6 +401,7 @@ class JobManager:
                         self._queue(_Task(secrets.token_urlsafe(16), reload_lane, function,
                                           (family,), None, 0.0))  # fmt: skip
                 if not self._queues["warm"]:  # the last one: the warm-up worker ends
+                    self._start_job_workers()
                     for w in self._workers["warm"]:
                         w.retired = True
                         with contextlib.suppress(Exception):
@@ -446,6 +452,8 @@ class JobManager:
             queue.insert(waiting[0] if waiting else len(queue), task)
         if not self._started:
             self.start()
+        if task.lane == "jobs":
+            self._start_job_workers()
         self._dispatch(task.lane)
 
     def _next(self, lane: str) -> _Task | None:
