@@ -22,9 +22,11 @@ from typing import Any
 
 __all__ = ["ESTIMATES", "start_warm_up", "warm_up"]
 
-# Seconds each warm-up took on a cold cache (Intel Xeon, 2 cores, load about 12, beside the
-# others): what the page announces while it runs. On a warm cache each takes under a second.
-ESTIMATES = {"sudoku": 20.0, "connect4": 40.0, "queens": 20.0, "paths": 15.0, "edges": 60.0}
+# Seconds each warm-up took on a cold cache (Intel Xeon, 2 cores, load 7 to 12 from the other
+# users of the machine; four cold starts: Sudoku 71-140 s, Connect Four 23-42, queens and the
+# exact-cover engine 42-60, paths 16-25, Eternity II 41-65): what the page announces while it
+# runs. On a warm cache each takes about a second.
+ESTIMATES = {"sudoku": 90.0, "connect4": 35.0, "queens": 50.0, "paths": 20.0, "edges": 55.0}
 # What the warm-up worker compiles, in this order, and which lane then loads it from the cache
 # (after the pages' requests): the quick lane what the pages ask first; the job workers load
 # the Eternity II search themselves, at a search's start.
