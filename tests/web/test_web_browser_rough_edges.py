@@ -216,3 +216,33 @@ def test_compiling_note_while_the_server_compiles(page):
                            timeout=10_000)  # fmt: skip
     page.wait_for_selector("#sd-status:has-text('unique solution')", timeout=60_000)
     page.wait_for_function("document.getElementById('notice').hidden", timeout=10_000)
+
+
+def test_study_report_is_html_with_plots_that_read(page, tmp_path, artifacts):
+    """A study file's report: headings, lists and tables as HTML (no markdown signs left in the
+    text), and plots drawn at least 300 px wide (they were 45% of a column)."""
+    from rompicapo.edges.puzzle import eternity2
+    from rompicapo.edges.study import Budget, Design, run_study
+
+    db = tmp_path / "tiny.sqlite"
+    design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
+    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    errors = _watch(page)
+    page.goto("/static/edges.html")
+    page.set_input_files("#st-file", str(db))
+    page.click("#st-go")
+    page.wait_for_selector("#st-status:has-text('report made')", timeout=180_000)
+    summary = page.locator("#st-summary")
+    assert summary.locator("h2").count() >= 1 and summary.locator("table").count() >= 1
+    assert summary.locator("li").count() >= 1
+    text = summary.inner_text()
+    assert "|---" not in text and "\n# " not in text and not text.startswith("#"), text[:300]
+    widths = page.evaluate(
+        "[...document.querySelectorAll('#st-summary img, #st-images img')]"
+        ".map((img) => [img.getBoundingClientRect().width, img.naturalWidth])"
+    )
+    assert widths, "no plot shown"
+    for shown, natural in widths:
+        assert natural > 0 and shown >= min(300, natural), widths
+    page.locator("#study").screenshot(path=str(artifacts / "edges-study-report.png"))
+    assert errors == []
