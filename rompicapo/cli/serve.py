@@ -14,12 +14,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this machine only)",
+        help="address to listen on (default 127.0.0.1: this machine only); the playground "
+        "answers only requests addressed to it",
     )
     p.add_argument("--port", type=positive_int, default=8765, help="port (default 8765)")
     p.add_argument("--open", action="store_true", help="open the playground in a browser")
     p.add_argument(
-        "--jobs", type=positive_int, default=None, help="most runs at once (default: all cores)"
+        "--jobs",
+        type=positive_int,
+        default=None,
+        help="worker processes for long runs, the most running at once (default: all cores); "
+        "one more answers the pages' quick questions",
     )
     p.set_defaults(handler=_serve)
 

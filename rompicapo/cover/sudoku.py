@@ -765,6 +765,7 @@ def generate(
     diagonals: bool = False,
     regions: str | None = None,
     time_limit: float | None = None,
+    difficulty: str | None = None,
 ) -> GenerateResult:
     """A puzzle with exactly one solution, from a random full grid (seeded), removing clues in
     random order (in pairs of cells symmetric under a half turn when ``symmetric``) whenever
@@ -779,7 +780,18 @@ def generate(
     and keep the grid reached: every removal kept was checked, so the puzzle still has one
     solution, but ``minimal`` is False (not shown) and ``stopped`` says why. The first full
     grid is always built, since there is no puzzle without it.
+
+    ``difficulty`` (``"easy"``, ``"medium"``, ``"hard"`` or ``"fiendish"``, see :class:`Rating`)
+    generates from ``seed``, ``seed + 1``, ... (a fresh seed if None) until a puzzle rates so,
+    at most :data:`DIFFICULTY_TRIES` puzzles or ``time_limit`` seconds; the result is the last
+    puzzle made (its ``rating`` says whether the wish was met) and its ``seed`` alone makes it
+    again.
     """
+    if difficulty is not None:
+        return _generate_rated(
+            difficulty, box=box, clues=clues, symmetric=symmetric, seed=seed,
+            diagonals=diagonals, regions=regions, time_limit=time_limit,
+        )  # fmt: skip
     deadline = Deadline(check_time_limit(time_limit))
     box = parse_box(box)
     seed = check_seed(seed)
@@ -824,6 +836,28 @@ def generate(
         peak_bytes=peak_rss_bytes(),
         counts={"clues": puzzle.clue_count},
     )
+
+
+#: Puzzles :func:`generate` makes at most while looking for a wanted difficulty. From seed 5
+#: (9x9) the first "hard" was the 1st puzzle, "easy" the 3rd, "medium" the 4th; "fiendish"
+#: is rarer, hence a cap rather than a loop without end.
+DIFFICULTY_TRIES = 200
+DIFFICULTIES = ("easy", "medium", "hard", "fiendish")
+
+
+def _generate_rated(difficulty: object, *, seed: int | None, time_limit: float | None,
+                    **kw: Any) -> GenerateResult:  # fmt: skip
+    if difficulty not in DIFFICULTIES:
+        raise InputError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {difficulty!r}")
+    deadline = Deadline(check_time_limit(time_limit))
+    seed = check_seed(seed)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 62))
+    for k in range(DIFFICULTY_TRIES):
+        res = generate(seed=seed + k, time_limit=deadline.time_left(), **kw)
+        if res.rating == difficulty or deadline.expired():
+            break
+    return res
 
 
 @dataclass

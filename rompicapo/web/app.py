@@ -1,8 +1,16 @@
-"""The playground's ASGI app: static pages, the families' routes, jobs, and error handling.
+"""The playground's ASGI app: pages, the families' routes, jobs, and error handling.
 
-Every error a request can cause is an HTTP 4xx with ``{"error": "one line"}``: the families'
-:class:`~rompicapo.common.InputError` (400), a busy playground (409/429), an unknown route
-(404), a body too large (413). A bug is a 500 with one line, and the server keeps serving.
+Every error a request can cause is an HTTP status with ``{"error": "one line"}``: the user's
+mistake (:class:`~rompicapo.common.InputError`) 400; a request from elsewhere or another
+page's job 403 (:mod:`rompicapo.web.guard`); no such job or route 404; a busy playground 409
+(this page runs a job) or 429 (the playground is full); a body too large 413, of the wrong
+type 415; an answer that cannot be checked (:class:`~rompicapo.common.NotVerifiable`) 422; a
+failure of rompicapo itself (:class:`~rompicapo.common.InternalError`, or anything
+unexpected) 500 with "please report it", its traceback in the server's log only. The server
+keeps serving after any of them.
+
+The pages are the HTML files of ``static/`` with the server's CSRF secret and a new owner
+token written into their ``<head>`` each time one is sent (:mod:`rompicapo.web.guard`).
 """
 
 from __future__ import annotations
@@ -10,45 +18,78 @@ from __future__ import annotations
 import contextlib
 import importlib
 import ipaddress
-import pkgutil
+import logging
+import sys
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rompicapo.common import InputError, NotVerifiable, RompicapoError, default_jobs
-from rompicapo.web.jobs import Busy, JobManager
+from rompicapo.web.guard import Guard, Tokens, allowed_hosts, one_line_response
+from rompicapo.web.jobs import Busy, Failed, Forbidden, JobManager, NoSuchJob
 from rompicapo.web.params import MAX_UPLOAD_BYTES
+from rompicapo.web.run import owner_of
+from rompicapo.web.warmup import start_warm_up
+from rompicapo.web.worker import BUG
 
-__all__ = ["STATIC", "create_app", "serve"]
+__all__ = ["PAGES", "STATIC", "create_app", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 FAMILIES = ("paths", "cover", "games", "edges")
+PAGES = ("index", "paths", "cover", "games", "edges")
+# Headers of every page: no framing by other sites, no referrer, scripts from here only.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
+    "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+}
+log = logging.getLogger("rompicapo.web")
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(message).split())[:500]}, status_code=status)
+# ------------------------------------------------------------------ errors
+
+_STATUS = [(NotVerifiable, 422), (Busy, None), (Failed, None), (Forbidden, 403),
+           (NoSuchJob, 404), (InputError, 400)]  # fmt: skip
 
 
-async def _on_input_error(request: Request, exc: Exception) -> Response:
-    return _error(400, str(exc))
+async def _on_rompicapo_error(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status", None)
+    for kind, code in _STATUS:
+        if isinstance(exc, kind):
+            status = code or status
+            break
+    else:
+        from rompicapo.common import InternalError
 
-
-async def _on_busy(request: Request, exc: Busy) -> Response:
-    return _error(exc.status, str(exc))
+        status = 500 if isinstance(exc, InternalError) else 400
+    if status == 500 and not isinstance(exc, Failed):
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return one_line_response(500, BUG.format(" ".join(str(exc).split())[:300]))
+    return one_line_response(status, str(exc))
 
 
 async def _on_http(request: Request, exc: HTTPException) -> Response:
-    return _error(exc.status_code, exc.detail or "error")
+    return one_line_response(exc.status_code, exc.detail or "error")
 
 
 async def _on_bug(request: Request, exc: Exception) -> Response:
-    return _error(500, f"internal error: {type(exc).__name__}: {exc}; please report it")
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return one_line_response(500, BUG.format(type(exc).__name__))
 
 
 class _BodyLimit:
@@ -63,32 +104,75 @@ class _BodyLimit:
                 if key == b"content-length" and (
                     not value.isdigit() or int(value) > self.max_bytes
                 ):
-                    response = _error(413, f"the request is larger than {self.max_bytes} bytes")
+                    response = one_line_response(
+                        413, f"the request is larger than {self.max_bytes} bytes"
+                    )
                     await response(scope, receive, send)
                     return
         await self.app(scope, receive, send)
 
 
+# ------------------------------------------------------------------ pages and jobs
+
+_page_text: dict[str, str] = {}
+
+
+def _page(name: str, tokens: Tokens) -> HTMLResponse:
+    if name not in _page_text:
+        _page_text[name] = (STATIC / f"{name}.html").read_text()
+    meta = (
+        f'<meta name="csrf-token" content="{tokens.csrf}">\n'
+        f'<meta name="owner-token" content="{tokens.new_owner()}">\n'
+        '<link rel="icon" href="/favicon.ico" type="image/svg+xml">'
+    )
+    html = _page_text[name].replace("<head>", "<head>\n" + meta, 1)
+    return HTMLResponse(html, headers=PAGE_HEADERS)
+
+
 async def _index(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html")
+    return _page("index", request.app.state.tokens)
+
+
+async def _static_page(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in PAGES:
+        raise HTTPException(404, f"no page {name[:40]!r}")
+    return _page(name, request.app.state.tokens)
+
+
+async def _favicon(request: Request) -> Response:
+    return FileResponse(
+        STATIC / "favicon.svg", media_type="image/svg+xml",
+        headers={"Cache-Control": "max-age=86400"},
+    )  # fmt: skip
 
 
 async def _health(request: Request) -> Response:
     jobs: JobManager = request.app.state.jobs
-    return JSONResponse({"ok": True, "running": len(jobs.running()), "max": jobs.max_running})
+    return JSONResponse(
+        {
+            "ok": True,
+            "running": len(jobs.running()),
+            "max": jobs.max_running,
+            "compiling": jobs.compiling(),
+            "warmed": {family: round(s, 2) for family, s in jobs.warmed.items()},
+        }
+    )
 
 
 async def _job(request: Request) -> Response:
-    return JSONResponse(request.app.state.jobs.get(request.path_params["job"]).summary())
+    jobs: JobManager = request.app.state.jobs
+    return JSONResponse(jobs.get(request.path_params["job"], owner_of(request)).summary())
 
 
 async def _job_stop(request: Request) -> Response:
-    return JSONResponse(request.app.state.jobs.stop(request.path_params["job"]).summary())
+    jobs: JobManager = request.app.state.jobs
+    return JSONResponse(jobs.stop(request.path_params["job"], owner_of(request)).summary())
 
 
 async def _job_events(request: Request) -> Response:
     jobs: JobManager = request.app.state.jobs
-    job = jobs.get(request.path_params["job"])
+    job = jobs.get(request.path_params["job"], owner_of(request))
     return StreamingResponse(
         jobs.stream(job, request.is_disconnected),
         media_type="text/event-stream",
@@ -96,29 +180,44 @@ async def _job_events(request: Request) -> Response:
     )
 
 
-@contextlib.asynccontextmanager
-async def _lifespan(app: Any):
-    yield
-    app.state.jobs.stop_all()  # a server that stops stops its runs
-
-
 def family_routes() -> list[Any]:
     """The routes of every family module in this package (``ROUTES``), under /api/<family>."""
     routes: list[Any] = []
-    found = {m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])}
     for name in FAMILIES:
-        if name in found:
-            module = importlib.import_module(f"rompicapo.web.{name}")
-            routes.append(Mount(f"/api/{name}", routes=list(module.ROUTES)))
+        module = importlib.import_module(f"rompicapo.web.{name}")
+        routes.append(Mount(f"/api/{name}", routes=list(module.ROUTES)))
     return routes
 
 
-def create_app(*, jobs: int | None = None, max_upload_bytes: int = MAX_UPLOAD_BYTES) -> Any:
-    """The playground app. ``jobs``: the most jobs running at once (default: all cores)."""
+def create_app(
+    *,
+    jobs: int | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    max_upload_bytes: int = MAX_UPLOAD_BYTES,
+    warm_up: bool = True,
+) -> Any:
+    """The playground app for a server listening on ``host:port`` (the addresses its pages may
+    come from). ``jobs``: the most jobs running at once, one worker process each (default:
+    all cores); ``warm_up``: compile the kernels in the workers as the server starts."""
     manager = JobManager(default_jobs() if jobs is None else jobs)
+    tokens = Tokens()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any):
+        manager.start()
+        if warm_up:
+            start_warm_up(manager)
+        try:
+            yield
+        finally:
+            manager.close()  # a server that stops stops its runs and its workers
+
     app = Starlette(
         routes=[
             Route("/", _index),
+            Route("/favicon.ico", _favicon),
+            Route("/static/{name}.html", _static_page),
             Route("/api/health", _health),
             Route("/api/jobs/{job}", _job),
             Route("/api/jobs/{job}/stop", _job_stop, methods=["POST"]),
@@ -127,17 +226,16 @@ def create_app(*, jobs: int | None = None, max_upload_bytes: int = MAX_UPLOAD_BY
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={
-            InputError: _on_input_error,
-            NotVerifiable: _on_input_error,
-            Busy: _on_busy,
-            RompicapoError: _on_input_error,
+            RompicapoError: _on_rompicapo_error,
             HTTPException: _on_http,
             Exception: _on_bug,
         },
-        lifespan=_lifespan,
+        lifespan=lifespan,
     )
     app.state.jobs = manager
-    return _BodyLimit(app, max_upload_bytes)
+    app.state.tokens = tokens
+    guarded = Guard(app, allowed_hosts(host, port), tokens)
+    return _BodyLimit(guarded, max_upload_bytes)
 
 
 def _is_loopback(host: str) -> bool:
@@ -156,9 +254,9 @@ def serve(
     open_browser: bool = False,
     jobs: int | None = None,
 ) -> None:
-    """Run the playground until Ctrl-C. Binds to loopback unless ``host`` says otherwise."""
+    """Run the playground until Ctrl-C or SIGTERM (both stop every run and worker). Binds to
+    loopback unless ``host`` says otherwise."""
     import socket
-    import sys
     import webbrowser
 
     import uvicorn
@@ -172,13 +270,16 @@ def serve(
             probe.bind((host, port))
     except OSError as exc:
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}/"
     if not _is_loopback(host):
         print(
             f"rompicapo serve: listening on {host}:{port}, reachable from other machines",
             file=sys.stderr,
         )
     print(f"rompicapo playground: {url}  (Ctrl-C stops)", file=sys.stderr)
+    logging.basicConfig(level=logging.WARNING, format="rompicapo serve: %(message)s")
     if open_browser:
         webbrowser.open(url)
-    uvicorn.run(create_app(jobs=jobs), host=host, port=port, log_level="warning")
+    app = create_app(jobs=jobs, host=host, port=port)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

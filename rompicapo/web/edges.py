@@ -6,7 +6,9 @@ board), polishing a board with the improver, and a study file's report.
 Pieces and boards come in as the files' text (a page reads the file the user picks) and are
 read by the family's text parsers (``parse_pieces``, ``parse_board``, ``board_from_url``):
 no value a client sends is ever opened as a path. A study file (SQLite) is uploaded raw and
-written to a temporary folder this server creates, then removed.
+written to a temporary folder this server creates, then removed. Every search runs in the job
+manager's workers (:mod:`rompicapo.web.jobs`): the viewer's board in the quick lane, solving,
+polishing and study reports in a job worker.
 """
 
 from __future__ import annotations
@@ -19,25 +21,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from rompicapo.common import InputError, ProgressEvent, StopRequested
-from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body, read_body
+from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body, known, read_body
+from rompicapo.web.run import heavy, quick, start_job
 
 __all__ = ["ROUTES", "board_payload"]
-
-
-def _known(body: dict[str, Any], *names: str) -> dict[str, Any]:
-    """``body`` when it names only ``names``: a field the route does not know is a mistake
-    (a typo would otherwise be ignored silently), so it is a 400 naming it."""
-    extra = sorted(set(body) - set(names))
-    if extra:
-        takes = ", ".join(names)
-        raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
-    return body
 
 
 # Boards up to this side on the page (Eternity II is 16; published sets stop at 20).
@@ -46,14 +38,14 @@ MAX_SIDE = 20
 MAX_TEXT = 64_000
 # Solve and improve jobs: at most this long in the playground.
 MAX_SECONDS = 60.0
-# A study file: at most this large.
+# A study file: at most this large; its report takes seconds (matplotlib), at most this long.
 STUDY_MAX_BYTES = MAX_UPLOAD_BYTES
+STUDY_SECONDS = 120.0
 
 
-def _puzzle(body: dict[str, Any]):
+def _puzzle(spec: str):
     from rompicapo.edges.puzzle import eternity2, parse_pieces
 
-    spec = field(body, "pieces", str, "eternity2", max_length=MAX_TEXT)
     if spec.strip().lower() in ("eternity2", "e2", ""):
         return eternity2()
     puzzle = parse_pieces(spec, name="uploaded pieces")
@@ -62,10 +54,9 @@ def _puzzle(body: dict[str, Any]):
     return puzzle
 
 
-def _board(body: dict[str, Any], puzzle, name: str = "board", required: bool = True):
+def _board(text: str | None, puzzle, name: str = "board", required: bool = True):
     from rompicapo.edges.puzzle import Board, board_from_url, is_url, parse_board
 
-    text = field(body, name, str, None, max_length=MAX_TEXT)
     if text is None or not text.strip():
         if required:
             raise InputError(f"{name} is required (a board file's text or a viewer URL)")
@@ -73,6 +64,17 @@ def _board(body: dict[str, Any], puzzle, name: str = "board", required: bool = T
     if is_url(text.strip()):
         return board_from_url(text.strip(), puzzle)
     return parse_board(text, puzzle, what=name, strict=False)
+
+
+def _texts(body: dict[str, Any]) -> tuple[str, str | None]:
+    pieces = field(body, "pieces", str, "eternity2", max_length=MAX_TEXT)
+    return pieces, field(body, "board", str, None, max_length=MAX_TEXT)
+
+
+def check_input(pieces: str, board: str | None, board_required: bool) -> None:
+    """Parse the pieces and the board (a worker's task, before a job starts): InputError
+    naming what is wrong."""
+    _board(board, _puzzle(pieces), "board", board_required)
 
 
 def board_payload(board, puzzle) -> dict[str, Any]:
@@ -111,18 +113,23 @@ def board_payload(board, puzzle) -> dict[str, Any]:
     }
 
 
-async def board_route(request: Request) -> JSONResponse:
+def view_board(pieces: str, board_text: str | None) -> dict[str, Any]:
+    """What the viewer draws, with the independent verifier's score (a worker's task)."""
     from rompicapo.edges import score_board
 
-    body = _known(await json_body(request), "pieces", "board")
-    puzzle = await run_in_threadpool(_puzzle, body)
-    board = await run_in_threadpool(_board, body, puzzle, "board", False)
+    puzzle = _puzzle(pieces)
+    board = _board(board_text, puzzle, "board", False)
     out = board_payload(board, puzzle)
-    checked = await run_in_threadpool(score_board, board, puzzle)
+    checked = score_board(board, puzzle)
     out["valid"] = checked.valid
     out["problems"] = checked.problems[:5]
     out["verified_score"] = checked.score  # the independent verifier's count
-    return JSONResponse(out)
+    return out
+
+
+async def board_route(request: Request) -> JSONResponse:
+    pieces, board = _texts(known(await json_body(request), "pieces", "board"))
+    return JSONResponse(await quick(request, view_board, pieces, board, time_limit=10.0))
 
 
 def _stop_once(progress):
@@ -148,145 +155,152 @@ def _seconds(body: dict[str, Any], default: float) -> float:
     return field(body, "time_limit", float, default, minimum=0.5, maximum=MAX_SECONDS)
 
 
-async def solve_route(request: Request) -> JSONResponse:
-    """A job: Blackwood's search in one thread for ``time_limit`` seconds. Each progress event
-    carries the score, depth, placements per second and the best board so far."""
-    from rompicapo.edges.blackwood import search
-    from rompicapo.edges.puzzle import Board, load_clues
+def _with_boards(progress: Any, puzzle: Any) -> tuple[Any, Any]:
+    """The search reports twice each time: a ProgressEvent (score, counts), then the older
+    dict report that carries the best board. ``relay`` holds the event until ``on_board``
+    brings its board, so the page's board and score always go together; start and done pass
+    at once. Returns ``(relay, on_board)``."""
+    from rompicapo.edges.puzzle import Board
 
-    body = _known(await json_body(request), "tab", "pieces", "clues", "time_limit", "seed")
-    tab = field(body, "tab", str, max_length=64)
+    held: dict[str, Any] = {"event": None, "board": None}
+
+    def forward(event: ProgressEvent) -> None:
+        placements = held["board"]
+        best = None
+        if placements is not None:
+            b = Board.empty(puzzle.rows, puzzle.cols)
+            for r, c, k, rot in placements:
+                b.piece[r, c], b.rotation[r, c] = k, rot
+            best = board_payload(b, puzzle)
+            best["depth"] = len(placements)
+        progress(
+            ProgressEvent(
+                kind=event.kind, done=event.done, total=event.total, unit=event.unit,
+                elapsed=event.elapsed, rate=event.rate, best=best,
+                counts=dict(event.counts), message=event.message,
+            )
+        )  # fmt: skip
+
+    def relay(event: ProgressEvent) -> None:
+        if event.kind in ("start", "done"):
+            forward(event)
+        else:
+            held["event"] = event
+
+    def on_board(info: dict) -> None:
+        held["board"] = info.get("best")
+        if held["event"] is not None:
+            event, held["event"] = held["event"], None
+            forward(event)
+
+    return relay, on_board
+
+
+def solve_job(progress: Any, pieces: str, clues_name: str, seconds: float, seed: int) -> Any:
+    """Blackwood's search for ``seconds`` (a job). Each progress event carries the score,
+    depth, placements per second and the best board so far."""
+    from rompicapo.edges.blackwood import search
+    from rompicapo.edges.puzzle import load_clues
+
+    progress = _stop_once(progress)
+    puzzle = _puzzle(pieces)
+    clues = load_clues(None if clues_name == "default" else clues_name, puzzle)
+    # The first search of a worker compiles (or loads) the kernels, which takes seconds
+    # under load; a tiny search first keeps that out of the user's time limit.
+    progress(ProgressEvent(kind="start", message="loading the search kernels"))
+    t0 = time.perf_counter()
+    search(puzzle, clues, time_limit=None, node_limit=1000, seed=seed)
+    warm = time.perf_counter() - t0
+    relay, on_board = _with_boards(progress, puzzle)
+    res = search(puzzle, clues, time_limit=seconds, seed=seed, progress=relay,
+                 on_progress=on_board)  # fmt: skip
+    out = res.to_dict()
+    out["warmup_seconds"] = warm
+    out["board"] = board_payload(res.board, puzzle)
+    out["partial_board"] = board_payload(res.partial, puzzle)
+    return out
+
+
+def improve_job(progress: Any, pieces: str, board_text: str, seconds: float, seed: int) -> Any:
+    """The improver (large-neighbourhood search) on the board given (a job)."""
+    from rompicapo.edges import improve_board
+
+    puzzle = _puzzle(pieces)
+    board = _board(board_text, puzzle, "board", True)
+    # as for a solve: the kernels' first load stays out of the user's time limit
+    progress(ProgressEvent(kind="start", message="loading the improver's kernels"))
+    t0 = time.perf_counter()
+    improve_board(board, puzzle, time_limit=None, node_limit=1, seed=seed)
+    warm = time.perf_counter() - t0
+    res = improve_board(board, puzzle, time_limit=seconds, seed=seed,
+                        progress=_stop_once(progress))  # fmt: skip
+    out = res.to_dict()
+    out["warmup_seconds"] = warm
+    out["board"] = board_payload(res.board, puzzle)
+    return out
+
+
+async def solve_route(request: Request) -> JSONResponse:
+    """A job: Blackwood's search for ``time_limit`` seconds (see :func:`solve_job`)."""
+    body = known(await json_body(request), "pieces", "clues", "time_limit", "seed")
+    pieces, _ = _texts(body)
     seconds = _seconds(body, 10.0)
     seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
     clues_name = field(body, "clues", str, "default", choices=("default", "centre", "none"))
-    puzzle = await run_in_threadpool(_puzzle, body)
-    if clues_name == "default":
-        clues = load_clues(None, puzzle)
-    else:
-        clues = load_clues(clues_name, puzzle)
-
-    def run(job_progress):
-        progress = _stop_once(job_progress)
-        # The search reports twice each time: a ProgressEvent (score, counts), then the older
-        # dict report that carries the best board. The event is held until its board comes,
-        # so the page's board and score always go together; start and done pass at once.
-        held: dict[str, Any] = {"event": None, "board": None}
-
-        def forward(event: ProgressEvent) -> None:
-            placements = held["board"]
-            best = None
-            if placements is not None:
-                b = Board.empty(puzzle.rows, puzzle.cols)
-                for r, c, k, rot in placements:
-                    b.piece[r, c], b.rotation[r, c] = k, rot
-                best = board_payload(b, puzzle)
-                best["depth"] = len(placements)
-            progress(
-                ProgressEvent(
-                    kind=event.kind, done=event.done, total=event.total, unit=event.unit,
-                    elapsed=event.elapsed, rate=event.rate, best=best,
-                    counts=dict(event.counts), message=event.message,
-                )
-            )  # fmt: skip
-
-        def relay(event: ProgressEvent) -> None:
-            if event.kind in ("start", "done"):
-                forward(event)
-            else:
-                held["event"] = event
-
-        def on_board(info: dict) -> None:
-            held["board"] = info.get("best")
-            if held["event"] is not None:
-                event, held["event"] = held["event"], None
-                forward(event)
-
-        # The first search of a server compiles (or loads) the kernels, which takes seconds
-        # under load; a tiny search first keeps that out of the user's time limit.
-        progress(ProgressEvent(kind="start", message="loading the search kernels"))
-        t0 = time.perf_counter()
-        search(puzzle, clues, time_limit=None, node_limit=1000, seed=seed)
-        warm = time.perf_counter() - t0
-        res = search(
-            puzzle, clues, time_limit=seconds, seed=seed, progress=relay, on_progress=on_board
-        )
-        out = res.to_dict()
-        out["warmup_seconds"] = warm
-        out["board"] = board_payload(res.board, puzzle)
-        out["partial_board"] = board_payload(res.partial, puzzle)
-        return out
-
-    job = request.app.state.jobs.start(tab, "edges-solve", run)
-    return JSONResponse(job.summary())
+    await quick(request, check_input, pieces, None, False, time_limit=10.0)
+    return start_job(request, "edges-solve", solve_job, pieces, clues_name, seconds, seed,
+                     time_limit=seconds, family="edges")  # fmt: skip
 
 
 async def improve_route(request: Request) -> JSONResponse:
-    """A job: the improver (large-neighbourhood search) on the board given."""
-    from rompicapo.edges import improve_board
-
-    body = _known(await json_body(request), "tab", "pieces", "board", "time_limit", "seed")
-    tab = field(body, "tab", str, max_length=64)
+    """A job: the improver on the board given (see :func:`improve_job`)."""
+    body = known(await json_body(request), "pieces", "board", "time_limit", "seed")
+    pieces, board = _texts(body)
     seconds = _seconds(body, 10.0)
     seed = field(body, "seed", int, 0, minimum=0, maximum=2**31 - 1)
-    puzzle = await run_in_threadpool(_puzzle, body)
-    board = await run_in_threadpool(_board, body, puzzle, "board", True)
+    await quick(request, check_input, pieces, board, True, time_limit=10.0)
+    return start_job(request, "edges-improve", improve_job, pieces, board, seconds, seed,
+                     time_limit=seconds, family="edges")  # fmt: skip
 
-    def run(progress):
-        # as for a solve: the kernels' first load stays out of the user's time limit
-        progress(ProgressEvent(kind="start", message="loading the improver's kernels"))
-        t0 = time.perf_counter()
-        improve_board(board, puzzle, time_limit=None, node_limit=1, seed=seed)
-        warm = time.perf_counter() - t0
-        res = improve_board(
-            board, puzzle, time_limit=seconds, seed=seed, progress=_stop_once(progress)
-        )
-        out = res.to_dict()
-        out["warmup_seconds"] = warm
-        out["board"] = board_payload(res.board, puzzle)
+
+def study(data: bytes) -> dict[str, Any]:
+    """A study file's report made in a temporary folder, then removed (a job worker's task):
+    the summary (markdown), the plots (PNG, base64) and the table (CSV)."""
+    from rompicapo.edges.study_report import study_report
+
+    t0 = time.monotonic()
+    folder = Path(tempfile.mkdtemp(prefix="rompicapo-web-study-"))
+    try:
+        db = folder / "study.sqlite"
+        db.write_bytes(data)
+        rep = study_report(db, folder / "report")
+        out = rep.to_dict()
+        files = []
+        for name in rep.files:
+            path = Path(name)
+            if path.suffix == ".md":
+                out["summary"] = path.read_text()[:200_000]
+            elif path.suffix == ".png":
+                files.append(
+                    {"name": path.name, "png": base64.b64encode(path.read_bytes()).decode()}
+                )
+            elif path.suffix == ".csv":
+                out["csv"] = path.read_text()[:200_000]
+        out["files"] = [f["name"] for f in files]
+        out["images"] = files
+        out["seconds"] = time.monotonic() - t0
         return out
-
-    job = request.app.state.jobs.start(tab, "edges-improve", run)
-    return JSONResponse(job.summary())
+    finally:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(folder)
 
 
 async def study_route(request: Request) -> JSONResponse:
-    """A study file (SQLite, uploaded raw): its report (summary and plots), made in a
-    temporary folder of this server and removed afterwards."""
-    from rompicapo.edges.study_report import study_report
-
+    """A study file (SQLite, uploaded raw): its report (see :func:`study`)."""
     data = await read_body(request, STUDY_MAX_BYTES, "the upload")
     if not data.startswith(b"SQLite format 3\x00"):
         raise InputError("a study file is an SQLite database (rompicapo edges study)")
-
-    def run() -> dict[str, Any]:
-        folder = Path(tempfile.mkdtemp(prefix="rompicapo-web-study-"))
-        try:
-            db = folder / "study.sqlite"
-            db.write_bytes(data)
-            rep = study_report(db, folder / "report")
-            out = rep.to_dict()
-            files = []
-            for name in rep.files:
-                path = Path(name)
-                if path.suffix == ".md":
-                    out["summary"] = path.read_text()[:200_000]
-                elif path.suffix == ".png":
-                    files.append(
-                        {"name": path.name, "png": base64.b64encode(path.read_bytes()).decode()}
-                    )
-                elif path.suffix == ".csv":
-                    out["csv"] = path.read_text()[:200_000]
-            out["files"] = [f["name"] for f in files]
-            out["images"] = files
-            return out
-        finally:
-            with contextlib.suppress(OSError):
-                shutil.rmtree(folder)
-
-    t0 = time.monotonic()
-    out = await run_in_threadpool(run)
-    out["seconds"] = time.monotonic() - t0
-    return JSONResponse(out)
+    return JSONResponse(await heavy(request, study, data, time_limit=STUDY_SECONDS))
 
 
 ROUTES = [

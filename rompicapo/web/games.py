@@ -1,35 +1,46 @@
 """The games page's routes (/api/games/...): Connect Four against the solver, tic-tac-toe's
 search statistics and alpha-beta tree, Nim with Bouton's advice.
 
-Connect Four positions early in the game can take the solver seconds to minutes, so a move's
-analysis works under a time cap: every column is tried with a node budget that grows while time
-remains, first for its outcome (win/draw/loss, the cheaper weak search), then for its exact
-score; a column not settled in time is "unknown" (never a guessed value). The computer's move
-is a proven best column when the known values prove one, else the solver's safe heuristic
-move. "Who wins from here" runs as a job with a longer cap (stoppable between solver calls of at
-most ~1.2 s each).
+Every search runs in the job manager's workers (:mod:`rompicapo.web.jobs`): the analysis of a
+Connect Four position, the computer's move and tic-tac-toe's searches in the quick lane, "who
+wins from here" as a job. A worker keeps its solver (and the cache below) between requests.
+
+A Connect Four position early in the game takes the solver a minute, so a move's analysis
+works under a time cap, each column in this order of cost until it is settled:
+
+1. the opening book (:mod:`rompicapo.web.c4_book`): the outcome of every position of the first
+   moves, solved once ahead;
+2. the solver with a node budget that grows while time remains, first for the outcome
+   (win/draw/loss, the cheaper weak search), then for the exact score; results are cached per
+   child position;
+3. a shallow search of the next plies (:func:`quick_bound`), which proves a bound: nobody can
+   force four before a certain stone, so the score lies within +/- that.
+
+Nothing is guessed: a column says its exact score, its outcome, or the bound it has. The
+computer's move is a proven best column when the known values prove one, else the solver's
+safe heuristic move, never a column known to be worse than another.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from rompicapo.common import InputError, ProgressEvent
-from rompicapo.web.params import field, json_body
+from rompicapo.web.c4_book import book_outcome
+from rompicapo.web.params import field, json_body, known
+from rompicapo.web.run import quick, start_job
 
-__all__ = ["ROUTES", "connect4_columns", "connect4_move"]
+__all__ = ["ROUTES", "connect4_columns", "connect4_move", "quick_bound"]
 
-# The analysis of one move: at most this many seconds by default, 2 s at the most.
-C4_TIME_CAP = 0.08
+# The analysis of one move: the page asks for this cap; 2 s at the most.
+C4_TIME_CAP = 0.3
 C4_TIME_CAP_MAX = 2.0
 # The first node budget per column; it grows x4 while time remains.
 C4_FIRST_BUDGET = 20_000
@@ -41,22 +52,21 @@ C4_JOB_MAX_BUDGET = 64_000_000
 C4_JOB_TRY_SECONDS = 1.2
 # Solved child positions kept (moves -> exact score of the player to move there).
 C4_CACHE = 20_000
+# The shallow search of the bound looks this many plies ahead at most (7^4 positions per
+# column at worst: a few hundredths of a second each in Python).
+BOUND_MAX_PLIES = 4
 
-_solver: Any = None
-_solver_lock = threading.Lock()
+_solver: Any = None  # this worker's solver
 _c4_cache: OrderedDict[str, int] = OrderedDict()  # child moves -> exact score (its mover)
 _c4_weak: OrderedDict[str, int] = OrderedDict()  # child moves -> +1/0/-1 (its mover)
-_cache_lock = threading.Lock()
-_init_lock = threading.Lock()
 
 
 def _get_solver() -> Any:
     global _solver
-    with _init_lock:
-        if _solver is None:
-            from rompicapo.games.connect4 import Connect4Solver
+    if _solver is None:
+        from rompicapo.games.connect4 import Connect4Solver
 
-            _solver = Connect4Solver(table_log2=21)  # 32 MB: early positions are capped anyway
+        _solver = Connect4Solver(table_log2=21)  # 16 MB: early positions are capped anyway
     return _solver
 
 
@@ -86,22 +96,80 @@ def _position_info(moves: str) -> dict[str, Any]:
 
 
 def _cached(cache: OrderedDict[str, int], moves: str) -> int | None:
-    with _cache_lock:
-        score = cache.get(moves)
-        if score is not None:
-            cache.move_to_end(moves)
-        return score
+    score = cache.get(moves)
+    if score is not None:
+        cache.move_to_end(moves)
+    return score
 
 
 def _remember(cache: OrderedDict[str, int], moves: str, score: int) -> None:
-    with _cache_lock:
-        cache[moves] = score
-        if len(cache) > C4_CACHE:
-            cache.popitem(last=False)
+    cache[moves] = score
+    if len(cache) > C4_CACHE:
+        cache.popitem(last=False)
 
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
+
+
+def _wins_within(p: Any, plies: int) -> bool:
+    """Can the player to move in ``p`` force four within ``plies`` plies (his moves counted
+    with the opponent's)? A plain search of the public Position."""
+    if plies <= 0 or p.over:
+        return False
+    moves = p.playable_columns()
+    if any(p.play(c).won for c in moves):
+        return True
+    if plies < 3:
+        return False
+    for c in moves:
+        after = p.play(c)
+        if after.over:
+            continue
+        # every reply of the opponent must leave us a forced win (and not win for him)
+        if all(
+            not after.play(r).won and _wins_within(after.play(r), plies - 2)
+            for r in after.playable_columns()
+        ):
+            return True
+    return False
+
+
+def _loses_within(p: Any, plies: int) -> bool:
+    """Whatever the player to move in ``p`` plays, can the opponent force four within
+    ``plies`` plies?"""
+    moves = p.playable_columns()
+    if plies < 2 or p.over or not moves:
+        return False
+    for c in moves:
+        after = p.play(c)
+        if after.won or after.over or not _wins_within(after, plies - 1):
+            return False
+    return True
+
+
+def quick_bound(moves: str, col: int, deadline: float) -> tuple[str, int]:
+    """What a shallow search proves about playing ``col`` after ``moves``, from the mover's
+    point of view: ``("sign", +1 or -1)`` when a side forces four within the plies searched,
+    else ``("bound", b)``: neither side can, so the winning stone, if any, comes later and
+    the score lies within ``[-b, b]``. Deepens to :data:`BOUND_MAX_PLIES` plies while
+    ``deadline`` (a ``time.perf_counter()`` value) allows."""
+    from rompicapo.games.connect4 import CELLS, parse_position
+
+    child = parse_position(moves).play(col)  # the opponent to move
+    proven = 0
+    for plies in range(1, BOUND_MAX_PLIES + 1):
+        if plies > 1 and time.perf_counter() > deadline:
+            break
+        if _wins_within(child, plies):
+            return "sign", -1
+        if _loses_within(child, plies):
+            return "sign", 1
+        proven = plies
+    # no four before stone (ply) child.count + proven + 1: a win then scores at most
+    # 22 - ceil(stone / 2) for the winner (Pons' convention)
+    stone = child.count + proven + 1
+    return "bound", max(0, CELLS // 2 + 1 - (stone + 1) // 2)
 
 
 def connect4_columns(
@@ -109,18 +177,18 @@ def connect4_columns(
     time_cap: float,
     *,
     solver: Any = None,
-    lock: Any = None,
     max_budget: int | None = None,
     max_try_seconds: float | None = None,
     progress: Any = None,
 ) -> list[dict[str, Any]]:
     """The value of playing each column after ``moves``, from the mover's point of view:
-    ``{"column", "state", "score", "sign"}`` with state ``"full"``, ``"solved"`` (``score`` is
-    Pons' exact score), ``"weak"`` (only ``sign`` is known: +1 win, 0 draw, -1 loss) or
-    ``"unknown"`` (not settled within ``time_cap`` seconds; nothing is guessed).
+    ``{"column", "state", "score", "sign", "bound"}`` with state ``"full"``, ``"solved"``
+    (``score`` is Pons' exact score), ``"weak"`` (only ``sign`` is known: +1 win, 0 draw, -1
+    loss; from the book or the weak search), ``"bound"`` (the score lies within
+    ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
 
     The weak search (win/draw/loss) is several times cheaper, so the first half of the time
-    goes to it, the rest to exact scores. Results are cached per child position.
+    goes to it, the rest to exact scores; a shallow search bounds what remains.
     ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
     stop within 2 s): a column that fails a try of that length is not tried again in that phase.
     ``progress`` receives a :class:`ProgressEvent` after every try (and may raise
@@ -133,7 +201,8 @@ def connect4_columns(
     out: list[dict[str, Any]] = []
     children = []
     for col in range(1, 8):
-        entry: dict[str, Any] = {"column": col, "state": "unknown", "score": None, "sign": None}
+        entry: dict[str, Any] = {"column": col, "state": "unknown", "score": None,
+                                 "sign": None, "bound": None}  # fmt: skip
         out.append(entry)
         if col not in p.playable_columns():
             entry["state"] = "full"
@@ -146,11 +215,13 @@ def connect4_columns(
         elif (exact := _cached(_c4_cache, child.moves)) is not None:
             entry.update(state="solved", score=-exact, sign=-_sign(exact))
         else:
-            if (weak := _cached(_c4_weak, child.moves)) is not None:
+            weak = _cached(_c4_weak, child.moves)
+            if weak is None:
+                weak = book_outcome(child.moves)
+            if weak is not None:
                 entry.update(state="weak", sign=-weak)
             children.append((col, child))
     solver = solver or _get_solver()  # made (and its kernel loaded) before the clock starts
-    lock = lock or _solver_lock
     t0 = time.perf_counter()
 
     def phase(todo: list, weak: bool, deadline: float) -> None:
@@ -168,8 +239,7 @@ def connect4_columns(
                     last_try = limit >= int(rate * max_try_seconds)
                     limit = min(limit, int(rate * max_try_seconds))
                 start = time.perf_counter()
-                with lock:
-                    res = solver.try_solve(child, weak=weak, node_limit=limit)
+                res = solver.try_solve(child, weak=weak, node_limit=limit)
                 spent = time.perf_counter() - start
                 if res is None:
                     rate = limit / max(spent, 1e-6)
@@ -200,10 +270,20 @@ def connect4_columns(
             if max_budget:
                 budget = min(budget, max_budget)
 
+    # the bound's shallow search keeps a fifth of the time (it takes a few hundredths)
+    search_end = t0 + time_cap * 0.8
     phase([(c, ch) for c, ch in children if out[c - 1]["state"] == "unknown"], True,
-          t0 + time_cap / 2)  # fmt: skip
+          t0 + time_cap * 0.4)  # fmt: skip
     phase([(c, ch) for c, ch in children if out[c - 1]["state"] != "solved"], False,
-          t0 + time_cap)  # fmt: skip
+          search_end)  # fmt: skip
+    for col, _child in children:
+        entry = out[col - 1]
+        if entry["state"] == "unknown":
+            kind, value = quick_bound(moves, col, t0 + time_cap)
+            if kind == "sign":
+                entry.update(state="weak", sign=value)
+            else:
+                entry.update(state="bound", bound=value)
     return out
 
 
@@ -233,7 +313,7 @@ def _summary(moves: str, columns: list[dict[str, Any]]) -> dict[str, Any]:
                               -1: "the opponent wins"}[out["sign"]]  # fmt: skip
         out["best_columns"] = [c["column"] for c in playable if c["sign"] == out["sign"]]
         return out
-    out["explanation"] = "unknown"
+    out["explanation"] = "not settled within the time cap"
     out["best_columns"] = []
     return out
 
@@ -291,8 +371,7 @@ def connect4_move(moves: str, time_cap: float) -> dict[str, Any]:
         col = centre([c for c in playable if c["sign"] == summary["sign"]])
         how = "proven best" if summary["score"] is not None else "keeps the proven outcome"
     else:
-        with _solver_lock:
-            col = _get_solver().best_move(moves, node_limit=1)  # its safe heuristic move
+        col = _get_solver().best_move(moves, node_limit=1)  # its safe heuristic move
         signs = {c["column"]: c["sign"] for c in playable if c["sign"] is not None}
         top = max(signs.values()) if signs else None
         allowed = [c["column"] for c in playable if c["sign"] is None or c["sign"] == top]
@@ -306,56 +385,68 @@ def connect4_move(moves: str, time_cap: float) -> dict[str, Any]:
     return {"column": col, "how": how, **summary}
 
 
-async def c4_analyze(request: Request) -> JSONResponse:
-    body = await json_body(request)
-    moves = _moves(body)
-    cap = field(body, "time_limit", float, C4_TIME_CAP, minimum=0.01, maximum=C4_TIME_CAP_MAX)
+def analyze(moves: str, time_cap: float) -> dict[str, Any]:
+    """The position after ``moves`` and, unless the game is over, its columns' values and
+    their summary (a worker's task)."""
     info = _position_info(moves)
     if info["over"]:
-        return JSONResponse({**info, "columns": [], "score": None, "best_columns": []})
+        return {**info, "columns": [], "score": None, "sign": None, "best_columns": []}
     t0 = time.perf_counter()
-    columns = await run_in_threadpool(connect4_columns, moves, cap)
-    return JSONResponse({**info, **_summary(moves, columns), "seconds": time.perf_counter() - t0})
+    columns = connect4_columns(moves, time_cap)
+    return {**info, **_summary(moves, columns), "seconds": time.perf_counter() - t0}
+
+
+def computer_move(moves: str, time_cap: float) -> dict[str, Any]:
+    """The computer's column after ``moves`` (a worker's task)."""
+    t0 = time.perf_counter()
+    answer = connect4_move(moves, time_cap)
+    return {**_position_info(moves), **answer, "seconds": time.perf_counter() - t0}
+
+
+def who_wins(progress: Any, moves: str, seconds: float) -> dict[str, Any]:
+    """The "who wins from here" job: every column with budgets up to
+    :data:`C4_JOB_MAX_BUDGET` for ``seconds``, with its own solver and table."""
+    from rompicapo.games.connect4 import Connect4Solver
+
+    columns = connect4_columns(
+        moves,
+        seconds,
+        solver=Connect4Solver(table_log2=20),
+        max_budget=C4_JOB_MAX_BUDGET,
+        max_try_seconds=C4_JOB_TRY_SECONDS,
+        progress=progress,
+    )
+    return {**_position_info(moves), **_summary(moves, columns)}
+
+
+async def c4_analyze(request: Request) -> JSONResponse:
+    body = known(await json_body(request), "moves", "time_limit")
+    moves = _moves(body)
+    cap = field(body, "time_limit", float, C4_TIME_CAP, minimum=0.01, maximum=C4_TIME_CAP_MAX)
+    answer = await quick(request, analyze, moves, cap, time_limit=cap, family="connect4")
+    return JSONResponse(answer)
 
 
 async def c4_move(request: Request) -> JSONResponse:
-    body = await json_body(request)
+    body = known(await json_body(request), "moves", "time_limit")
     moves = _moves(body)
     cap = field(body, "time_limit", float, 0.5, minimum=0.01, maximum=C4_TIME_CAP_MAX)
-    info = _position_info(moves)
-    if info["over"]:
+    if _position_info(moves)["over"]:
         raise InputError(f"the game is already over after {moves!r}")
-    t0 = time.perf_counter()
-    answer = await run_in_threadpool(connect4_move, moves, cap)
-    return JSONResponse({**info, **answer, "seconds": time.perf_counter() - t0})
+    answer = await quick(request, computer_move, moves, cap, time_limit=cap, family="connect4")
+    return JSONResponse(answer)
 
 
 async def c4_solve(request: Request) -> JSONResponse:
     """Who wins from here, without the move's time cap: a job (stop works between budgets)."""
-    body = await json_body(request)
+    body = known(await json_body(request), "moves", "time_limit")
     moves = _moves(body)
-    tab = field(body, "tab", str, max_length=64)
     seconds = field(body, "time_limit", float, 30.0, minimum=0.1, maximum=C4_JOB_SECONDS)
     if _position_info(moves)["over"]:
         raise InputError(f"the game is already over after {moves!r}")
-
-    def run(progress):
-        from rompicapo.games.connect4 import Connect4Solver
-
-        solver = Connect4Solver(table_log2=20)  # its own table: move answers stay fast
-        columns = connect4_columns(
-            moves,
-            seconds,
-            solver=solver,
-            lock=threading.Lock(),
-            max_budget=C4_JOB_MAX_BUDGET,
-            max_try_seconds=C4_JOB_TRY_SECONDS,
-            progress=progress,
-        )
-        return {**_position_info(moves), **_summary(moves, columns)}
-
-    job = request.app.state.jobs.start(tab, "connect4-solve", run)
-    return JSONResponse(job.summary())
+    return start_job(
+        request, "connect4-solve", who_wins, moves, seconds, time_limit=seconds, family="connect4"
+    )
 
 
 # ------------------------------------------------------------------ tic-tac-toe
@@ -415,39 +506,40 @@ def tictactoe_stats(cells: tuple[int, ...]) -> dict[str, Any]:
     return out
 
 
-async def ttt_analyze(request: Request) -> JSONResponse:
-    body = await json_body(request)
-    cells = _ttt_cells(body)
-    return JSONResponse(await run_in_threadpool(tictactoe_stats, cells))
-
-
 TREE_MAX_NODES = 1500
+# tic-tac-toe's searches: minimax from the empty board walks 549,946 nodes (about a second)
+TTT_SECONDS = 10.0
+
+
+def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
+    """The alpha-beta tree after ``cells`` (at most :data:`TREE_MAX_NODES` nodes)."""
+    from rompicapo.games import TicTacToe
+    from rompicapo.games.search import static_order
+    from rompicapo.games.tree_trace import alphabeta_tree
+
+    g = TicTacToe()
+    s = g.initial()
+    for c in cells:
+        s = g.play(s, c)
+    tree = alphabeta_tree(
+        g, s, order=static_order(list(ORDER)) if ordered else None, max_nodes=TREE_MAX_NODES
+    )
+    return {"moves": list(cells), "ordered": ordered, "counts": tree.counts(),
+            "tree": tree.to_dict()}  # fmt: skip
+
+
+async def ttt_analyze(request: Request) -> JSONResponse:
+    cells = _ttt_cells(known(await json_body(request), "moves"))
+    return JSONResponse(await quick(request, tictactoe_stats, cells, time_limit=TTT_SECONDS))
 
 
 async def ttt_tree(request: Request) -> JSONResponse:
-    body = await json_body(request)
+    body = known(await json_body(request), "moves", "ordered")
     cells = _ttt_cells(body)
     ordered = field(body, "ordered", bool, False)
-
-    def run() -> dict[str, Any]:
-        from rompicapo.games import TicTacToe
-        from rompicapo.games.search import static_order
-        from rompicapo.games.tree_trace import alphabeta_tree
-
-        g = TicTacToe()
-        s = g.initial()
-        for c in cells:
-            s = g.play(s, c)
-        tree = alphabeta_tree(
-            g,
-            s,
-            order=static_order(list(ORDER)) if ordered else None,
-            max_nodes=TREE_MAX_NODES,
-        )
-        return {"moves": list(cells), "ordered": ordered, "counts": tree.counts(),
-                "tree": tree.to_dict()}  # fmt: skip
-
-    return JSONResponse(await run_in_threadpool(run))
+    return JSONResponse(
+        await quick(request, tictactoe_tree, cells, ordered, time_limit=TTT_SECONDS)
+    )
 
 
 # ------------------------------------------------------------------ Nim
@@ -459,7 +551,7 @@ NIM_MAX_HEAP = 1_000_000
 async def nim(request: Request) -> JSONResponse:
     from rompicapo.games.impartial import nim_advice
 
-    body = await json_body(request)
+    body = known(await json_body(request), "heaps", "misere")
     heaps = field(body, "heaps", list, max_length=NIM_MAX_HEAPS)
     for i, h in enumerate(heaps, 1):
         if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= NIM_MAX_HEAP:

@@ -16,7 +16,15 @@ from starlette.requests import Request
 
 from rompicapo.common import InputError
 
-__all__ = ["MAX_BODY_BYTES", "MAX_UPLOAD_BYTES", "field", "json_body", "read_body", "upload_text"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "MAX_UPLOAD_BYTES",
+    "field",
+    "json_body",
+    "known",
+    "read_body",
+    "upload_text",
+]
 
 # A JSON request is a few hundred bytes (a Sudoku, a move list, a board of 256 pieces is 3 KB).
 MAX_BODY_BYTES = 256 * 1024
@@ -49,6 +57,16 @@ async def json_body(request: Request, *, max_bytes: int = MAX_BODY_BYTES) -> dic
         raise InputError("the request body is not valid JSON") from None
     if not isinstance(body, dict):
         raise InputError("the request body must be a JSON object")
+    return body
+
+
+def known(body: dict[str, Any], *names: str) -> dict[str, Any]:
+    """``body`` when it names only ``names``: a field the route does not know is a mistake
+    (a typo would otherwise be ignored silently), so it is a 400 naming it."""
+    extra = sorted(set(body) - set(names))
+    if extra:
+        takes = ", ".join(names)
+        raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
     return body
 
 

@@ -11,6 +11,7 @@ where a missing browser is a failure. Screenshots go to ``ROMPICAPO_ARTIFACTS`` 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -31,15 +32,42 @@ CHROMIUM_FLAGS = [
 ]
 
 
+PORT = 8765  # the test client's address: http://127.0.0.1:8765 (nothing listens there)
+
+
+def page_tokens(client, path: str = "/") -> dict[str, str]:
+    """The headers a page sends: its CSRF secret and owner token, read from the page."""
+    html = client.get(path).text
+    csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', html).group(1)
+    owner = re.search(r'<meta name="owner-token" content="([^"]+)"', html).group(1)
+    return {"X-CSRF-Token": csrf, "X-Owner-Token": owner}
+
+
 @pytest.fixture
-def client():
-    """A Starlette test client of a fresh app (2 jobs at most)."""
+def new_page():
+    """``new_page(client, path="/")``: the tokens of a page just loaded (another owner)."""
+    return page_tokens
+
+
+@pytest.fixture(scope="module")
+def app_client():
+    """One app (2 job workers and a quick one) under Starlette's test client per module."""
     from starlette.testclient import TestClient
 
     from rompicapo.web import create_app
 
-    with TestClient(create_app(jobs=2), raise_server_exceptions=False) as c:
+    app = create_app(jobs=2, port=PORT, warm_up=False)
+    with TestClient(app, base_url=f"http://127.0.0.1:{PORT}", raise_server_exceptions=False) as c:
         yield c
+
+
+@pytest.fixture
+def client(app_client):
+    """The module's test client as a page just loaded: its tokens sent with every request."""
+    app_client.headers.update(page_tokens(app_client))
+    yield app_client
+    for name in ("X-CSRF-Token", "X-Owner-Token"):
+        app_client.headers.pop(name, None)
 
 
 def _free_port() -> int:
@@ -56,7 +84,8 @@ def live_server():
     from rompicapo.web import create_app
 
     port = _free_port()
-    config = uvicorn.Config(create_app(jobs=2), host="127.0.0.1", port=port, log_level="warning")
+    app = create_app(jobs=3, port=port)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -94,7 +123,10 @@ def browser():
 @pytest.fixture
 def page(browser, live_server):
     """A fresh page at the live server, 1280x900."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server)
+    # bypass_csp: Playwright evaluates its waits as strings, which the pages' CSP forbids
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=live_server, bypass_csp=True
+    )
     pg = context.new_page()
     yield pg
     context.close()

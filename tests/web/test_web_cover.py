@@ -96,7 +96,7 @@ def _queens_dlx(n):
 
 def test_dlx_upload_list_and_count(client):
     text = _queens_dlx(6)
-    r = client.post("/api/cover/dlx?tab=t1&mode=list&limit=10", content=text)
+    r = client.post("/api/cover/dlx?mode=list&limit=10", content=text)
     assert r.status_code == 200
     s = _wait(client, r.json()["id"])
     assert s["state"] == "done" and s["result"]["count"] == 4
@@ -104,13 +104,13 @@ def test_dlx_upload_list_and_count(client):
     names = [problem.describe(k) for k in range(len(problem.options))]
     for sol in s["result"]["kept"]:
         assert not cover_violations(problem, [names.index(o) for o in sol])
-    r = client.post("/api/cover/dlx?tab=t1&mode=count", content=_queens_dlx(8))
+    r = client.post("/api/cover/dlx?mode=count", content=_queens_dlx(8))
     s = _wait(client, r.json()["id"])
     assert s["state"] == "done" and s["result"]["count"] == 92 and s["result"]["complete"]
 
 
 def test_dlx_stop_within_two_seconds(client):
-    r = client.post("/api/cover/dlx?tab=t2&mode=count&time_limit=60", content=_queens_dlx(15))
+    r = client.post("/api/cover/dlx?mode=count&time_limit=60", content=_queens_dlx(15))
     job = r.json()["id"]
     time.sleep(1.0)
     t0 = time.monotonic()
@@ -146,16 +146,31 @@ def test_bad_input_is_one_line_4xx(client, url, body):
 
 def test_bad_dlx_uploads(client):
     for query, body in [
-        ("tab=t3&mode=count", "a b\nc\n"),  # an unknown item
-        ("tab=t3&mode=dance", "a\na\n"),
-        ("tab=t3&limit=x", "a\na\n"),
-        ("mode=count", "a\na\n"),  # no tab
-        ("tab=t3", b"\x00\x01binary"),
-        ("tab=t3&time_limit=1e9", "a\na\n"),
+        ("mode=count", "a b\nc\n"),  # an unknown item
+        ("mode=dance", "a\na\n"),
+        ("limit=x", "a\na\n"),
+        ("tab=t3", "a\na\n"),  # the page's owner comes from its token, not a field
+        ("mode=list", b"\x00\x01binary"),
+        ("time_limit=1e9", "a\na\n"),
     ]:
         r = client.post(f"/api/cover/dlx?{query}", content=body)
         assert 400 <= r.status_code < 500, (query, r.text)
         assert "\n" not in r.json()["error"]
     big = "a\n" + "a\n" * (1024 * 1024 + 10)
-    r = client.post("/api/cover/dlx?tab=t3", content=big)
+    r = client.post("/api/cover/dlx", content=big)
     assert r.status_code in (400, 413)
+
+
+def test_generate_takes_a_difficulty():
+    """``sudoku.generate(difficulty=...)`` (the page's wish, now the API's): the puzzle rates
+    so, and its seed alone makes it again; a difficulty that is not a rating is refused."""
+    from rompicapo.common import InputError
+    from rompicapo.cover import sudoku
+
+    for wanted in ("easy", "medium"):
+        r = sudoku.generate(difficulty=wanted, seed=3, time_limit=30)
+        assert r.rating == wanted and r.verify()
+        again = sudoku.generate(seed=r.seed)
+        assert again.puzzle.line() == r.puzzle.line()
+    with pytest.raises(InputError, match="difficulty"):
+        sudoku.generate(difficulty="impossible")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -78,7 +79,7 @@ def test_board_of_an_uploaded_pieces_file(client):
 
 
 def test_solve_job_and_improve_job(client):
-    r = client.post("/api/edges/solve", json={"tab": "e1", "time_limit": 3, "seed": 3})
+    r = client.post("/api/edges/solve", json={"time_limit": 3, "seed": 3})
     assert r.status_code == 200
     job = r.json()["id"]
     live = []  # (search score reported, score of the board sent with it, recounted here)
@@ -95,7 +96,7 @@ def test_solve_job_and_improve_job(client):
     p = eternity2()
     assert board_problems(p.rows, p.cols, p.pieces.tolist(), _placements(board)) == []
     # polish the Blackwood board for 2 s: never worse, checked again
-    r = client.post("/api/edges/improve", json={"tab": "e1", "board": BOARD, "time_limit": 2})
+    r = client.post("/api/edges/improve", json={"board": BOARD, "time_limit": 2})
     assert r.status_code == 200
     s = _wait(client, r.json()["id"])
     assert s["state"] == "done", s
@@ -125,15 +126,16 @@ def test_bad_boards_are_one_line_4xx(client, body):
 
 def test_bad_jobs_and_study_uploads(client):
     for body in [
-        {"time_limit": 5},  # no tab
-        {"tab": "e2", "time_limit": 1e6},
-        {"tab": "e2", "time_limit": "ten"},
-        {"tab": "e2", "clues": "../x"},
-        {"tab": "e2", "seed": -1},
+        {"tab": "e2", "time_limit": 5},  # the owner comes from the page's token
+        {"time_limit": 1e6},
+        {"time_limit": "ten"},
+        {"clues": "../x"},
+        {"seed": -1},
+        {"pieces": "1 2 3\n"},
     ]:
         r = client.post("/api/edges/solve", json=body)
         assert 400 <= r.status_code < 500 and "\n" not in r.json()["error"], body
-    r = client.post("/api/edges/improve", json={"tab": "e2"})
+    r = client.post("/api/edges/improve", json={})
     assert r.status_code == 400 and "board" in r.json()["error"]
     for data in (b"not a database", b"", b"SQLite format 3\x00" + b"\x00" * 100):
         r = client.post("/api/edges/study", content=data)
@@ -141,15 +143,25 @@ def test_bad_jobs_and_study_uploads(client):
         assert "\n" not in r.json()["error"]
 
 
+def _tokens(base: str) -> dict[str, str]:
+    html = urllib.request.urlopen(f"{base}/", timeout=30).read().decode()
+    csrf = re.search(r'name="csrf-token" content="([^"]+)"', html).group(1)
+    owner = re.search(r'name="owner-token" content="([^"]+)"', html).group(1)
+    return {"X-CSRF-Token": csrf, "X-Owner-Token": owner}
+
+
 def test_a_closed_event_stream_stops_the_solve_within_two_seconds(live_server):
-    body = json.dumps({"tab": "closing-tab", "time_limit": 60}).encode()
+    tokens = _tokens(live_server)
+    body = json.dumps({"time_limit": 60}).encode()
     req = urllib.request.Request(
-        f"{live_server}/api/edges/solve", data=body, headers={"Content-Type": "application/json"}
+        f"{live_server}/api/edges/solve",
+        data=body,
+        headers={"Content-Type": "application/json", **tokens},
     )
     job = json.loads(urllib.request.urlopen(req, timeout=30).read())["id"]
     host, port = live_server.removeprefix("http://").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=30)
-    conn.request("GET", f"/api/jobs/{job}/events")
+    conn.request("GET", f"/api/jobs/{job}/events", headers=tokens)
     resp = conn.getresponse()
     # read until the search reports (the kernels are loaded), then close the stream
     t0 = time.monotonic()
@@ -158,7 +170,8 @@ def test_a_closed_event_stream_stops_the_solve_within_two_seconds(live_server):
     conn.close()
     closed = time.monotonic()
     while True:
-        s = json.loads(urllib.request.urlopen(f"{live_server}/api/jobs/{job}", timeout=10).read())
+        ask = urllib.request.Request(f"{live_server}/api/jobs/{job}", headers=tokens)
+        s = json.loads(urllib.request.urlopen(ask, timeout=10).read())
         if s["state"] != "running":
             break
         assert time.monotonic() - closed < 2.0, "the job still runs 2 s after its stream closed"

@@ -60,13 +60,17 @@ def test_connect4_computer_keeps_a_won_position_won(client):
 
 
 def test_connect4_early_positions_answer_within_the_cap(client):
-    # the empty board is far too hard for the cap: columns are unknown, never guessed
+    # the empty board is far too hard for the solver within the cap: its columns come from
+    # the opening book (outcomes) or a shallow search's bound, never a guessed value
     d = client.post("/api/games/connect4/analyze", json={"moves": "", "time_limit": 0.05}).json()
     assert d["score"] is None
     for c in d["columns"]:
-        assert c["state"] in ("unknown", "solved", "weak")
+        assert c["state"] in ("solved", "weak", "bound")
         assert (c["score"] is None) == (c["state"] != "solved")
-        assert (c["sign"] is None) == (c["state"] == "unknown")
+        assert (c["sign"] is None) == (c["state"] == "bound")
+        assert (c["bound"] is None) == (c["state"] != "bound")
+        if c["state"] == "bound":  # nobody wins before stone 3 or so: |score| <= 21 - 1
+            assert 0 < c["bound"] <= 20
     r = client.post("/api/games/connect4/move", json={"moves": "", "time_limit": 0.05})
     assert r.status_code == 200 and 1 <= r.json()["column"] <= 7
 
@@ -126,9 +130,7 @@ def test_connect4_who_wins_job_and_its_stop(client):
     import time
 
     moves = _late_position(5, played=30)
-    job = client.post(
-        "/api/games/connect4/solve", json={"moves": moves, "tab": "c4", "time_limit": 20}
-    ).json()
+    job = client.post("/api/games/connect4/solve", json={"moves": moves, "time_limit": 20}).json()
     deadline = time.monotonic() + 60
     while (s := client.get(f"/api/jobs/{job['id']}").json())["state"] == "running":
         assert time.monotonic() < deadline
@@ -138,7 +140,7 @@ def test_connect4_who_wins_job_and_its_stop(client):
     assert Connect4Analysis(moves=moves, scores=scores).verify(max_empty=12)
     # the empty board: far beyond the job; stop is honoured between solver calls of ~1.2 s
     # (the bound below is loose on purpose: it catches a job that ignores stop, not a slow CPU)
-    job = client.post("/api/games/connect4/solve", json={"moves": "", "tab": "c4"}).json()
+    job = client.post("/api/games/connect4/solve", json={"moves": ""}).json()
     time.sleep(1.0)
     t0 = time.monotonic()
     client.post(f"/api/jobs/{job['id']}/stop")
@@ -168,3 +170,54 @@ def test_connect4_heuristic_move_meets_a_double_threat(client):
     r = client.post("/api/games/connect4/move", json={"moves": "44443", "time_limit": 0.05})
     assert r.status_code == 200
     assert r.json()["column"] in (2, 5)
+
+
+def test_the_opening_book_agrees_with_itself_and_with_theory():
+    """Each derived entry is the negamax of its children's; the empty board is a first-player
+    win (Allis 1988, "A knowledge-based approach of Connect-Four"), column 4 its only winning
+    first move, columns 3 and 5 draws (Allis; Tromp's 8-ply database)."""
+    from rompicapo.web.c4_book import BOOK_STONES, book_outcome, derive
+
+    assert book_outcome("") == 1
+    assert [-book_outcome(str(c)) for c in range(1, 8)] == [-1, -1, 0, 1, 0, -1, -1]
+    # every position of fewer stones: its entry is derived from its children's
+    from rompicapo.web.c4_book import book_table
+
+    book = book_table()
+    stack = [""]
+    checked = 0
+    while stack:
+        moves = stack.pop()
+        if len(moves) >= BOOK_STONES:
+            continue
+        assert derive(book, moves) == book_outcome(moves), moves
+        checked += 1
+        p = parse_position(moves)
+        stack += [moves + str(c) for c in p.playable_columns() if not p.play(c).won]
+    assert checked > 50
+
+
+def test_quick_bound_proves_what_it_says():
+    """The shallow search's verdicts: a forced four is found and agrees with the solver; a
+    bound holds against the exact score."""
+    import time
+
+    from rompicapo.games.connect4 import Connect4Solver
+    from rompicapo.web.games import quick_bound
+
+    solver = Connect4Solver(table_log2=20)
+    # red threatens both ends of a three after 4, 4, 3: yellow's 1 or 4 lose (by hand)
+    assert quick_bound("443", 1, time.perf_counter() + 5) == ("sign", -1)
+    for seed in range(3):
+        moves = _late_position(seed + 20, played=22)
+        p = parse_position(moves)
+        for col in p.playable_columns():
+            child = p.play(col)
+            if child.over:
+                continue
+            kind, value = quick_bound(moves, col, time.perf_counter() + 5)
+            exact = -solver.solve(child).score
+            if kind == "sign":
+                assert value == (exact > 0) - (exact < 0)
+            else:
+                assert abs(exact) <= value, (moves, col, exact, value)

@@ -15,6 +15,7 @@ import pytest
 from starlette.routing import Mount, Route
 
 from rompicapo.web import create_app
+from rompicapo.web.guard import UPLOADS
 
 # bodies no route accepts: not JSON, not an object, not text, too deep, too big
 BAD_BODIES: list[tuple[str, bytes]] = [
@@ -30,9 +31,22 @@ BAD_BODIES: list[tuple[str, bytes]] = [
     ("nan", b'{"rows": NaN, "cols": Infinity, "moves": NaN, "heaps": NaN}'),
     ("too big", b'{"x": "' + b"a" * (300 * 1024) + b'"}'),
 ]
+# an upload route's body is a file, not JSON: these are the files no upload route accepts
+BAD_UPLOADS: list[tuple[str, bytes]] = [
+    ("empty", b""),
+    ("nul bytes", b"\x00\x00\x00{}"),
+    ("bad utf-8", b"\xff\xfe\xfa a b"),
+    ("items only, an option naming an unknown item", b"a b\nc\n"),
+]
 HUGE = b"x" * (9 * 1024 * 1024)  # beyond every upload limit: 413
 
 BAD_QUERIES = [
+    "b=BOARD&z=abc&x=0&y=0",
+    "b=nothing&z=0&x=0&y=0",
+    "z=0&x=0&y=0",
+    "b=BOARD&z=1e999&x=0&y=0",
+    "b=BOARD&z=-5&x=-1&y=0",
+    "b=BOARD&z=0&x=" + "9" * 100 + "&y=0",
     "rows=abc&cols=1",
     "rows=1e999&cols=1e999&z=0&x=0&y=0",
     "rows=-5&cols=10&z=0&x=0&y=0",
@@ -52,16 +66,16 @@ FIELD_VALUES = [10**100, -1, 1.5, True, "abc", None, [], {}, "1" * 5000, [[1, 2]
 KNOWN_FIELDS = {
     "/api/games/connect4/analyze": {"moves": "", "time_limit": 0.05},
     "/api/games/connect4/move": {"moves": "4", "time_limit": 0.05},
-    "/api/games/connect4/solve": {"moves": "4", "tab": "hostile", "time_limit": 1},
+    "/api/games/connect4/solve": {"moves": "4", "time_limit": 1},
     "/api/games/tictactoe/analyze": {"moves": [4]},
     "/api/games/tictactoe/tree": {"moves": [4, 0], "ordered": False},
     "/api/games/nim": {"heaps": [3, 5], "misere": False},
     "/api/paths/board": {"rows": 10, "cols": 10, "sr": 0, "sc": 0},
-    "/api/paths/cell": {"rows": 10, "cols": 10, "step": 5},
-    "/api/paths/step": {"rows": 10, "cols": 10, "r": 1, "c": 1},
-    "/api/paths/window": {"rows": 10, "cols": 10, "r0": 0, "c0": 0, "h": 3, "w": 3},
+    "/api/paths/cell": {"board": "BOARD", "step": 5},
+    "/api/paths/step": {"board": "BOARD", "r": 1, "c": 1},
+    "/api/paths/window": {"board": "BOARD", "r0": 0, "c0": 0, "h": 3, "w": 3},
     "/api/paths/prefix": {"rows": 10, "cols": 10, "prefix": [[0, 0]], "time_limit": 0.1},
-    "/api/paths/count": {"rows": 3, "cols": 3, "tab": "hostile"},
+    "/api/paths/count": {"rows": 3, "cols": 3},
 }
 OPTIONAL = {"moves", "time_limit", "ordered", "misere", "sr", "sc"}  # None means the default
 
@@ -73,8 +87,6 @@ def _accepted(path: str, name: str, value) -> bool:
     if name in ("ordered", "misere") and isinstance(value, bool):
         return True
     if name == "time_limit" and value == 1.5:
-        return True
-    if name == "tab" and value == "abc":
         return True
     return name == "moves" and value == [] and "tictactoe" in path
 
@@ -91,7 +103,7 @@ def _routes(app) -> list[tuple[str, set[str]]]:
             elif isinstance(r, Route):
                 out.append((prefix + r.path, set(r.methods or {"GET"}) - {"HEAD"}))
 
-    walk(app.app.routes, "")
+    walk(app.app.app.routes, "")
     return out
 
 
@@ -107,19 +119,21 @@ def _check(r, what):
 
 
 def test_hostile_requests_over_every_route(client):
-    app = create_app(jobs=2)
+    app = create_app(jobs=2, warm_up=False)
     routes = _routes(app)
+    board = client.post("/api/paths/board", json={"rows": 10, "cols": 10}).json()["board"]
     assert any(p.startswith("/api/games/") for p, _ in routes)
     assert any(p.startswith("/api/paths/") for p, _ in routes)
     sent = 0
     for path, methods in routes:
-        if path in ("/", "/api/health"):
+        if path in ("/", "/api/health", "/favicon.ico"):
             continue
         values = BAD_PATH_VALUES if "{" in path else [None]
         for v in values:
             url = path if v is None else _fill(path, v)
             if "POST" in methods:
-                for name, body in BAD_BODIES:
+                table = BAD_UPLOADS if path in UPLOADS else BAD_BODIES
+                for name, body in table:
                     r = client.post(url, content=body, headers={"content-type": "application/json"})
                     _check(r, f"POST {url} {name}")
                     sent += 1
@@ -132,6 +146,7 @@ def test_hostile_requests_over_every_route(client):
                     sent += 1
             if "GET" in methods:
                 for q in BAD_QUERIES:
+                    q = q.replace("BOARD", board)
                     _check(client.get(f"{url}?{q}"), f"GET {url}?{q}")
                     sent += 1
     for path, good in KNOWN_FIELDS.items():
@@ -140,6 +155,8 @@ def test_hostile_requests_over_every_route(client):
                 if _accepted(path, name, value):
                     continue
                 body = {**good, name: value}
+                if body.get("board") == "BOARD":
+                    body["board"] = board
                 _check(client.post(path, json=body), f"POST {path} {name}={value!r:.40}")
                 sent += 1
     traversal = (
@@ -163,7 +180,11 @@ def test_hostile_requests_over_every_route(client):
     assert client.post("/api/games/nim", json={"heaps": [1, 2]}).status_code == 200
 
 
-@pytest.mark.parametrize("tab", ["", "x" * 65, "\x00", 5, None])
-def test_bad_tab_ids_refused(client, tab):
-    r = client.post("/api/paths/count", json={"rows": 3, "cols": 3, "tab": tab})
-    _check(r, f"tab {tab!r}")
+@pytest.mark.parametrize("token", ["", "x" * 65, "a.b", "\x7f", None])
+def test_bad_owner_tokens_refused(client, token):
+    headers = {"X-Owner-Token": token} if token is not None else {}
+    if token is None:
+        client.headers.pop("X-Owner-Token")
+    r = client.post("/api/paths/count", json={"rows": 3, "cols": 3}, headers=headers)
+    assert r.status_code == 403
+    _check(r, f"owner token {token!r}")

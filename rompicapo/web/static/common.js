@@ -1,21 +1,12 @@
-// Shared helpers of the playground's pages: JSON requests that show the server's one-line
-// error, jobs with live progress over server-sent events, the tab id, and the nav header.
+// Shared helpers of the playground's pages: JSON requests that carry the page's tokens and
+// show the server's one-line error, jobs with live progress over server-sent events, the
+// "compiling the solver" note, and the nav header.
 // Plain ES module, no dependencies.
 
-// One id per browser tab, kept across reloads of the tab (sessionStorage is per tab): the
-// server allows one running job per tab.
-export const TAB = (() => {
-  try {
-    let id = sessionStorage.getItem("rompicapo-tab");
-    if (!id) {
-      id = "t" + Math.random().toString(36).slice(2, 12) + Date.now().toString(36);
-      sessionStorage.setItem("rompicapo-tab", id);
-    }
-    return id;
-  } catch {
-    return "t" + Math.random().toString(36).slice(2, 12);
-  }
-})();
+// The page's tokens, written into it by the server: the server's secret (every POST and job
+// route must carry it) and this page's owner token (the jobs it starts are its own).
+const meta = (name) => (document.querySelector(`meta[name="${name}"]`) || {}).content || "";
+const TOKENS = { "X-CSRF-Token": meta("csrf-token"), "X-Owner-Token": meta("owner-token") };
 
 // The element that shows the last error of the page (created under the header if missing).
 function errorLine() {
@@ -41,16 +32,54 @@ export function clearError() {
   showError("");
 }
 
+// The note under the header while the server compiles a solver (its first use after
+// installation): "compiling the solver (once, about N s)".
+function noteLine() {
+  let el = document.getElementById("notice");
+  if (!el) {
+    el = document.createElement("p");
+    el.id = "notice";
+    el.className = "notice";
+    el.setAttribute("role", "status");
+    errorLine().after(el);
+  }
+  return el;
+}
+
+let waiting = 0;
+async function watchCompiling() {
+  // asked only when an answer is slow: the server says which solvers it is compiling
+  while (waiting > 0) {
+    try {
+      const h = await (await fetch("/api/health")).json();
+      const seconds = Object.values(h.compiling || {});
+      const el = noteLine();
+      el.textContent = seconds.length
+        ? `compiling the solver (once, about ${Math.max(...seconds)} s)…`
+        : "";
+      el.hidden = !seconds.length;
+      document.body.dataset.compiling = seconds.length ? "1" : "";
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  noteLine().hidden = true;
+  document.body.dataset.compiling = "";
+}
+
 // fetch a JSON answer; a 4xx/5xx shows the server's one-line {"error"} and throws it.
 // body: an object sent as JSON (POST), or a Blob/string/ArrayBuffer sent raw (an upload).
 export async function api(url, body = undefined, { method, quiet = false, signal } = {}) {
-  const init = { method: method || (body === undefined ? "GET" : "POST"), signal };
+  const init = { method: method || (body === undefined ? "GET" : "POST"), signal, headers: { ...TOKENS } };
   if (body !== undefined) {
     const raw = body instanceof Blob || typeof body === "string" || body instanceof ArrayBuffer;
     init.body = raw ? body : JSON.stringify(body);
-    init.headers = { "Content-Type": raw ? "application/octet-stream" : "application/json" };
+    init.headers["Content-Type"] = raw ? "application/octet-stream" : "application/json";
   }
   let response;
+  waiting += 1;
+  const slow = setTimeout(() => { if (waiting === 1) watchCompiling(); }, 700);
   try {
     response = await fetch(url, init);
   } catch (err) {
@@ -58,6 +87,9 @@ export async function api(url, body = undefined, { method, quiet = false, signal
     const message = "the playground server does not answer (is rompicapo serve running?)";
     if (!quiet) showError(message);
     throw new Error(message);
+  } finally {
+    clearTimeout(slow);
+    waiting -= 1;
   }
   let data = null;
   try {
@@ -76,42 +108,66 @@ export async function api(url, body = undefined, { method, quiet = false, signal
   return data;
 }
 
-// Start a job: POST url with body (the tab id added); then follow its events.
+// Start a job: POST url with body; then follow its events.
 // onProgress(event) gets each ProgressEvent (as a dict), onEnd(summary) the final summary
 // ({state, result, error, seconds}). Returns {id, stop(), done} where done resolves to the
 // summary. Closing the page closes the stream, and the server stops the job.
 export async function startJob(url, body, { onProgress, onEnd } = {}) {
-  const job = await api(url, { ...body, tab: TAB });
+  const job = await api(url, body);
   return followJob(job.id, { onProgress, onEnd });
+}
+
+// The job's server-sent events, read with fetch (EventSource cannot send the page's tokens).
+async function readEvents(id, onEvent, signal) {
+  const response = await fetch(`/api/jobs/${encodeURIComponent(id)}/events`, { headers: TOKENS, signal });
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let name = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) name = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      onEvent(name, JSON.parse(data));
+    }
+  }
 }
 
 export function followJob(id, { onProgress, onEnd } = {}) {
   let resolve;
   const done = new Promise((r) => (resolve = r));
-  const source = new EventSource(`/api/jobs/${encodeURIComponent(id)}/events`);
+  const abort = new AbortController();
   let finished = false;
   const finish = (summary) => {
     if (finished) return;
     finished = true;
-    source.close();
+    abort.abort();
     if (summary && summary.state === "failed" && summary.error) showError(summary.error);
     if (onEnd) onEnd(summary);
     resolve(summary);
   };
-  source.addEventListener("progress", (e) => {
-    if (onProgress) onProgress(JSON.parse(e.data));
-  });
-  source.addEventListener("end", (e) => finish(JSON.parse(e.data)));
-  source.onerror = async () => {
-    // the stream broke (server restarted?): ask once for the job's state
+  readEvents(id, (name, data) => {
+    if (name === "progress" && onProgress && !finished) onProgress(data);
+    else if (name === "end") finish(data);
+  }, abort.signal).then(async () => {
+    // the stream ended without its end event (server restarted?): ask once for the state
     if (finished) return;
-    source.close();
     try {
       finish(await api(`/api/jobs/${encodeURIComponent(id)}`, undefined, { quiet: true }));
     } catch (err) {
       finish({ id, state: "failed", error: err.message });
     }
-  };
+  }, (err) => {
+    if (!finished) finish({ id, state: "failed", error: err.message });
+  });
   return {
     id,
     done,
@@ -171,6 +227,14 @@ export function el(tag, attrs = {}, ...children) {
   }
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
+}
+
+// An SVG element: svg("circle", {cx: 5, ...}, "text")
+export function svg(tag, attrs = {}, text) {
+  const n = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (text !== undefined) n.textContent = text;
+  return n;
 }
 
 // Numbers with thousands separators (exact for integers of any size sent as numbers).

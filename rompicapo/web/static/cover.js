@@ -1,15 +1,8 @@
 // The exact-cover page: Sudoku (solve, uniqueness, rating, hints, generation), N queens and
 // polyomino packings one solution at a time, and an uploaded .dlx problem in a job.
-import { api, followJob, setProgress, showError, fmt, TAB } from "/static/common.js";
+import { api, followJob, setProgress, showError, fmt, svg } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 const SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 // ------------------------------------------------------------------ Sudoku
@@ -100,6 +93,7 @@ const status = (text) => ($("sd-status").textContent = text);
 async function sdSolve(showIt) {
   sdClearSolution();
   sdClearHint();
+  $("sd-explain").textContent = "";
   status("solving…");
   try {
     const r = await api("/api/cover/sudoku/solve", { puzzle: sdLine() });
@@ -153,14 +147,16 @@ async function sdGenerate() {
   const body = { box, symmetric: $("sd-sym").checked, difficulty: $("sd-diff").value };
   if ($("sd-seed").value !== "") body.seed = Number($("sd-seed").value);
   status("generating…");
+  $("sd-explain").textContent = "";
   $("sd-generate").disabled = true;
   try {
     const r = await api("/api/cover/sudoku/generate", body);
     sdLoad(r.puzzle, r.box);
     $("sd-explain").textContent = "";
     const missed = r.found ? "" : ` (no ${r.wanted} puzzle within the time allowed: this is the last try)`;
+    const seed = r.seed === null || r.seed === undefined ? "" : `; seed ${r.seed} (makes it again)`;
     status(`${r.clues} clues, ${r.rating}, ${r.minimal ? "minimal" : "not minimal"}` +
-      `${r.symmetric ? ", symmetric" : ""}; seed ${r.seed}; unique and checked: ${r.verified ? "yes" : "NO"}${missed}`);
+      `${r.symmetric ? ", symmetric" : ""}${seed}; unique and checked: ${r.verified ? "yes" : "NO"}${missed}`);
   } catch {
     status("");
   } finally {
@@ -217,7 +213,9 @@ async function qShow(delta) {
     const of = r.count === null ? "" : ` of ${fmt(r.count)}`;
     $("q-status").textContent = `solution ${fmt(r.index + 1)}${of}; checked: ${r.verified ? "yes" : "NO"}`;
   } catch {
-    /* the error line says why */
+    // the error line says why; the board of an earlier answer must not stay as if it were this one
+    $("q-board").replaceChildren();
+    $("q-status").textContent = "";
   }
 }
 $("q-prev").onclick = () => qShow(-1);
@@ -239,6 +237,7 @@ function pDraw(drawing) {
   board.replaceChildren();
   board.setAttribute("width", w * s + 2);
   board.setAttribute("height", h * s + 2);
+  board.setAttribute("viewBox", `0 0 ${w * s + 2} ${h * s + 2}`);
   const letters = [...new Set(drawing.replace(/[\s.]/g, ""))].sort();
   rows.forEach((line, r) => [...line].forEach((ch, c) => {
     if (ch === " " || ch === ".") return;
@@ -268,6 +267,7 @@ async function pShow(delta) {
     pDraw(r.drawing);
     $("p-status").textContent = `packing ${fmt(r.index + 1)}; checked: ${r.verified ? "yes" : "NO"}`;
   } catch {
+    $("p-board").replaceChildren();
     $("p-status").textContent = "";
   }
 }
@@ -299,10 +299,10 @@ async function xStart() {
   if (!file) return showError("choose a .dlx file first");
   const params = new URLSearchParams({
     mode: $("x-mode").value, limit: $("x-limit").value, time_limit: $("x-time").value,
-    tab: TAB,
   });
   $("x-out").textContent = "";
   $("x-status").textContent = "uploading…";
+  setProgress($("x-progress"), null);
   let job;
   try {
     job = await api(`/api/cover/dlx?${params}`, file);
@@ -317,8 +317,10 @@ async function xStart() {
     onProgress: (e) => {
       setProgress($("x-progress"), e);
       const c = e.counts || {};
-      $("x-status").textContent = `${fmt(c.solutions ?? 0)} solutions so far, ${fmt(c.nodes ?? 0)} nodes, ` +
-        `${(e.done ?? 0).toFixed(1)}% of the tree (estimate), ${e.elapsed.toFixed(1)} s`;
+      const parts = [`${fmt(c.solutions ?? 0)} solutions so far`, `${fmt(c.nodes ?? 0)} nodes`];
+      if (e.total) parts.push(`${(100 * (e.done ?? 0) / e.total).toFixed(1)}% of the tree (estimate)`);
+      parts.push(`${(e.elapsed ?? 0).toFixed(1)} s`);
+      $("x-status").textContent = parts.join(", ");
     },
     onEnd: (s) => {
       $("x-start").disabled = false;
@@ -331,8 +333,8 @@ async function xStart() {
         return;
       }
       const exact = r.complete ? "exactly" : `at least (stopped: ${r.stopped || s.state})`;
-      $("x-status").textContent = `${exact} ${fmt(r.count)} solutions; ${fmt(r.nodes)} nodes; ` +
-        `${r.solve_seconds.toFixed(3)} s (${r.algorithm})`;
+      $("x-status").textContent = `${exact} ${fmt(r.count)} solutions; ${fmt(r.nodes ?? 0)} nodes; ` +
+        `${(r.solve_seconds ?? 0).toFixed(3)} s` + (r.algorithm ? ` (${r.algorithm})` : "");
       $("x-out").textContent = (r.kept || []).map((sol, k) => `solution ${k + 1}:\n  ${sol.join("\n  ")}`).join("\n");
     },
   });

@@ -1,15 +1,9 @@
 // The edge-matching page: a board viewer (mismatched joints in red, piece and rotation under
 // the pointer, the e2.bucas.name URL), a live solve with a score chart, polishing, study reports.
-import { api, startJob, showError, fmt } from "/static/common.js";
+import { api, startJob, showError, fmt, svg } from "/static/common.js";
+import { renderMarkdown } from "/static/markdown.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 
 const st = { pieces: "eternity2", view: null, job: null, history: [] };
 
@@ -162,25 +156,33 @@ function running(on) {
   $("s-stop").disabled = !on;
 }
 
+// A status line says only what is known: a part whose value has not come yet is left out,
+// never shown as "?", "null" or an empty field.
 function onProgress(e) {
   const c = e.counts || {};
+  const known = (v) => v !== null && v !== undefined && !Number.isNaN(v);
   const score = e.best && typeof e.best === "object" ? e.best.score : (c.best_score ?? e.best);
   const depth = c.deepest ?? (e.best && typeof e.best === "object" ? e.best.depth : undefined);
-  if (e.kind === "start" && e.message) {
-    $("s-status").textContent = e.message + "…";
+  if (e.kind === "start") {
+    $("s-status").textContent = `${e.message || "starting the search"}…`;
     return;
   }
   st.history.push({ t: e.elapsed, score: c.best_score ?? score, depth });
   drawChart();
   if (e.best && typeof e.best === "object") drawBoard(e.best);
-  const rate = e.rate ? `${fmt(Math.round(e.rate))} ${e.unit}/s` : "";
-  const placements = c.placements && e.elapsed ? `${fmt(Math.round(c.placements / e.elapsed))} placements/s` : rate;
-  const top = c.max_score ?? (st.view ? st.view.max_score : "?");
-  $("s-status").textContent = c.deepest === undefined
-    ? `best score ${score ?? "?"} / ${top}; ${rate}; ${e.elapsed.toFixed(1)} s` // the improver
-    : `best search score ${c.best_score ?? score ?? "?"} / ${top}, deepest ${c.deepest} pieces; ` +
-      `${placements}; ${e.elapsed.toFixed(1)} s`;
-  document.body.dataset.edgesScore = c.best_score ?? score ?? "";
+  const top = c.max_score ?? (st.view ? st.view.max_score : null);
+  const parts = [];
+  const best = c.best_score ?? score;
+  if (known(best)) {
+    const what = c.deepest === undefined ? "best score" : "best search score";
+    parts.push(`${what} ${fmt(best)}${known(top) ? ` / ${fmt(top)}` : ""}` +
+      (known(c.deepest) ? `, deepest ${c.deepest} pieces` : ""));
+  } else if (known(c.deepest)) parts.push(`deepest ${c.deepest} pieces`);
+  if (c.placements && e.elapsed) parts.push(`${fmt(Math.round(c.placements / e.elapsed))} placements/s`);
+  else if (e.rate) parts.push(`${fmt(Math.round(e.rate))} ${e.unit}/s`);
+  if (known(e.elapsed)) parts.push(`${e.elapsed.toFixed(1)} s`);
+  $("s-status").textContent = parts.length ? parts.join("; ") : "searching…";
+  document.body.dataset.edgesScore = known(best) ? String(best) : "";
 }
 
 function onEnd(s) {
@@ -188,14 +190,15 @@ function onEnd(s) {
   st.job = null;
   const r = s.result;
   if (!r) {
-    $("s-status").textContent = s.error || s.state;
+    $("s-status").textContent = s.state === "stopped" ? "stopped before the search began" : s.error || s.state;
+    document.body.dataset.edgesDone = "1";
     return;
   }
   if (r.board) drawBoard(r.board);
   const how = s.state === "stopped" ? "stopped; the best board is kept" : "done";
   if (r.score_after !== undefined) {
-    $("s-status").textContent = `${how}: polished from ${r.score_before} to ${r.score_after}; ` +
-      `${fmt(r.iterations || 0)} repairs`;
+    $("s-status").textContent = `${how}: polished from ${r.score_before} to ${r.score_after}` +
+      (r.iterations ? `; ${fmt(r.iterations)} repairs` : "");
   } else {
     $("s-status").textContent = `${how}: board score ${r.score} / ${r.board.max_score} (search ${r.search_score} ` +
       `with ${r.search_depth} pieces, completed greedily); ${fmt(r.counts.placements)} placements in ` +
@@ -215,6 +218,7 @@ async function start(kind) {
     running(true);
     $("s-status").textContent = "starting…";
     st.job = await startJob(`/api/edges/${kind}`, body, { onProgress, onEnd });
+    document.body.dataset.edgesJob = st.job.id; // for tests: the job this page owns
   } catch {
     running(false);
     $("s-status").textContent = "";
@@ -229,20 +233,29 @@ $("st-go").onclick = async () => {
   const f = $("st-file").files[0];
   if (!f) return showError("choose a study file first");
   $("st-status").textContent = "making the report…";
+  $("st-summary").replaceChildren();
+  $("st-summary").hidden = true;
+  $("st-images").replaceChildren();
   try {
     const r = await api("/api/edges/study", f);
     $("st-status").textContent = `${fmt(r.jobs)} jobs; report made in ${r.seconds.toFixed(1)} s`;
+    const images = Object.fromEntries((r.images || []).map((im) => [im.name, `data:image/png;base64,${im.png}`]));
+    $("st-summary").replaceChildren(renderMarkdown(r.summary || "", images));
     $("st-summary").hidden = false;
-    $("st-summary").textContent = r.summary || "";
-    $("st-images").replaceChildren(...(r.images || []).map((im) => {
+    // the plots the report's text does not show itself, one a row at a size that reads
+    const shown = new Set([...$("st-summary").querySelectorAll("img")].map((img) => img.title));
+    $("st-images").replaceChildren(...(r.images || []).filter((im) => !shown.has(im.name)).map((im) => {
+      const fig = document.createElement("figure");
       const img = document.createElement("img");
-      img.src = `data:image/png;base64,${im.png}`;
+      img.src = images[im.name];
       img.alt = im.name;
-      img.title = im.name;
-      return img;
+      const cap = document.createElement("figcaption");
+      cap.textContent = im.name;
+      fig.append(img, cap);
+      return fig;
     }));
   } catch {
-    $("st-status").textContent = "";
+    $("st-status").textContent = ""; // the error line says why; the last report is gone
   }
 };
 

@@ -1,14 +1,7 @@
 // The games page: Connect Four against the solver, tic-tac-toe's statistics and tree, Nim.
-import { api, startJob, setProgress, showError, el, fmt } from "/static/common.js";
+import { api, startJob, setProgress, showError, el, fmt, svg } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs = {}, text) {
-  const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
-  if (text !== undefined) n.textContent = text;
-  return n;
-}
 
 // ------------------------------------------------------------------ Connect Four
 const c4 = { moves: "", side: 1, busy: false, over: false, job: null, analysis: null };
@@ -43,23 +36,37 @@ function c4HumanToMove() {
   return c4.side === 0 || mover === c4.side;
 }
 
+// Each column's value for the player to move: the exact score (+n wins, 0 draws, -n loses,
+// Pons' convention), W / D / L when only the outcome is known (the opening book, the weak
+// search or a forced four found by the shallow search), or ±n: nobody can force four soon
+// enough, so the score lies within -n..n.
 function c4ShowScores(a) {
   const box = $("c4-scores");
   box.replaceChildren();
   for (let c = 1; c <= 7; c++) {
     const col = a && a.columns ? a.columns[c - 1] : null;
-    let text = "", cls = "unknown";
+    let text = "", cls = "", title = `column ${c}`;
     if (col && col.state === "solved") {
       text = col.score > 0 ? `+${col.score}` : String(col.score);
       cls = col.score > 0 ? "win" : col.score < 0 ? "loss" : "draw";
-      if (a.best_columns && a.best_columns.includes(c)) cls += " best";
     } else if (col && col.state === "weak") {
-      // only the outcome is known (the weak search): Win, Draw or Loss for the player to move
       text = { 1: "W", 0: "D", "-1": "L" }[col.sign];
       cls = col.sign > 0 ? "win" : col.sign < 0 ? "loss" : "draw";
-      if (a.best_columns && a.best_columns.includes(c)) cls += " best";
-    } else if (col && col.state === "unknown") text = "?";
-    box.append(el("span", { class: cls, "data-col": c, title: `column ${c}` }, text));
+      title += ": only the outcome is known (win, draw or loss)";
+    } else if (col && col.state === "bound") {
+      text = `±${col.bound}`;
+      cls = "bound";
+      title += `: not settled yet; nobody can force four soon, so the score is within ±${col.bound}`;
+    } else if (col && col.state === "unknown") {
+      text = "…";
+      cls = "bound";
+      title += ": not settled within the time cap";
+    } else if (col && col.state === "full") {
+      cls = "full";
+      title += " is full";
+    }
+    if (a && a.best_columns && a.best_columns.includes(c) && col.state !== "bound") cls += " best";
+    box.append(el("span", { class: cls, "data-col": c, "data-state": col ? col.state : "", title }, text));
   }
 }
 
@@ -78,23 +85,28 @@ function c4Status(a) {
   c4.over = a.over;
 }
 
-async function c4Refresh() {
+async function c4Refresh(cap = 0.3) {
   c4Draw();
-  const a = await api("/api/games/connect4/analyze", { moves: c4.moves, time_limit: 0.3 });
+  const a = await api("/api/games/connect4/analyze", { moves: c4.moves, time_limit: cap });
   c4.analysis = a;
   c4ShowScores(a.over ? null : a);
   c4Status(a);
   // for tests and the curious: every analysis the page showed, in order
-  (window.c4Log ||= []).push({ moves: a.moves, to_move: a.to_move, score: a.score ?? null, sign: a.sign ?? null, over: a.over, winner: a.winner });
+  (window.c4Log ||= []).push({ moves: a.moves, to_move: a.to_move, score: a.score ?? null, sign: a.sign ?? null,
+    over: a.over, winner: a.winner, seconds: a.seconds ?? 0, shown: performance.now(),
+    states: (a.columns || []).map((c) => c.state) });
   document.body.dataset.c4Moves = c4.moves; // for tests: the position the page shows
   document.body.dataset.c4Over = a.over ? "1" : "0";
   return a;
 }
 
+// The computer's moves, each followed by the analysis of the position the human faces.
 async function c4Computer() {
   while (!c4.over && !c4HumanToMove()) {
-    const r = await api("/api/games/connect4/move", { moves: c4.moves, time_limit: 0.5 });
+    $("c4-status").textContent = "The computer is thinking…";
+    const r = await api("/api/games/connect4/move", { moves: c4.moves, time_limit: 0.35 });
     c4.moves += String(r.column);
+    c4Draw();
     await c4Refresh();
   }
 }
@@ -119,9 +131,15 @@ function c4Play(col) {
     const grid = c4Grid(c4.moves);
     if (grid[col - 1].length >= 6) return showError(`column ${col} is full`);
     c4.moves += String(col);
+    window.c4Clicked = performance.now();
     $("c4-verdict").textContent = "";
-    await c4Refresh();
-    await c4Computer();
+    if (c4.side === 0) await c4Refresh();
+    else {
+      // a short look at the computer's side (the game may be over), then its move and the
+      // analysis of the human's next position: together well within a second
+      const a = await c4Refresh(0.1);
+      if (!a.over) await c4Computer();
+    }
   });
 }
 
@@ -176,7 +194,7 @@ $("c4-solve").onclick = async () => {
       const r = s.result;
       $("c4-verdict").textContent = r.sign !== null
         ? `Who wins from here: ${r.explanation}; best column(s) ${r.best_columns.join(", ")}.`
-        : `Not settled in ${s.seconds.toFixed(1)} s: ${r.explanation}.`;
+        : `Not settled in ${s.seconds.toFixed(1)} s: each column shows what is known.`;
     } else if (s.state === "stopped") $("c4-verdict").textContent = "Stopped.";
   } catch {
     $("c4-verdict").textContent = "";
@@ -189,7 +207,7 @@ $("c4-solve").onclick = async () => {
 $("c4-stop").onclick = () => c4.job && c4.job.stop();
 
 // ------------------------------------------------------------------ tic-tac-toe
-const ttt = { moves: [] };
+const ttt = { moves: [], zoom: "fit", scale: 1 };
 
 let tttAnalyseRequest = 0;
 
@@ -257,13 +275,34 @@ async function tttTree(a) {
   $("ttt-tree-note").textContent =
     `${fmt(c.nodes)} nodes visited, ${fmt(c.leaves)} leaves, ${fmt(c.cut_moves)} branches cut (red, dashed). ` +
     "Blue: X (max) to move, orange: O (min), grey: game over; in a node its value, on an edge the cell played.";
-  box.append(drawTree(t.tree));
-  box.scrollLeft = Math.max(0, t.tree._x - box.clientWidth / 2); // the root in view
+  const tree = drawTree(t.tree);
+  box.append(tree);
+  tttZoom(ttt.zoom);
+  box.scrollLeft = Math.max(0, t.tree._x * ttt.scale - box.clientWidth / 2); // the root in view
+}
+
+// The tree's zoom: "fit" shrinks a wide tree to the box (down to 60%, then the box scrolls:
+// smaller labels could not be read), "1" draws it at full size (the box scrolls). Labels
+// never overlap at any zoom: the layout keeps them apart and the zoom scales it whole.
+function tttZoom(mode) {
+  ttt.zoom = mode;
+  const tree = $("ttt-tree").querySelector("svg");
+  if (!tree) return;
+  const w = Number(tree.dataset.width), h = Number(tree.dataset.height);
+  const room = $("ttt-tree").clientWidth - 2;
+  ttt.scale = mode === "fit" ? Math.max(0.6, Math.min(1, room / w)) : 1;
+  tree.setAttribute("width", Math.round(w * ttt.scale));
+  tree.setAttribute("height", Math.round(h * ttt.scale));
+  $("ttt-zoom-fit").setAttribute("aria-pressed", String(mode === "fit"));
+  $("ttt-zoom-full").setAttribute("aria-pressed", String(mode !== "fit"));
 }
 
 // Lay out the tree: leaves (and cut stubs) left to right, a parent above its children's middle.
+// A node's value sits in its circle; the cell played is written just above the child it leads
+// to (a cut branch's cell below its stub). Every leaf and stub has its own column DX wide, wider
+// than a circle and a label, so no two labels meet.
 function drawTree(root) {
-  const DX = 16, DY = 64;
+  const DX = 22, DY = 64;
   let x = 0, depth = 0;
   const nodes = [], edges = [];
   function place(n, d) {
@@ -285,24 +324,28 @@ function drawTree(root) {
   place(root, 0);
   const width = (x + 2) * DX, height = (depth + 1) * DY + 20;
   const g = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, "aria-label": "alpha-beta tree" });
+  g.dataset.width = width;
+  g.dataset.height = height;
   for (const e of edges) {
     if (e.cut) {
       g.append(svg("line", { x1: e.from._x, y1: e.from._y, x2: e.x2, y2: e.y2, stroke: "#c53030", "stroke-dasharray": "3 3", class: "cut" }));
-      g.append(svg("text", { x: e.x2, y: e.y2 + 10, "text-anchor": "middle", fill: "#c53030" }, `${e.m}`));
+      g.append(svg("text", { x: e.x2, y: e.y2 + 10, "text-anchor": "middle", fill: "#c53030", class: "label" }, `${e.m}`));
     } else {
       g.append(svg("line", { x1: e.from._x, y1: e.from._y, x2: e.to._x, y2: e.to._y, stroke: "#8a94a6" }));
-      g.append(svg("text", { x: (e.from._x + e.to._x) / 2 + 3, y: (e.from._y + e.to._y) / 2, fill: "#5b6475" }, `${e.to.move}`));
+      g.append(svg("text", { x: e.to._x, y: e.to._y - 10, "text-anchor": "middle", fill: "#5b6475", class: "label" }, `${e.to.move}`));
     }
   }
   for (const n of nodes) {
     const fill = n.terminal ? "#e2e8f0" : n.player === "max" ? "#bee3f8" : "#feebc8";
     g.append(svg("circle", { cx: n._x, cy: n._y, r: 7, fill, stroke: "#4a5568" }));
-    g.append(svg("text", { x: n._x, y: n._y + 3.5, "text-anchor": "middle" }, n.value === null ? "" : String(n.value)));
+    g.append(svg("text", { x: n._x, y: n._y + 3.5, "text-anchor": "middle", class: "label" }, n.value === null ? "" : String(n.value)));
   }
   return g;
 }
 
 $("ttt-undo").onclick = () => { ttt.moves.pop(); tttRefresh(); };
+$("ttt-zoom-fit").onclick = () => tttZoom("fit");
+$("ttt-zoom-full").onclick = () => tttZoom("full");
 $("ttt-new").onclick = () => { ttt.moves = []; tttRefresh(); };
 $("ttt-ordered").onchange = () => tttRefresh();
 
@@ -331,10 +374,12 @@ async function nimRefresh(showHint = false) {
   rows.push(`nim-sum   ${a.nim_sum_binary}  (${a.nim_sum})`);
   $("nim-sum").textContent = rows.join("\n");
   const over = nim.heaps.every((h) => h === 0);
+  const took = nim.computerTook ? `The computer took ${nim.computerTook[1]} from heap ${nim.computerTook[0]}. ` : "";
   $("nim-status").textContent = over
-    ? nim.lastMover === "you" ? (nim.misere ? "You took the last token: you lose." : "You took the last token: you win.")
-      : nim.misere ? "The computer took the last token: you win." : "The computer took the last token: you win nothing this time."
-    : showHint ? a.report.split("\n")[0] : `Your move. ${a.outcome === "P" ? "Bouton says: a P-position (you lose against best play)." : "Bouton says: an N-position (you can win)."}`;
+    ? took + (nim.lastMover === "you" ? (nim.misere ? "You took the last token: you lose." : "You took the last token: you win.")
+      : nim.misere ? "The computer took the last token: you win." : "The computer took the last token: it wins.")
+    : showHint ? a.report.split("\n")[0] : `${took}Your move. ${a.outcome === "P" ? "Bouton says: a P-position (you lose against best play)." : "Bouton says: an N-position (you can win)."}`;
+  document.body.dataset.nimTook = nim.computerTook ? nim.computerTook.join(",") : "";
   return a;
 }
 
@@ -342,6 +387,7 @@ async function nimMove(i, take) {
   if (take < 1 || take > nim.heaps[i]) return;
   nim.heaps[i] -= take;
   nim.lastMover = "you";
+  nim.computerTook = null;
   if (nim.heaps.some((h) => h > 0)) {
     const a = await api("/api/games/nim", { heaps: nim.heaps, misere: nim.misere });
     let move = a.move;
@@ -351,6 +397,7 @@ async function nimMove(i, take) {
     }
     nim.heaps[move[0] - 1] -= move[1];
     nim.lastMover = "computer";
+    nim.computerTook = move;
   }
   await nimRefresh();
 }
@@ -359,6 +406,7 @@ $("nim-set").onclick = () => {
   const heaps = $("nim-heaps").value.split(/[ ,]+/).filter(Boolean).map(Number);
   if (!heaps.length || heaps.some((h) => !Number.isInteger(h) || h < 0)) return showError("heaps must be whole numbers like 3,5,8");
   nim.heaps = heaps;
+  nim.computerTook = null;
   nim.misere = $("nim-misere").checked;
   nimRefresh();
 };

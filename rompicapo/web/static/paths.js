@@ -94,11 +94,15 @@ async function hint(all) {
   }
   gameDraw();
 }
-$("g-hint").onclick = () => hint(false).catch(() => {});
-$("g-complete").onclick = () => hint(true).catch(() => {});
+$("g-hint").onclick = () => hint(false).catch(() => ($("g-answer").textContent = ""));
+$("g-complete").onclick = () => hint(true).catch(() => ($("g-answer").textContent = ""));
 $("g-possible").onclick = async () => {
+  $("g-answer").textContent = "Searching (at most 5 s)…";
   const a = await askPrefix(5).catch(() => null);
-  if (!a) return;
+  if (!a) {
+    $("g-answer").textContent = "";
+    return;
+  }
   const words = { found: "Yes: a completion exists (found one)", impossible: `No, proven impossible: ${a.proof}`, unknown: `Unknown: ${a.proof}` };
   $("g-answer").textContent = `${words[a.status]}.`;
   $("g-answer").dataset.status = a.status;
@@ -110,13 +114,12 @@ const map = { board: null, z: 0, cx: 0, cy: 0, tiles: new Map(), windowKey: "", 
 const canvas = $("m-canvas");
 const ctx = canvas.getContext("2d");
 
+// The routes that read a board take the handle the server gave when it was shown.
 function boardQuery() {
-  const b = map.board;
-  return `rows=${b.rows}&cols=${b.cols}&sr=${b.start[0]}&sc=${b.start[1]}`;
+  return `b=${encodeURIComponent(map.board.board)}`;
 }
 function boardBody(extra) {
-  const b = map.board;
-  return { rows: b.rows, cols: b.cols, sr: b.start[0], sc: b.start[1], ...extra };
+  return { board: map.board.board, ...extra };
 }
 const scale = () => 2 ** map.z; // pixels per cell
 
@@ -348,7 +351,14 @@ async function showBoard() {
   try {
     b = await api("/api/paths/board", body);
   } catch (err) {
+    // the error line says why; the map of the board shown before must not stay as if it
+    // were this one
     $("m-info").textContent = "";
+    readout("");
+    map.board = null;
+    canvas.hidden = true;
+    $("m-grid").hidden = true;
+    $("m-grid").replaceChildren();
     return;
   }
   map.board = b;
@@ -436,20 +446,25 @@ $("c-count").onclick = async () => {
   const bar = $("c-progress");
   bar.hidden = false;
   $("c-stop").hidden = false;
-  $("c-info").textContent = "Counting...";
+  $("c-info").textContent = "Counting…";
+  setProgress(bar, null);
   try {
     countJob = await startJob("/api/paths/count", { rows: Number($("c-rows").value), cols: Number($("c-cols").value) }, {
       onProgress: (e) => {
         setProgress(bar, e);
         $("c-info").textContent = e.total
           ? `Counting: ${fmt(e.done)} of ${fmt(e.total)} ${e.unit} done.`
-          : "Counting...";
+          : "Counting…";
       },
     });
     const s = await countJob.done;
     if (s.result) heat(s.result, `Computed now in ${s.seconds.toFixed(1)} s.`);
-    else $("c-info").textContent = s.state === "stopped" ? "Stopped." : s.error || "";
+    else {
+      $("c-heat").replaceChildren();
+      $("c-info").textContent = s.state === "stopped" ? "Stopped." : s.error || "Failed.";
+    }
   } catch {
+    $("c-heat").replaceChildren(); // the error line says why
     $("c-info").textContent = "";
   } finally {
     countJob = null;
