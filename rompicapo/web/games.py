@@ -522,9 +522,13 @@ def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
     for c in cells:
         s = g.play(s, c)
     tree = alphabeta_tree(
-        g, s, order=static_order(list(ORDER)) if ordered else None, max_nodes=TREE_MAX_NODES
+        g, s, order=static_order(list(ORDER)) if ordered else None, node_limit=TREE_MAX_NODES
     )
-    return {"moves": list(cells), "ordered": ordered, "counts": tree.counts(),
+    if not tree.complete:
+        raise InputError(
+            f"the tree has more than {TREE_MAX_NODES:,} nodes: too big to draw; play more moves"
+        )
+    return {"moves": list(cells), "ordered": ordered, "counts": dict(tree.counts),
             "tree": tree.to_dict()}  # fmt: skip
 
 
