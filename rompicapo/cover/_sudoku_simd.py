@@ -77,6 +77,7 @@ I16 = ir.IntType(16)
 I32 = ir.IntType(32)
 I64 = ir.IntType(64)
 I128 = ir.IntType(128)
+V32 = ir.VectorType(I16, 32)
 V16 = ir.VectorType(I16, 16)
 V8 = ir.VectorType(I16, 8)
 
@@ -100,6 +101,19 @@ C_LIMIT, C_FOUND, C_GUESSES, C_PROPAGATIONS, C_OUT = range(5)
 LINKAGE = "internal"  # "external" lets a profiler name the functions
 
 
+def _has_ssse3():
+    """Whether the CPU numba compiles for is an x86-64 with SSSE3 (pshufb)."""
+    import platform
+
+    from numba.core import config
+    from numba.core.codegen import get_host_cpu_features
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
+    return "+ssse3" in features.split(",")
+
+
 def _const(values, ty=V16):
     return ir.Constant(ty, [ir.Constant(ty.element, int(v)) for v in values])
 
@@ -108,8 +122,13 @@ def _index(values):
     return ir.Constant(ir.VectorType(I32, len(values)), [ir.Constant(I32, int(v)) for v in values])
 
 
-def _mask(lanes):
-    return _const([0xFFFF if k in lanes else 0 for k in range(16)])
+def _mask(lanes, boxes=1):
+    return _lanes([0xFFFF if k in lanes else 0 for k in range(16)], boxes)
+
+
+def _lanes(values, boxes=1):
+    """A constant of ``boxes`` boxes, each with the 16 lane ``values``."""
+    return _const(tuple(values) * boxes, ir.VectorType(I16, 16 * boxes))
 
 
 def _i32(v):
@@ -190,11 +209,39 @@ class Emitter:
     def __init__(self, module: ir.Module):
         self.m = module
         self.ctpop16 = self._intrinsic("llvm.ctpop.v16i16", V16, [V16])
+        self.ctpop32 = self._intrinsic("llvm.ctpop.v32i16", V32, [V32])
+        self.cttz32 = self._intrinsic("llvm.cttz.i32", I32, [I32, I1])
         self.ctpop128 = self._intrinsic("llvm.ctpop.i128", I128, [I128])
         self.cttz16 = self._intrinsic("llvm.cttz.i16", I16, [I16, I1])
         self.memcpy = self._intrinsic(
             "llvm.memcpy.p0.p0.i64", ir.VoidType(), [I8.as_pointer(), I8.as_pointer(), I64, I1]
         )
+        self.pshufb = None
+        if _has_ssse3():
+            v16b = ir.VectorType(I8, 16)
+            self.pshufb = self._intrinsic("llvm.x86.ssse3.pshuf.b.128", v16b, [v16b, v16b])
+            # per box: the byte controls giving its row band's and column band's eliminations
+            # from [H0, H1, H2, V0, V1, V2, 0, 0]
+            rows = []
+            for b in range(9):
+                bi, bj = divmod(b, 3)
+                pair = []
+                for base, at in ((0, bj), (3, bi)):
+                    ctrl = []
+                    for k in range(8):
+                        if k < 6:
+                            lane = base + PERMS[k][at]
+                            ctrl += [2 * lane, 2 * lane + 1]
+                        else:
+                            ctrl += [0x80, 0x80]
+                    pair.append(ir.Constant(v16b, [ir.Constant(I8, c) for c in ctrl]))
+                rows.append(ir.Constant(ir.ArrayType(v16b, 2), pair))
+            ty = ir.ArrayType(ir.ArrayType(v16b, 2), 9)
+            self.spread_table = ir.GlobalVariable(self.m, ty, "rompicapo_sudoku_spread")
+            self.spread_table.initializer = ir.Constant(ty, rows)
+            self.spread_table.global_constant = True
+            self.spread_table.linkage = "internal"
+            self.spread_table.align = 16
         self.zero16 = ir.Constant(V16, None)
         self.zero8 = ir.Constant(V8, None)
         sp = STATE.as_pointer()
@@ -224,6 +271,10 @@ class Emitter:
     # -- helpers --------------------------------------------------------------------------
     @staticmethod
     def shuffle(bld, a, idx, b=None):
+        """Shuffle of ``a`` (lanes 0-15) and ``b`` (16-31; zeros when None). On a vector of two
+        boxes a 16-lane pattern applies to each half."""
+        if a.type.count == 32 and len(idx) == 16:
+            idx = [x + 16 * h if x < 16 else x + 16 + 16 * h for h in (0, 1) for x in idx]
         return bld.shuffle_vector(a, ir.Constant(a.type, None) if b is None else b, _index(idx))
 
     @staticmethod
@@ -260,8 +311,9 @@ class Emitter:
 
     @staticmethod
     def mark_if(bld, dirty, changed, unit):
-        bit = bld.select(changed, _i32(1 << unit), _i32(0))
-        bld.store(bld.or_(bld.load(dirty), bit), dirty)
+        """Mark ``unit`` (an int, or an i32) in ``dirty`` when ``changed``."""
+        bit = _i32(1 << unit) if isinstance(unit, int) else bld.shl(_i32(1), unit)
+        bld.store(bld.or_(bld.load(dirty), bld.select(changed, bit, _i32(0))), dirty)
 
     @staticmethod
     def loop(bld, name, start, blocks):
@@ -303,10 +355,12 @@ class Emitter:
 
     # -- the box rules --------------------------------------------------------------------
     def box_eliminations(self, bld, a):
-        """For the asserted literals ``a`` of a box (cell lanes: digits placed; H/V lanes:
-        digits absent from the minirow / minicol): the box's eliminations, and ``y``, the
-        digits placed in each minirow (at its H lane) and minicol (at its V lane)."""
-        placed = bld.and_(a, _mask(CELLS))
+        """For the asserted literals ``a`` of a box (or two: 32 lanes) (cell lanes: digits
+        placed; H/V lanes: digits absent from the minirow / minicol): the box's eliminations,
+        and ``y``, the digits placed in each minirow (at its H lane) and minicol (at its V
+        lane)."""
+        n = a.type.count // 16
+        placed = bld.and_(a, _mask(CELLS, n))
         rows = bld.or_(placed, self.row_or(bld, placed))  # minirow i's placed digits, row i
         cols = bld.or_(placed, self.col_or(bld, placed))
         every = bld.or_(
@@ -315,35 +369,71 @@ class Emitter:
                 self.shuffle(bld, rows, _other_rows(1)), self.shuffle(bld, rows, _other_rows(2))
             ),
         )
-        y = bld.or_(bld.and_(rows, _mask(H)), bld.and_(cols, _mask(V)))
+        y = bld.or_(bld.and_(rows, _mask(H, n)), bld.and_(cols, _mask(V, n)))
         # a placed digit leaves the other cells, the cell's other digits leave it, the
         # minirow's and minicol's triad lanes lose the digits placed in them
-        cell_full = bld.sext(bld.icmp_unsigned("!=", placed, self.zero16), V16)
-        elim = bld.or_(bld.or_(bld.and_(every, _mask(CELLS)), cell_full), y)
+        cell_full = bld.sext(bld.icmp_unsigned("!=", placed, ir.Constant(a.type, None)), a.type)
+        elim = bld.or_(bld.or_(bld.and_(every, _mask(CELLS, n)), cell_full), y)
         return bld.xor(elim, placed), y
 
     def band_messages(self, bld, a, y, b):
         """The eliminations box b sends its two bands, from its assertions ``a`` and ``y``
         (:meth:`box_eliminations`): configurations putting a digit in a minirow it is absent
-        from, or in another minirow than the one it is placed in (minicols alike)."""
+        from, or in another minirow than the one it is placed in (minicols alike). ``b`` is
+        an int, or an i32 known at run time only."""
         x = bld.or_(
             bld.and_(a, _mask(H + V)),
             bld.or_(self.shuffle(bld, y, _other_triads(1)), self.shuffle(bld, y, _other_triads(2))),
         )
-        bi, bj = divmod(b, 3)
-        to_row = self.shuffle(bld, x, [H[PERMS[k][bj]] for k in range(6)] + [16, 16])
-        to_col = self.shuffle(bld, x, [V[PERMS[k][bi]] for k in range(6)] + [16, 16])
-        return to_row, to_col
 
-    def box_work(self, bld, s, b, dirty, fail):
-        """Box b: its rules until it stalls; its assertions go to its two bands' pending
-        eliminations (marking a band when they take something from it)."""
-        bp = self.at(bld, s, S_BOX, b)
-        cells, (test, again, send) = self.loop(
-            bld, f"box{b}", bld.load(bp, align=32), ("test", "again", "send")
-        )
-        count = bld.call(self.ctpop16, [cells])
-        at_min = bld.sext(bld.icmp_unsigned("==", count, _const(MINS)), V16)
+        def spread(lanes, at):
+            """to band lane k: x[lanes[PERMS[k][at]]], ``at`` the box's place in the band"""
+            if isinstance(at, int):
+                return self.shuffle(bld, x, [lanes[PERMS[k][at]] for k in range(6)] + [16, 16])
+            # the three candidates, picked with lane masks (a scalar condition would become
+            # branches)
+            options = [spread(lanes, k) for k in range(3)]
+            where = bld.insert_element(self.zero8, bld.trunc(at, I16), _i32(0))
+            where = self.shuffle(bld, where, [0] * 8)
+            pick = options[2]
+            for k in (1, 0):
+                pick = bld.select(
+                    bld.icmp_unsigned("==", where, _const([k] * 8, V8)), options[k], pick
+                )
+            return pick
+
+        if isinstance(b, int):
+            bi, bj = divmod(b, 3)
+            return spread(H, bj), spread(V, bi)
+        if self.pshufb is not None:
+            # a byte shuffle whose control the box picks from a table: the H and V lanes
+            # gathered in one 128-bit vector, then one pshufb per band
+            g = bld.bitcast(self.shuffle(bld, x, [*H, *V, 16, 16]), ir.VectorType(I8, 16))
+            out = []
+            for which in (0, 1):
+                cp = bld.gep(self.spread_table, [_i32(0), b, _i32(which)], inbounds=True)
+                ctrl = bld.load(cp, align=16)
+                out.append(bld.bitcast(bld.call(self.pshufb, [g, ctrl]), V8))
+            return tuple(out)
+        bi = bld.udiv(b, _i32(3))
+        bj = bld.sub(b, bld.mul(bi, _i32(3)))
+        return spread(H, bj), spread(V, bi)
+
+    def box_work(self, bld, s, boxes, dirty, fail):
+        """One box, or two side by side in one vector (``boxes``: ints, or i32 values known
+        at run time only): the box rules until they stall; the assertions go to the bands'
+        pending eliminations (marking a band when they take something from it). The rules
+        are the same for every box, so two boxes make two independent chains in the same
+        instructions (a box at its fixpoint does not change in more rounds)."""
+        n = len(boxes)
+        ptrs = [self.at(bld, s, S_BOX, box) for box in boxes]
+        start = bld.load(ptrs[0], align=32)
+        if n == 2:
+            start = self.shuffle(bld, start, list(range(32)), bld.load(ptrs[1], align=32))
+        name = f"box{boxes[0]}" if n == 1 and isinstance(boxes[0], int) else f"boxes{n}"
+        cells, (test, again, send) = self.loop(bld, name, start, ("test", "again", "send"))
+        count = bld.call(self.ctpop32 if n == 2 else self.ctpop16, [cells])
+        at_min = bld.sext(bld.icmp_unsigned("==", count, _lanes(MINS, n)), cells.type)
         rows = self.row_or(bld, cells)
         cols = self.col_or(bld, cells)
         # asserted: a lane at its minimum, or a digit no other lane of its row (or column)
@@ -351,23 +441,32 @@ class Emitter:
         a = self.andnot(bld, cells, self.andnot(bld, bld.and_(rows, cols), at_min))
         elim, y = self.box_eliminations(bld, a)
         # contradictions: a lane under its minimum, a digit no lane of a row (column) holds
-        under = bld.icmp_unsigned("<", count, _const(MINS))
+        under = bld.icmp_unsigned("<", count, _lanes(MINS, n))
         lost = bld.and_(bld.or_(rows, cells), bld.or_(cols, cells))
-        hole = bld.icmp_unsigned("!=", lost, _const([ALL] * 16))
+        hole = bld.icmp_unsigned("!=", lost, _lanes([ALL] * 16, n))
         bld.cbranch(self.any_lane(bld, bld.or_(under, hole)), fail, test)
         bld.position_at_end(test)
         self.again_unless_stalled(bld, cells, elim, again, send)
-        bld.store(cells, bp, align=32)
-        # the last assertions hold the earlier ones: a literal once asserted stays asserted
-        to_row, to_col = self.band_messages(bld, a, y, b)
-        bi, bj = divmod(b, 3)
-        for u, new in ((bi, to_row), (3 + bj, to_col)):
-            ep = self.at(bld, s, S_ELIM, u)
-            bld.store(bld.or_(bld.load(ep, align=16), new), ep, align=16)
-            # a band's configurations never meet its eliminations after its visit: only the
-            # new ones can take something
-            cfg = bld.load(self.at(bld, s, S_CFG, u), align=16)
-            self.mark_if(bld, dirty, bld.not_(self.is_zero(bld, bld.and_(cfg, new))), u)
+        for h, (box, ptr) in enumerate(zip(boxes, ptrs, strict=True)):
+
+            def half(v, h=h):
+                return v if n == 1 else bld.shuffle_vector(v, v, _index(range(16 * h, 16 * h + 16)))
+
+            bld.store(half(cells), ptr, align=32)
+            # the last assertions hold the earlier ones: a literal once asserted stays so
+            to_row, to_col = self.band_messages(bld, half(a), half(y), box)
+            if isinstance(box, int):
+                bi, bj = _i32(box // 3), _i32(box % 3)
+            else:
+                bi = bld.udiv(box, _i32(3))
+                bj = bld.sub(box, bld.mul(bi, _i32(3)))
+            for u, new in ((bi, to_row), (bld.add(_i32(3), bj), to_col)):
+                ep = self.at(bld, s, S_ELIM, u)
+                bld.store(bld.or_(bld.load(ep, align=16), new), ep, align=16)
+                # a band's configurations never meet its eliminations after its visit: only
+                # the new ones can take something
+                cfg = bld.load(self.at(bld, s, S_CFG, u), align=16)
+                self.mark_if(bld, dirty, bld.not_(self.is_zero(bld, bld.and_(cfg, new))), u)
 
     # -- the band rules -------------------------------------------------------------------
     def triads(self, bld, cfg):
@@ -421,19 +520,52 @@ class Emitter:
         sweep = fn.append_basic_block("sweep")
         bld.branch(sweep)
         bld.position_at_end(sweep)
-        for unit in range(15):
-            work = fn.append_basic_block(f"work{unit}")
-            skip = fn.append_basic_block(f"skip{unit}")
+        for u in range(6):
+            work = fn.append_basic_block(f"work{u}")
+            skip = fn.append_basic_block(f"skip{u}")
             d = bld.load(dirty)
-            bld.cbranch(bld.icmp_unsigned("!=", bld.and_(d, _i32(1 << unit)), _i32(0)), work, skip)
+            bld.cbranch(bld.icmp_unsigned("!=", bld.and_(d, _i32(1 << u)), _i32(0)), work, skip)
             bld.position_at_end(work)
-            bld.store(bld.and_(d, _i32(~(1 << unit) & 0xFFFFFFFF)), dirty)
-            if unit < 6:
-                self.band_work(bld, s, unit, dirty, fail)
-            else:
-                self.box_work(bld, s, unit - 6, dirty, fail)
+            bld.store(bld.and_(d, _i32(~(1 << u) & 0xFFFFFFFF)), dirty)
+            self.band_work(bld, s, u, dirty, fail)
             bld.branch(skip)
             bld.position_at_end(skip)
+        # the marked boxes, two at a time in one vector, in index order; the last one alone
+        # runs its own code (its lanes and bands constant)
+        pending = bld.alloca(I32)
+        d = bld.load(dirty)
+        bld.store(bld.lshr(d, _i32(6)), pending)
+        bld.store(bld.and_(d, _i32(63)), dirty)
+        boxes = fn.append_basic_block("boxes")
+        two = fn.append_basic_block("two")
+        one = fn.append_basic_block("one")
+        swept = fn.append_basic_block("swept")
+        bld.branch(boxes)
+        bld.position_at_end(boxes)
+        left = bld.load(pending)
+        some = fn.append_basic_block("some")
+        bld.cbranch(bld.icmp_unsigned("==", left, _i32(0)), swept, some)
+        bld.position_at_end(some)
+        rest = bld.and_(left, bld.sub(left, _i32(1)))
+        bld.cbranch(bld.icmp_unsigned("==", rest, _i32(0)), one, two)
+        bld.position_at_end(two)
+        p = bld.call(self.cttz32, [left, ir.Constant(I1, 1)])
+        q = bld.call(self.cttz32, [rest, ir.Constant(I1, 1)])
+        bld.store(bld.and_(rest, bld.sub(rest, _i32(1))), pending)
+        self.box_work(bld, s, [p, q], dirty, fail)
+        bld.branch(boxes)
+        bld.position_at_end(one)
+        for b in range(8):
+            work = fn.append_basic_block(f"work{6 + b}")
+            skip = fn.append_basic_block(f"skip{6 + b}")
+            bld.cbranch(bld.icmp_unsigned("==", left, _i32(1 << b)), work, skip)
+            bld.position_at_end(work)
+            self.box_work(bld, s, [b], dirty, fail)
+            bld.branch(swept)
+            bld.position_at_end(skip)
+        self.box_work(bld, s, [8], dirty, fail)
+        bld.branch(swept)
+        bld.position_at_end(swept)
         done = fn.append_basic_block("done")
         bld.cbranch(bld.icmp_unsigned("!=", bld.load(dirty), _i32(0)), sweep, done)
         bld.position_at_end(done)
