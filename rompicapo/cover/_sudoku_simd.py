@@ -206,7 +206,9 @@ def _box_message(u, p):
 class Emitter:
     """Writes the solver's functions into one LLVM module (see the module docstring)."""
 
-    def __init__(self, module: ir.Module):
+    def __init__(self, module: ir.Module, pshufb: bool | None = None):
+        """``pshufb``: whether x86 SSSE3's byte shuffle may be used (None: when the CPU numba
+        compiles for has it)."""
         self.m = module
         self.ctpop16 = self._intrinsic("llvm.ctpop.v16i16", V16, [V16])
         self.ctpop32 = self._intrinsic("llvm.ctpop.v32i16", V32, [V32])
@@ -217,7 +219,7 @@ class Emitter:
             "llvm.memcpy.p0.p0.i64", ir.VoidType(), [I8.as_pointer(), I8.as_pointer(), I64, I1]
         )
         self.pshufb = None
-        if _has_ssse3():
+        if _has_ssse3() if pshufb is None else pshufb:
             v16b = ir.VectorType(I8, 16)
             self.pshufb = self._intrinsic("llvm.x86.ssse3.pshuf.b.128", v16b, [v16b, v16b])
             # per box: the byte controls giving its row band's and column band's eliminations
