@@ -37,6 +37,7 @@ Intel Xeon "emeraldrapids", 2 cores shared by several jobs, so the load is 6-10)
 | band bit-set kernel (ddb2ffc), 3 runs, load 5.7-6.9 | 0.57 | 0.51 | 0.47 | 0.45 | 0.44 |
 | vector kernel, one box at a time (4cecc06), 5 runs, load 9-12 | 1.24 | 1.01 | 0.98 | 1.16 | 1.03 |
 | two marked boxes at a time (a86c267), 5 runs, load 6-8 | 1.35 | 1.26 | 1.17 | 1.25 | 1.18 |
+| the same kernel (1970589), 7 runs, load 5.2-5.8 | 1.37 | 1.23 | 1.24 | 1.25 | 1.21 |
 
 (The issue's table, measured at ddb2ffc on the same machine at load 1-2: 0.61, 0.57, 0.56,
 0.55, 0.55.) The steps of the vector kernel (``rompicapo.cover._sudoku_simd``, LLVM IR from a
