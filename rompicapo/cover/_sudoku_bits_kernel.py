@@ -1,5 +1,9 @@
 """numba kernel: classic 9x9 Sudoku on band bit sets, a whole batch in one call.
 
+:func:`rompicapo.cover.sudoku.solve` used it until the vector kernel
+(:mod:`rompicapo.cover._sudoku_simd`) replaced it; it stays as that kernel's reference (its
+tests compare them answer for answer) and for the benchmark's history.
+
 The representation (the idea of the fastest published solvers, e.g. tdoku and JCZSolve; the
 code is our own): for each digit d and band b (three rows) one 27-bit word ``F[3*d + b]``
 holds the cells of the band where d may still go, a placed d included; ``S[b]`` holds the

@@ -7,9 +7,11 @@ and with ``diagonals`` also ``d d`` and ``a d`` (main and anti-diagonal); one op
 candidate (r, c, d): 4N^2 items (N = 9: 324) and N^3 options (729). Givens are options
 forced into the solution; givens that clash simply give no solution.
 
-Classic 9x9 puzzles go to :mod:`rompicapo.cover._sudoku_bits_kernel` (per-digit band bit
-sets: triad rules, hidden and naked singles, DPLL-style branching), a whole file in one kernel
-call (:func:`solve_batch`); the older cell-mask kernel :mod:`rompicapo.cover._sudoku_kernel`
+Classic 9x9 puzzles go to :mod:`rompicapo.cover._sudoku_simd` (boxes and bands as vectors of
+candidate sets, written as LLVM IR: triad rules, hidden and naked singles, DPLL-style
+branching), a whole file in one kernel call (:func:`solve_batch`); the band bit-set kernel
+:mod:`rompicapo.cover._sudoku_bits_kernel` it replaced stays as the tests' reference; the
+older cell-mask kernel :mod:`rompicapo.cover._sudoku_kernel`
 stays for :func:`rate`, whose labels are defined by its deductions and guess counts. The DLX
 engine handles everything else and serves as the independent cross-check in the tests.
 
@@ -283,30 +285,23 @@ def _tables():
 
 
 def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.ndarray) -> int:
-    """One 9x9 puzzle (``uint8[81]``) through the band bit-set kernel: its solution count up
-    to ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
-    from rompicapo.cover import _sudoku_bits_kernel as BK
+    """One 9x9 puzzle (``uint8[81]``) through the vector kernel: its solution count up to
+    ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
+    from rompicapo.cover import _sudoku_simd as VK
 
-    if cells.max() > 9:  # the kernel indexes its words by digit: check here, not there
+    if cells.max() > 9:  # the kernel shifts by the digit: check here, not there
         raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
-    stack = np.zeros((BK.STACK_ROWS, BK.STACK_COLS), np.int64)
-    return int(BK.solve_one(cells, limit, solution, stack, stats))
+    counts, solutions, rows = VK.solve(cells, limit)
+    solution[:] = solutions[0]
+    stats[:] = rows[0]
+    return int(counts[0])
 
 
 def _warm() -> float:
-    from rompicapo.cover import _sudoku_bits_kernel as BK
-    from rompicapo.cover import _sudoku_kernel as SK
+    from rompicapo.cover import _sudoku_simd as VK
 
-    def tiny() -> None:
-        puzzles = np.zeros((1, 81), np.uint8)
-        BK.solve_batch(
-            puzzles, 2, np.zeros_like(puzzles), np.zeros(1, np.int32), np.zeros(1, np.int64)
-        )
-        _bits_one(puzzles[0], 1, np.zeros(81, np.uint8), np.zeros(2, np.int64))
-        # the cell kernel stays for rating (its guess counts define the labels)
-        SK.solve_one(puzzles[0], 1, np.zeros(81, np.uint8), *_tables(), np.zeros(2, np.int64))
-
-    return jit_warmup("cover.sudoku9", tiny)
+    # the cell kernel (rating only) compiles on rate()'s first call
+    return jit_warmup("cover.sudoku9", lambda: VK.solve(np.zeros((1, 81), np.uint8), 1))
 
 
 @dataclass
@@ -590,7 +585,7 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
             raise InputError(f"puzzles must be an array of rows of 81 cells, got {puzzles.shape}")
         if not np.issubdtype(puzzles.dtype, np.integer) or puzzles.min() < 0 or puzzles.max() > 9:
             raise InputError("puzzle cells must be integers 0 (empty) to 9")
-    from rompicapo.cover import _sudoku_bits_kernel as BK
+    from rompicapo.cover import _sudoku_simd as VK
 
     if not isinstance(puzzles, np.ndarray):
         puzzles = list(puzzles)
@@ -601,11 +596,9 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
     if puzzles.size and puzzles.max() > 9:
         raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
     compile_seconds = _warm()
-    solutions = np.zeros_like(puzzles)
-    counts = np.zeros(len(puzzles), np.int32)
-    guesses = np.zeros(len(puzzles), np.int64)
     with Stopwatch() as sw:
-        BK.solve_batch(puzzles, max_solutions, solutions, counts, guesses)
+        counts, solutions, stats = VK.solve(puzzles, max_solutions)
+    guesses = stats[:, 0].copy()
     return BatchResult(
         puzzles=puzzles, solutions=solutions, counts_per_puzzle=counts, guesses=guesses,
         max_solutions=max_solutions, solve_seconds=sw.seconds, compile_seconds=compile_seconds,

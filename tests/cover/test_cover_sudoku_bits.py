@@ -1,6 +1,8 @@
-"""The band bit-set 9x9 kernel behind sudoku.solve / solve_batch: solution counts against
-tdoku's (recorded in tests/data/sudoku-speed/README.md), the older cell-mask kernel and the
-DLX engine; every solution checked by the independent verifier."""
+"""The 9x9 fast path behind sudoku.solve / solve_batch (the vector kernel, _sudoku_simd):
+solution counts against tdoku's (recorded in tests/data/sudoku-speed/README.md), the older
+cell-mask kernel and the DLX engine, every solution checked by the independent verifier; and
+the rule settings of the band bit-set kernel (_sudoku_bits_kernel), the vector kernel's
+reference in tests/cover/test_cover_sudoku_simd.py."""
 
 from __future__ import annotations
 
