@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from rompicapo.cli.options import add_run_options, positive_int
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int
 from rompicapo.common import InputError
 
 
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--random",
-        type=int,
+        type=int_arg,
         metavar="SEED",
         help="print one path found in a seeded random order (any integer seed)",
     )
@@ -63,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and invariant under the board's symmetries",
     )
     p.set_defaults(handler=_count)
+    mark_paths(p, outputs=("checkpoint",))
 
 
 def _count(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, positive_int
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int
 from rompicapo.common import EXIT_INTERRUPTED, InputError, InternalError, NotVerifiable, dumps_json
 
 __all__ = ["register"]
@@ -52,6 +52,7 @@ def register(subparsers) -> None:
         jobs_help="count with N threads (default: all cores; 1 = this process)",
     )
     p.set_defaults(handler=_cover)
+    mark_paths(p, inputs=("file",))
 
     q = subparsers.add_parser("queens", help="n queens: count or list the placements")
     q.add_argument("n", type=positive_int, help="board size")
@@ -106,6 +107,7 @@ def register(subparsers) -> None:
         jobs_help="count with N threads (default: all cores; 1 = this process)",
     )
     y.set_defaults(handler=_polyomino)
+    mark_paths(y, inputs=("pieces", "region"))
 
     _register_sudoku(subparsers)
 
@@ -239,6 +241,7 @@ def _register_sudoku(subparsers) -> None:
         limit_aliases=("--max-solutions",),
     )
     solve_p.set_defaults(handler=_sudoku_solve)
+    mark_paths(solve_p, inputs=("puzzle",))
 
     gen = sub.add_parser("generate", help="generate a puzzle with a unique solution, minimal")
     gen.add_argument("--box", default="3x3", help="box size RxC (default 3x3, a 9x9 grid)")
@@ -254,6 +257,7 @@ def _register_sudoku(subparsers) -> None:
     _sudoku_shape_args(rate)
     add_run_options(rate, jobs=False)
     rate.set_defaults(handler=_sudoku_rate)
+    mark_paths(rate, inputs=("puzzle",))
 
 
 def _sudoku_shape_args(p) -> None:

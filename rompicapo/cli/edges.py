@@ -16,8 +16,15 @@ import argparse
 import re
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, positive_int, seconds
-from rompicapo.common import EXIT_INPUT, EXIT_INTERRUPTED, InputError, ProgressEvent, dumps_json
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, seconds
+from rompicapo.common import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    InputError,
+    ProgressEvent,
+    check_int,
+    dumps_json,
+)
 
 __all__ = ["LiveLine", "register"]
 
@@ -92,7 +99,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="then improve the best board for S seconds (large-neighbourhood search)",
     )
-    s.set_defaults(handler=_solve)
+    s.set_defaults(handler=_solve, time_budget=lambda a: a.time_limit + (a.polish or 0.0))
+    mark_paths(s, inputs=("pieces", "clues"), outputs=("out", "svg", "png", "heat"))
 
     im = sub.add_parser(
         "improve", help="polish a board: large-neighbourhood search (never lowers the score)"
@@ -122,6 +130,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )
     im.set_defaults(handler=_improve)
+    mark_paths(im, inputs=("board", "pieces", "clues"), outputs=("out",))
 
     sc = sub.add_parser("score", help="matched joints of a board, and its rule check")
     sc.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
@@ -131,6 +140,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )
     sc.set_defaults(handler=_score)
+    mark_paths(sc, inputs=("board", "pieces"))
 
     g = sub.add_parser("generate", help="a random solvable puzzle with its solution")
     g.add_argument("size", metavar="RxC", help="board size, e.g. 8x8")
@@ -146,6 +156,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--out", metavar="PIECES", help="write the pieces here (default: stdout)")
     g.add_argument("--solution", metavar="BOARD", help="write the solution here (.txt)")
     g.set_defaults(handler=_generate)
+    mark_paths(g, outputs=("out", "solution"))
 
     r = sub.add_parser("render", help="draw a board as SVG or PNG, mismatches in red")
     r.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
@@ -155,6 +166,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--numbers", action="store_true", help="print piece numbers (SVG)")
     r.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     r.set_defaults(handler=_render)
+    mark_paths(r, inputs=("board", "pieces"), outputs=("svg", "png"))
 
     u = sub.add_parser("url", help="the board's e2.bucas.name viewer URL")
     u.add_argument("board", metavar="BOARD", help="board file")
@@ -162,6 +174,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     u.add_argument("--name", default=None, help="puzzle name shown by the viewer")
     u.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     u.set_defaults(handler=_url)
+    mark_paths(u, inputs=("board", "pieces"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -231,7 +244,8 @@ def _settings(args):
 
     breaks: str | tuple[int, ...] = args.breaks
     if re.fullmatch(r"[\d,\s]+", args.breaks):
-        breaks = tuple(int(x) for x in args.breaks.replace(" ", "").split(",") if x)
+        parts = args.breaks.replace(" ", "").split(",")
+        breaks = tuple(check_int(x, "a break index") for x in parts if x)
     elif args.breaks not in _BREAK_NAMES:
         raise InputError(
             "breaks must be auto, blackwood, bucas, clues, scaled, none or indexes, "

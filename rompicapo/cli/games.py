@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from rompicapo.cli.options import add_run_options, nonnegative_int, positive_int
+from rompicapo.cli.options import add_run_options, mark_paths, nonnegative_int, positive_int
 from rompicapo.common import InputError
 
 PLAYABLE = ("tictactoe", "connect4", "nim")
@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--upto", type=nonnegative_int, default=30, help="heap sizes 0..N (default 30, max 10000)"
     )
-    add_run_options(p, time=False, jobs=False)
+    add_run_options(p, jobs=False)
     p.set_defaults(handler=_grundy)
 
     c4 = sub.add_parser("connect4", help="Connect Four: solve positions, run a test set")
@@ -79,6 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_run_options(p, time=False, jobs=False, limit=True)
     p.set_defaults(handler=_connect4_bench)
+    mark_paths(p, inputs=("file",))
 
     p = sub.add_parser("pig", help="Pig: optimal win probability and roll/hold by value iteration")
     p.add_argument(
@@ -131,7 +132,7 @@ def _nim(args: argparse.Namespace) -> int:
 def _grundy(args: argparse.Namespace) -> int:
     from rompicapo.games.impartial import grundy_values
 
-    _print(args, grundy_values(args.kind, args.spec, args.upto))
+    _print(args, grundy_values(args.kind, args.spec, args.upto, time_limit=args.time_limit))
     return 0
 
 
@@ -175,7 +176,10 @@ def _pig(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from rompicapo.common import stdin_binary
     from rompicapo.games.game import MAX
+
+    stdin_binary("play", "the moves are read from it")
 
     game, engine_move, parse = _player_for(args)
     state = game.initial()

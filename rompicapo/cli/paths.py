@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rompicapo.cli.options import add_run_options
+from rompicapo.cli.options import add_run_options, mark_paths
 
 # Above this many cells a progress bar goes to stderr (the run takes a few seconds or more).
 PROGRESS_CELLS = 100_000_000
@@ -80,6 +80,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default: all cores; more are capped)",
     )
     p.set_defaults(handler=run_path)
+    mark_paths(p, outputs=("out", "pdf", "png", "svg"))
 
     v = subparsers.add_parser(
         "verify-path",
@@ -97,6 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         jobs_help="threads checking an .rpath file (default: all cores; more are capped)",
     )
     v.set_defaults(handler=run_verify_path)
+    mark_paths(v, inputs=("file",))
 
     # random access to the block construction's path: the two questions, one shape each
     for name, what, arg, meta, arg_help, handler in (

@@ -22,6 +22,7 @@ once and the total is ``count * |G|`` exactly.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,9 +167,9 @@ def _file_or_text(spec: str, what: str) -> tuple[str | None, str]:
     if one_line and (
         (parent not in (".", "") and _exists(parent, file=False))  # dir/missing-file
         or spec.strip().lower().endswith(_FILE_SUFFIXES)
-        or _exists(spec, file=False)
+        or os.path.lexists(spec)  # a folder, a FIFO, a device: refused by read_text
     ):
-        read_text(spec, f"{what} file")  # raises: does not exist, a folder, unreadable
+        read_text(spec, f"{what} file")  # raises: does not exist, not a file, unreadable
     return None, spec
 
 

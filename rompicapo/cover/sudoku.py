@@ -962,8 +962,9 @@ def _source_text(source: str | os.PathLike) -> tuple[str | None, str]:
     looks_like_a_file = one_line and (
         os.sep in source.strip() or source.strip().lower().endswith(_FILE_SUFFIXES)
     )
-    if looks_like_a_file or (one_line and Path(source).is_dir()):
-        read_text(source, "puzzle file")  # raises: does not exist, a folder, unreadable
+    if looks_like_a_file or (one_line and os.path.lexists(source)):
+        # raises: does not exist, a folder, a FIFO or a device, unreadable
+        read_text(source, "puzzle file")
     return None, source
 
 

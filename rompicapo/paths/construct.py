@@ -48,6 +48,7 @@ from rompicapo.common import (
     ProgressCallback,
     SearchResult,
     Stopwatch,
+    check_int,
     check_memory,
     check_seed,
     check_time_limit,
@@ -134,8 +135,8 @@ def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
         m = _SIZE.fullmatch(str(text))
         if m is None:
             raise InputError(f"bad board size {text!r}: write N or RxC with positive integers")
-        rows = int(m.group(1))
-        cols = int(m.group(2)) if m.group(2) is not None else rows
+        rows = check_int(m.group(1), "rows")  # a digit limit: no 5,000-digit conversion
+        cols = check_int(m.group(2), "columns") if m.group(2) is not None else rows
     if not (isinstance(rows, int | np.integer) and isinstance(cols, int | np.integer)):
         raise InputError(f"bad board size {text!r}: write N or RxC with positive integers")
     if rows < 1 or cols < 1:
@@ -158,7 +159,7 @@ def parse_cell(
         m = _CELL.fullmatch(text)
         if m is None:
             raise InputError(f"bad cell {text!r}: write R,C (0-based row and column, e.g. 2,3)")
-        r, c = int(m.group(1)), int(m.group(2))
+        r, c = check_int(m.group(1), f"{what} row"), check_int(m.group(2), f"{what} column")
     elif isinstance(text, int | np.integer):
         if rows is None or cols is None or not 0 <= text < rows * cols:
             raise InputError(f"cell index {text} is outside the board")

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rompicapo.common import InputError, run_jobs
+from rompicapo.common import InputError, loads_json, open_input, run_jobs
 from rompicapo.paths import _rpath_kernel as _codec
 
 __all__ = [
@@ -143,7 +143,7 @@ def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
     (wrong magic, unknown version, bad JSON, missing fields, or a file of the wrong length)."""
     name = os.fspath(filename)
     try:
-        with open(name, "rb") as f:
+        with open_input(name, ".rpath file") as f:
             prefix = f.read(_PREFIX.size)
             if len(prefix) < _PREFIX.size or prefix[:6] != MAGIC[:6]:
                 raise InputError(f"{name}: not an .rpath file (no RPATH magic at the start)")
@@ -157,7 +157,10 @@ def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
     except OSError as e:
         raise InputError(f"cannot read {name}: {e.strerror or e}") from None
     try:
-        header = header_from_json(json.loads(text.decode()), _PREFIX.size + length)
+        head = loads_json(text, "the .rpath header", path=name)
+        header = header_from_json(head, _PREFIX.size + length)
+    except InputError:
+        raise
     except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
         raise InputError(
             f"{name}: the .rpath header is damaged ({type(e).__name__}: {e})"
