@@ -168,22 +168,52 @@ def main(argv: Sequence[str] | None = None) -> int:
             _flush()
             raise
         name = f"rompicapo {args.command}"
+        given = _time_budget(args)  # the limit as the user gave it, for the messages
         if charge_start_up:
             _count_start_up(args)
-        return _run(name, args, debug)
+        status = _run(name, args, debug, given)
     except OutputError as exc:
-        return _output_failed(name, exc)
+        status = _output_failed(name, exc)
     finally:
         _restore(streams)
+    if charge_start_up:
+        _end_process(status)
+    return status
 
 
-def _run(name: str, args: argparse.Namespace, debug: bool) -> int:
+def _end_process(status: int) -> None:
+    """End the command line's own process now that its output is out: what the interpreter
+    does at exit (wait for threads, run the exit handlers), without tearing down every module,
+    which takes up to a second once numba has compiled (a second that a stop signal or a
+    --time limit would wait for)."""
+    import atexit
+    import threading
+
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None:
+        shutdown()  # joins the threads that are not daemons, as at every exit
+    atexit._run_exitfuncs()  # multiprocessing's finalizers, temporary folders, ...
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                _to_devnull(stream)
+    os._exit(status)
+
+
+def _run(name: str, args: argparse.Namespace, debug: bool, given: float | None) -> int:
     import time
 
     from rompicapo.common.parallel import stop_signals
 
     budget = _time_budget(args)
-    deadline = None if budget is None else time.monotonic() + budget
+    now = time.monotonic()
+    deadline = None if budget is None else now + budget
+    if budget is not None and getattr(args, "time_limit", None) is not None:
+        # the instant --time ends, for time_left(): what the handler spends loading the
+        # family's modules comes off what its API call is given
+        args.time_deadline = now + args.time_limit
     try:
         with stop_signals(deadline) as stop:
             try:
@@ -193,7 +223,7 @@ def _run(name: str, args: argparse.Namespace, debug: bool) -> int:
                 return status
             except KeyboardInterrupt:
                 if stop.reason == "time":
-                    _say(f"{name}: stopped by the time limit ({budget:g} s) before a result")
+                    _say(f"{name}: stopped by the time limit ({given:g} s) before a result")
                 else:
                     _say(f"{name}: interrupted")
                 return EXIT_INTERRUPTED
@@ -205,7 +235,22 @@ def _run(name: str, args: argparse.Namespace, debug: bool) -> int:
         _say(f"{name}: error: {one_line(exc)}")
         return EXIT_INPUT
     except Exception as exc:  # a bug: one line, "please report", the traceback on request
+        if _interrupted_inside(exc):
+            _say(f"{name}: interrupted")
+            return EXIT_INTERRUPTED
         return _internal(name, exc, debug)
+
+
+def _interrupted_inside(exc: BaseException) -> bool:
+    """A SystemError that a C extension raised because a Ctrl-C came while it ran Python code
+    ("returned a result with an exception set"): an interruption, not a bug."""
+    seen = 0
+    cause: BaseException | None = exc
+    while cause is not None and seen < 8:
+        if isinstance(cause, KeyboardInterrupt):
+            return isinstance(exc, SystemError)
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return False
 
 
 def _time_budget(args: argparse.Namespace) -> float | None:

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, time_left
 from rompicapo.common import InputError
 
 
@@ -113,7 +113,7 @@ def _count(args: argparse.Namespace) -> int:
                 checkpoint=args.checkpoint,
                 scheduler=args.scheduler,
                 progress=progress,
-                time_limit=args.time_limit,
+                time_limit=time_left(args),
             )
     except KeyboardInterrupt:
         if args.checkpoint:

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, time_left
 from rompicapo.common import EXIT_INTERRUPTED, InputError, InternalError, NotVerifiable, dumps_json
 
 __all__ = ["register"]
@@ -157,7 +157,7 @@ def _cover(args: argparse.Namespace) -> int:
     listing = args.first or args.all or args.limit is not None or args.random is not None
     if listing and ((args.jobs or 1) > 1 or args.scheduler):
         raise InputError("--jobs and --scheduler apply to --count only")
-    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
+    limits = {"time_limit": time_left(args), "node_limit": args.node_limit}
     with _progress(args, "searching") as progress:
         if listing:
             limit = 1 if (args.first or args.random is not None) else args.limit
@@ -191,7 +191,7 @@ def _queens(args: argparse.Namespace) -> int:
             limit=args.list,
             keep=args.list or 0,
             jobs=args.jobs,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             progress=progress,
         )
@@ -211,7 +211,7 @@ def _polyomino(args: argparse.Namespace) -> int:
             keep=args.list or 0,
             jobs=args.jobs,
             scheduler=args.scheduler,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             progress=progress,
         )
@@ -274,7 +274,7 @@ def _sudoku_solve(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
     result = sudoku.solve_file(
-        args.puzzle, limit=args.limit, time_limit=args.time_limit, **_shape(args)
+        args.puzzle, limit=args.limit, time_limit=time_left(args), **_shape(args)
     )
     footer = result.footer() if isinstance(result, sudoku.BatchResult) else None
     return _finish(args, result, footer)
@@ -288,7 +288,7 @@ def _sudoku_generate(args: argparse.Namespace) -> int:
         clues=args.clues,
         symmetric=args.symmetric,
         seed=args.seed,
-        time_limit=args.time_limit,
+        time_limit=time_left(args),
     )
     return _finish(args, result)
 
@@ -296,5 +296,5 @@ def _sudoku_generate(args: argparse.Namespace) -> int:
 def _sudoku_rate(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
-    result = sudoku.rate_file(args.puzzle, time_limit=args.time_limit, **_shape(args))
+    result = sudoku.rate_file(args.puzzle, time_limit=time_left(args), **_shape(args))
     return _finish(args, result)

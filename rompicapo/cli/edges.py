@@ -16,10 +16,17 @@ import argparse
 import re
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, seconds
+from rompicapo.cli.options import (
+    add_run_options,
+    int_arg,
+    mark_paths,
+    positive_int,
+    seconds,
+    time_left,
+)
 from rompicapo.common import (
-    EXIT_INPUT,
     EXIT_INTERRUPTED,
+    EXIT_OUTPUT,
     InputError,
     ProgressEvent,
     check_int,
@@ -276,11 +283,42 @@ def _finish(result, args, interrupted: bool) -> int:
     else:
         sys.stdout.write(result.report())
     errors = getattr(result, "write_errors", [])
-    for line in errors:
-        print(f"rompicapo edges: error: {line}; the result is printed above", file=sys.stderr)
+    for line in errors:  # a write that failed after the work: the line says where it went
+        print(f"rompicapo edges: error: {line}", file=sys.stderr)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_INPUT if errors else 0
+    return EXIT_OUTPUT if errors else 0
+
+
+def _fallback(name: str, args) -> str | None:
+    """Where a run stopped early keeps its board when no --out was given: the working folder,
+    else the temporary folder; None (the run goes on, saying so) when neither can be written."""
+    import os
+    import tempfile
+
+    from rompicapo.common import check_output_path
+
+    if args.out is not None:
+        return name
+    for where in (name, os.path.join(tempfile.gettempdir(), name)):
+        try:
+            check_output_path(where.format(score=0), "board file")
+        except InputError:
+            continue
+        if where != name:
+            shown = where.replace("{score}", "SCORE")
+            _say(
+                args,
+                f"the working folder cannot be written: a stopped run keeps its board in {shown}",
+            )
+        return where
+    _say(args, "no folder can be written: a stopped run will print its board only")
+    return None
+
+
+def _say(args, line: str) -> None:
+    if not args.quiet:
+        print(f"note: {line}", file=sys.stderr)
 
 
 def _solve(args) -> int:
@@ -291,7 +329,7 @@ def _solve(args) -> int:
             args.pieces,
             args.clues,
             settings=_settings(args),
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             jobs=args.jobs,
             seed=args.seed,
@@ -302,7 +340,7 @@ def _solve(args) -> int:
             svg=args.svg,
             png=args.png,
             heat=args.heat,
-            interrupted_out="edges_best_{score}.txt",
+            interrupted_out=_fallback("edges_best_{score}.txt", args),
             allow_duplicates=args.allow_duplicates,
         )
     interrupted = result.interrupted or bool(getattr(result.polish, "interrupted", False))
@@ -317,13 +355,13 @@ def _improve(args) -> int:
             args.board,
             args.pieces,
             clues=args.clues,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             node_cap=args.node_cap,
             seed=args.seed,
             progress=live,
             out=args.out,
-            interrupted_out="edges_improved_{score}.txt",
+            interrupted_out=_fallback("edges_improved_{score}.txt", args),
             allow_duplicates=args.allow_duplicates,
         )
     return _finish(result, args, result.interrupted)

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import argparse
 
-from rompicapo.cli.options import add_run_options, mark_paths, nonnegative_int, positive_int
+from rompicapo.cli.options import (
+    add_run_options,
+    mark_paths,
+    nonnegative_int,
+    positive_int,
+    time_left,
+)
 from rompicapo.common import InputError
 
 PLAYABLE = ("tictactoe", "connect4", "nim")
@@ -132,7 +138,7 @@ def _nim(args: argparse.Namespace) -> int:
 def _grundy(args: argparse.Namespace) -> int:
     from rompicapo.games.impartial import grundy_values
 
-    _print(args, grundy_values(args.kind, args.spec, args.upto, time_limit=args.time_limit))
+    _print(args, grundy_values(args.kind, args.spec, args.upto, time_limit=time_left(args)))
     return 0
 
 

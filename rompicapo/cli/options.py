@@ -37,6 +37,7 @@ __all__ = [
     "positive_int",
     "run_kwargs",
     "seconds",
+    "time_left",
 ]
 
 
@@ -201,10 +202,25 @@ def _with_aliases(group, name: str, aliases: tuple[str, ...], *, help: str, **kw
     group.add_argument(name, *aliases, help=help + extra, **kw)
 
 
+def time_left(args: argparse.Namespace) -> float | None:
+    """What is left of the command's ``--time`` now, for the one API call: the seconds spent
+    since the command started (Python's start-up, loading the family's modules) are not given
+    twice. None without a limit."""
+    import time
+
+    limit = getattr(args, "time_limit", None)
+    deadline = getattr(args, "time_deadline", None)
+    if limit is None or deadline is None:
+        return limit
+    return max(0.01, deadline - time.monotonic())
+
+
 def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The API keywords of the run contract that ``args`` carries (absent flags are left out)."""
     out: dict[str, Any] = {}
     for name in ("time_limit", "node_limit", "limit", "seed", "jobs", "scheduler"):
         if hasattr(args, name):
             out[name] = getattr(args, name)
+    if "time_limit" in out:
+        out["time_limit"] = time_left(args)
     return out

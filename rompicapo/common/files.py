@@ -246,12 +246,12 @@ def _json_int(token: str) -> int:
 def _json_float(token: str) -> float:
     value = float(token)
     if value in (float("inf"), float("-inf")):
-        raise ValueError(f"the number {token[:30]} is out of range")
+        raise ValueError(f"a number out of range ({token[:30]})")
     return value
 
 
 def _json_constant(token: str) -> float:
-    raise ValueError(f"{token} is not a number JSON allows")
+    raise ValueError(f"{token}, which JSON does not allow")
 
 
 def loads_json(
@@ -520,7 +520,7 @@ def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | No
         try:
             write(candidate)
             return candidate
-        except OSError:
+        except (OSError, InputError):
             with contextlib.suppress(OSError):
                 os.unlink(candidate)
     return None
@@ -532,6 +532,8 @@ def _write_or_keep(path: Path | str, write: Callable[[Path], None]) -> tuple[str
         return None, True
     except OSError as exc:
         failure = f"could not write {str(path)!r} ({exc.strerror or exc})"
+    except InputError as exc:  # the writer's own check of the path, now failing
+        failure = f"could not write {str(path)!r} ({exc})"
     kept = keep_elsewhere(path, write)
     if kept is None:
         return f"{failure}; no other folder could take it either", False

@@ -12,7 +12,9 @@ dropped while the run saves what it keeps, so two signals 50 ms apart lose nothi
 processes of :func:`run_jobs` are stopped and reaped (joined, killed if they linger) before the
 interrupt reaches the caller. :func:`stop_signals` also takes a ``deadline``: a watchdog thread
 stops the run the same way when a command overruns its time limit (a phase that forgot to look
-at the clock loses the overrun, not the result).
+at the clock loses the overrun, not the result). It never stops numba compiling a kernel
+(a first run after installing or changing a kernel): what is compiled is cached for every later
+run, which keeps the limit.
 """
 
 from __future__ import annotations
@@ -120,10 +122,19 @@ def run_jobs(
                     break
             while pending:
                 timeout = None if deadline is None else deadline.remaining()
+                if _ACTIVE is not None:  # a stop signal must be noticed here too
+                    timeout = STOP_POLL if timeout is None else min(timeout, STOP_POLL)
                 done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-                if not done:  # the deadline passed while every job in flight still ran
+                if _stop_overdue():
+                    # the process is stopping (a signal seen by the main thread while this
+                    # runs in another) and the jobs had their grace to report: stop them
                     _stop(pool, pending)
                     return
+                if not done:
+                    if deadline is not None and deadline.expired():
+                        _stop(pool, pending)  # every job in flight still ran at the deadline
+                        return
+                    continue
                 for fut in done:
                     job = pending.pop(fut)
                     yield job, fut.result()
@@ -137,6 +148,20 @@ def run_jobs(
 
 # Seconds a stopped worker process gets to end after SIGTERM before it is killed.
 REAP_SECONDS = 1.0
+# Seconds the jobs of a stopping process get to finish on their own (a family's workers watch
+# a stop file and return their best) before :func:`run_jobs` stops them; and how often it
+# looks. With the reaping, every worker is gone within about two seconds of the signal.
+STOP_GRACE = 0.8
+STOP_POLL = 0.1
+
+
+def _stop_overdue() -> bool:
+    state = _ACTIVE
+    return (
+        state is not None
+        and state.since is not None
+        and time.monotonic() - state.since >= STOP_GRACE
+    )
 
 
 def _stop(pool, pending) -> None:
@@ -233,6 +258,37 @@ def output_begins() -> None:
         _ACTIVE.output = True
 
 
+def _inside_numba(frame) -> bool:
+    name = getattr(frame, "f_globals", {}).get("__name__", "") if frame is not None else ""
+    return name == "numba" or name.startswith(("numba.", "llvmlite."))
+
+
+def _deliver_later(signum: int, seconds: float = 0.01) -> None:
+    main_id = threading.main_thread().ident
+
+    def again() -> None:
+        time.sleep(seconds)
+        with contextlib.suppress(OSError, ValueError):
+            signal.pthread_kill(main_id, signum)
+
+    threading.Thread(target=again, daemon=True).start()
+
+
+def _compiling() -> bool:
+    """Is numba compiling a kernel right now (in any thread)? Its global compiler lock is
+    held while it does."""
+    import sys
+
+    module = sys.modules.get("numba.core.compiler_lock")
+    lock = getattr(getattr(module, "global_compiler_lock", None), "_lock", None)
+    if lock is None or not hasattr(lock, "acquire"):
+        return False
+    if lock.acquire(blocking=False):
+        lock.release()
+        return False
+    return True
+
+
 @contextlib.contextmanager
 def stop_signals(deadline: float | None = None):
     """``with stop_signals(deadline) as state:`` SIGINT, SIGTERM and SIGHUP stop the run with
@@ -250,6 +306,12 @@ def stop_signals(deadline: float | None = None):
 
     def handler(signum, frame):
         now = time.monotonic()
+        if state.since is None and _inside_numba(frame):
+            # numba's dispatcher is running Python code of its own between C calls: an
+            # exception raised there comes out as SystemError and skips every family's Ctrl-C
+            # path; the signal is delivered again 10 ms later, out of it
+            _deliver_later(signum)
+            return
         if state.since is None:
             state.since = now
             if state.reason is None:
@@ -275,6 +337,11 @@ def stop_signals(deadline: float | None = None):
         def watch() -> None:
             while (left := deadline + WATCHDOG_GRACE - time.monotonic()) > 0:
                 if done.wait(min(left, 3600.0)):  # a wait of years overflows some clocks
+                    return
+            # a kernel being compiled is let finish: stopped, it would be compiled again (and
+            # stopped again) by every later run, since numba caches only what it finished
+            while _compiling():
+                if done.wait(0.1):
                     return
             if state.reason is None and not state.output:
                 state.reason = "time"
