@@ -191,7 +191,10 @@ def _end_process(status: int) -> None:
 
     shutdown = getattr(threading, "_shutdown", None)
     if shutdown is not None:
-        shutdown()  # joins the threads that are not daemons, as at every exit
+        # joins the threads that are not daemons, as at every exit (where a failure of it is
+        # ignored too: a pool stopped by a signal has closed the pipe it would write to)
+        with contextlib.suppress(Exception):
+            shutdown()
     atexit._run_exitfuncs()  # multiprocessing's finalizers, temporary folders, ...
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:

@@ -116,14 +116,17 @@ def _count(args: argparse.Namespace) -> int:
                 time_limit=time_left(args),
             )
     except KeyboardInterrupt:
+        from rompicapo.common.parallel import stop_reason
+
+        how = "stopped by the time limit" if stop_reason() == "time" else "interrupted"
         if args.checkpoint:
             print(
-                f"interrupted: finished jobs saved in {args.checkpoint}; "
+                f"{how}: finished jobs saved in {args.checkpoint}; "
                 f"rerun the same command with --checkpoint {args.checkpoint} to resume",
                 file=sys.stderr,
             )
         else:
-            print("interrupted: nothing saved (give --checkpoint FILE to make a count resumable)",
+            print(f"{how}: nothing saved (give --checkpoint FILE to make a count resumable)",
                   file=sys.stderr)  # fmt: skip
         return 130
     if not args.quiet:

@@ -50,7 +50,9 @@ __all__ = [
     "output_begins",
     "reap",
     "run_jobs",
+    "stop_reason",
     "stop_signals",
+    "stopping",
 ]
 
 J = TypeVar("J")
@@ -151,7 +153,7 @@ REAP_SECONDS = 1.0
 # Seconds the jobs of a stopping process get to finish on their own (a family's workers watch
 # a stop file and return their best) before :func:`run_jobs` stops them; and how often it
 # looks. With the reaping, every worker is gone within about two seconds of the signal.
-STOP_GRACE = 0.8
+STOP_GRACE = 0.5
 STOP_POLL = 0.1
 
 
@@ -249,6 +251,18 @@ def holding_stops():
         if state.holds == 0 and state.pending:
             state.pending = False
             raise KeyboardInterrupt
+
+
+def stopping() -> bool:
+    """Has a stop signal (or the watchdog) come? Work running in threads of this process
+    (which no KeyboardInterrupt reaches) looks here between its pieces and returns early."""
+    return _ACTIVE is not None and _ACTIVE.since is not None
+
+
+def stop_reason() -> str | None:
+    """What is stopping the run: a signal's name (``"SIGTERM"``...), ``"time"`` (the watchdog
+    of the time limit), or None."""
+    return None if _ACTIVE is None else _ACTIVE.reason
 
 
 def output_begins() -> None:

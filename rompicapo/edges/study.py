@@ -57,6 +57,7 @@ from rompicapo.common import (
     check_output_path,
     check_time_limit,
     connect_scheduler,
+    loads_json,
     run_jobs,
 )
 from rompicapo.edges.blackwood import (
@@ -149,10 +150,7 @@ class Variant:
 
     @classmethod
     def from_json(cls, text: str) -> Variant:
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise InputError(f"not a study variant: {exc}") from None
+        data = loads_json(text, "a study variant")
         if not isinstance(data, dict):
             raise InputError("not a study variant: expected a JSON object")
         return cls.from_dict(data)
@@ -951,8 +949,8 @@ def load_results(db: str | Path) -> list[dict]:
     rows = [dict(zip(_COLUMNS, values, strict=True)) for values in raw]
     for r in rows:
         r["variant_obj"] = Variant.from_json(r["params"])
-        r["heat"] = json.loads(r["heat"])
-        r["budget"] = json.loads(r["budget"])
+        r["heat"] = loads_json(r["heat"], "a result's heat map", path=db)
+        r["budget"] = loads_json(r["budget"], "a result's budget", path=db)
     for r in rows:
         r["meta"] = meta
     return rows

@@ -342,10 +342,14 @@ def write_chunks(
     with ``resume``, keep the chunks whose checksum already matches. Returns chunks written."""
     buf = np.empty(min(header.chunk_moves, max(1, header.n_moves)), np.uint8)
     packed = np.empty(header.stored_bytes(len(buf)), np.uint8)
+    from rompicapo.common.parallel import stopping
+
     written = 0
     fd = os.open(name, os.O_RDWR)
     try:
         for i in range(first, last):
+            if stopping():  # Ctrl-C or SIGTERM in this process: the chunks written are kept
+                break
             lo, hi = header.chunk_range(i)
             view = buf[: hi - lo]
             stored = view if header.encoding == "u8" else packed[: header.stored_bytes(hi - lo)]
