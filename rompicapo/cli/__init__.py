@@ -18,7 +18,8 @@ Exit statuses (one meaning each, see :mod:`rompicapo.common.errors`):
 - 2: the user's input (a bad argument, file, path or address, an output that would overwrite
   an input): one line that says what to fix, before any work;
 - 130: interrupted by Ctrl-C, SIGTERM or SIGHUP (all three alike), after the best result so far
-  was printed or saved.
+  was printed or saved; or stopped by the watchdog of ``--time`` before any result (one line
+  says so).
 
 What the process around a command may do to it is handled here, once for every command: a
 closed standard input, output or error; a full or broken output stream; a terminal that cannot
@@ -237,11 +238,21 @@ def _run(name: str, args: argparse.Namespace, debug: bool, given: float | None) 
     except RompicapoError as exc:
         _say(f"{name}: error: {one_line(exc)}")
         return EXIT_INPUT
+    except OSError as exc:
+        if exc.errno not in _NAME_ERRORS:
+            return _internal(name, exc, debug)
+        # a name the system refuses (too long, a loop of links, a file used as a folder)
+        # reached a call that did not expect it: still the user's name, not a bug
+        _say(f"{name}: error: {one_line(f'{exc.filename!s}: {exc.strerror}')}")
+        return EXIT_INPUT
     except Exception as exc:  # a bug: one line, "please report", the traceback on request
         if _interrupted_inside(exc):
             _say(f"{name}: interrupted")
             return EXIT_INTERRUPTED
         return _internal(name, exc, debug)
+
+
+_NAME_ERRORS = (errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR)
 
 
 def _interrupted_inside(exc: BaseException) -> bool:

@@ -981,7 +981,7 @@ def _source_text(source: str | os.PathLike) -> tuple[str | None, str]:
     if source == "-":
         return "<stdin>", read_text("-", "puzzle file")
     one_line = "\n" not in source and 0 < len(source) < 4096
-    if one_line and Path(source).is_file():
+    if one_line and os.path.isfile(source):  # False, not OSError, for a name too long
         return source, read_text(source, "puzzle file")
     looks_like_a_file = one_line and (
         os.sep in source.strip() or source.strip().lower().endswith(_FILE_SUFFIXES)
