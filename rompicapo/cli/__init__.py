@@ -207,9 +207,10 @@ def _end_process(status: int) -> None:
 
 
 def _run(name: str, args: argparse.Namespace, debug: bool, given: float | None) -> int:
+    import signal
     import time
 
-    from rompicapo.common.parallel import stop_signals
+    from rompicapo.common.parallel import STOP_SIGNALS, stop_signals
 
     budget = _time_budget(args)
     now = time.monotonic()
@@ -218,8 +219,11 @@ def _run(name: str, args: argparse.Namespace, debug: bool, given: float | None) 
         # the instant --time ends, for time_left(): what the handler spends loading the
         # family's modules comes off what its API call is given
         args.time_deadline = now + args.time_limit
+    # a command whose work is one kernel call (it cannot stop between calls) keeps the default
+    # of SIGTERM and SIGHUP: end at once; waiting for the call could take minutes
+    signals = STOP_SIGNALS if getattr(args, "stops_between_calls", True) else (signal.SIGINT,)
     try:
-        with stop_signals(deadline) as stop:
+        with stop_signals(deadline, signals=signals) as stop:
             try:
                 _check_paths(args)
                 status = int(args.handler(args) or 0)

@@ -77,7 +77,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--analyze", action="store_true", help="the score of every column")
     p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
     add_run_options(p, time=False, jobs=False)
-    p.set_defaults(handler=_connect4_solve)
+    # one kernel call solves the position (minutes early in a game): SIGTERM ends it at once
+    p.set_defaults(handler=_connect4_solve, stops_between_calls=False)
     p = c4sub.add_parser("bench", help="solve a file of 'MOVES SCORE' lines (Pons' test sets)")
     p.add_argument("file", help="a test set: one 'MOVES SCORE' line per position")
     p.add_argument(
@@ -93,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--scores", help="my,opponent,turn-total: the advice in that state")
     add_run_options(p, time=False, jobs=False)
-    p.set_defaults(handler=_pig)
+    p.set_defaults(handler=_pig, stops_between_calls=False)  # one value-iteration call
 
     p = sub.add_parser("play", help="play against the engine in the terminal")
     p.add_argument(

@@ -304,14 +304,16 @@ def _compiling() -> bool:
 
 
 @contextlib.contextmanager
-def stop_signals(deadline: float | None = None):
+def stop_signals(deadline: float | None = None, *, signals: tuple[int, ...] = STOP_SIGNALS):
     """``with stop_signals(deadline) as state:`` SIGINT, SIGTERM and SIGHUP stop the run with
     a KeyboardInterrupt in the main thread; the first one only (later ones are dropped while
     the run keeps its result; one :data:`STUCK_SECONDS` after the first ends the process).
     With ``deadline`` (a ``time.monotonic()`` instant), a watchdog sends the main thread the
     same stop :data:`WATCHDOG_GRACE` seconds after it, if the run is still working (not yet
     printing its result). ``state`` says what stopped the run. Outside the main thread this
-    only yields a state."""
+    only yields a state. ``signals``: the signals taken over (a command whose work is one
+    long kernel call, which no Python handler can interrupt, leaves SIGTERM and SIGHUP their
+    default: the process ends at once, as it always did)."""
     global _ACTIVE
     state = StopState()
     if threading.current_thread() is not threading.main_thread():
@@ -339,7 +341,7 @@ def stop_signals(deadline: float | None = None):
             os._exit(128 + signum)
 
     previous = {}
-    for sig in STOP_SIGNALS:
+    for sig in signals:
         with contextlib.suppress(OSError, ValueError):
             previous[sig] = signal.signal(sig, handler)
     outer, _ACTIVE = _ACTIVE, state
