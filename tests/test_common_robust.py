@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -300,9 +299,9 @@ def test_time_left_gives_nested_calls_a_valid_limit():
     assert Deadline(None).time_left() is None
 
 
-def test_the_json_depth_check_is_quick_on_big_files():
-    text = json.dumps({"done": {str(k): [k, k] for k in range(200_000)}})
-    t0 = time.process_time()
-    loads_json(text)
-    assert time.process_time() - t0 < 5
-    assert threading.active_count() >= 1
+def test_big_json_files_read_as_json_loads_reads_them():
+    """A checkpoint of 200,000 jobs: the limits are checked on the whole text at once, the
+    numbers parsed by json itself (no hook per number)."""
+    doc = {"done": {f"0.{k}": [k * 10**30, k, 0.5] for k in range(200_000)}, "s": "[[[{"}
+    text = json.dumps(doc)
+    assert loads_json(text) == json.loads(text) == doc

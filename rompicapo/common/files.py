@@ -222,13 +222,20 @@ def read_text(path: object, what: str = "file", *, max_bytes: int = MAX_TEXT_BYT
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 
 
+def _outside_strings(text: str) -> str:
+    return _JSON_STRING.sub('""', text)
+
+
 def json_depth(text: str) -> int:
     """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (brackets inside strings do
     not count), found without recursion."""
+    return _depth(_outside_strings(text))
+
+
+def _depth(bare: str) -> int:
     import numpy as np
 
-    bare = _JSON_STRING.sub("", text).encode("utf-8", "replace")
-    b = np.frombuffer(bare, np.uint8)
+    b = np.frombuffer(bare.encode("utf-8", "replace"), np.uint8)
     if not len(b):
         return 0
     step = (b == 0x5B).astype(np.int64) + (b == 0x7B)
@@ -236,11 +243,8 @@ def json_depth(text: str) -> int:
     return int(np.cumsum(step).max(initial=0))
 
 
-def _json_int(token: str) -> int:
-    digits = len(token.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise ValueError(f"a number of {digits:,} digits (the limit is {MAX_DIGITS})")
-    return int(token)
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+_EXPONENT = re.compile(r"[0-9][eE][+-]?[0-9]")
 
 
 def _json_float(token: str) -> float:
@@ -269,16 +273,21 @@ def loads_json(
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(f"{what} is not UTF-8 text", path=path) from None
-    depth = json_depth(text)
+    bare = _outside_strings(text)  # the numbers and brackets, at C speed (no hook per number)
+    depth = _depth(bare)
     if depth > max_depth:
         raise InputError(f"{what} nests {depth} levels deep; the limit is {max_depth}", path=path)
-    try:
-        return json.loads(
-            text,
-            parse_int=_json_int,
-            parse_float=_json_float,
-            parse_constant=_json_constant,
+    long = _LONG_NUMBER.search(bare)
+    if long is not None:
+        digits = len(long.group())
+        raise InputError(
+            f"{what} holds a number of {digits:,} digits (the limit is {MAX_DIGITS})", path=path
         )
+    hooks: dict[str, Any] = {"parse_constant": _json_constant}
+    if _EXPONENT.search(bare):  # a float that may be out of range (1e400): look at each
+        hooks["parse_float"] = _json_float
+    try:
+        return json.loads(text, **hooks)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{what} is not valid JSON ({exc.msg})", path=path, line=exc.lineno

@@ -135,8 +135,9 @@ def test_a_read_only_working_folder_still_runs(tmp_path):
     source.write_text(format_pieces(pieces))
     work = tmp_path / "work"
     work.mkdir()
+    # stderr: the note, and the first progress line
     run = Run(["edges", "solve", str(source), "--time", "10", "--jobs", "1"], 0,
-              says="working folder cannot be written", cwd="/proc")  # fmt: skip
+              says="working folder cannot be written", stderr_lines=2, cwd="/proc")  # fmt: skip
     got = check_process(run, work)
     assert "score" in got.out.decode()
 
