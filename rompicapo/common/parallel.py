@@ -123,15 +123,15 @@ def run_jobs(
                 if len(pending) >= limit:
                     break
             while pending:
-                timeout = None if deadline is None else deadline.remaining()
-                if _ACTIVE is not None:  # a stop signal must be noticed here too
-                    timeout = STOP_POLL if timeout is None else min(timeout, STOP_POLL)
-                done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
                 if _stop_overdue():
                     # the process is stopping (a signal seen by the main thread while this
                     # runs in another) and the jobs had their grace to report: stop them
                     _stop(pool, pending)
                     return
+                timeout = None if deadline is None else deadline.remaining()
+                if _ACTIVE is not None:  # a stop signal must be noticed here too
+                    timeout = STOP_POLL if timeout is None else min(timeout, STOP_POLL)
+                done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
                 if not done:
                     if deadline is not None and deadline.expired():
                         _stop(pool, pending)  # every job in flight still ran at the deadline
@@ -140,6 +140,8 @@ def run_jobs(
                 for fut in done:
                     job = pending.pop(fut)
                     yield job, fut.result()
+                    if stopping():
+                        continue  # a stopping run starts no new job
                     for nxt in it:
                         pending[pool.submit(func, nxt)] = nxt
                         break
