@@ -172,26 +172,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = _time_budget(args)  # the limit as the user gave it, for the messages
         if charge_start_up:
             _count_start_up(args)
-        status = _run(name, args, debug, given)
+        status = _run(name, args, debug, given, stops := [])
     except OutputError as exc:
         status = _output_failed(name, exc)
+        stops = []
     finally:
         _restore(streams)
     if charge_start_up:
-        _end_process(status)
+        _end_process(status, stopped=bool(stops))
     return status
 
 
-def _end_process(status: int) -> None:
+def _end_process(status: int, *, stopped: bool) -> None:
     """End the command line's own process now that its output is out: what the interpreter
     does at exit (wait for threads, run the exit handlers), without tearing down every module,
     which takes up to a second once numba has compiled (a second that a stop signal or a
-    --time limit would wait for)."""
+    --time limit would wait for). A run that was stopped does not wait for its threads: a
+    kernel running in one would keep the process for as long as it runs (what it was doing is
+    not wanted any more, and files it writes are written as FILE.part or a temporary name)."""
     import atexit
     import threading
 
     shutdown = getattr(threading, "_shutdown", None)
-    if shutdown is not None:
+    if shutdown is not None and not stopped:
         # joins the threads that are not daemons, as at every exit (where a failure of it is
         # ignored too: a pool stopped by a signal has closed the pipe it would write to)
         with contextlib.suppress(Exception):
@@ -206,7 +209,11 @@ def _end_process(status: int) -> None:
     os._exit(status)
 
 
-def _run(name: str, args: argparse.Namespace, debug: bool, given: float | None) -> int:
+def _run(
+    name: str, args: argparse.Namespace, debug: bool, given: float | None, stops: list[str]
+) -> int:
+    """Run the command's handler under the stop signals; ``stops`` receives what stopped the
+    run, if anything did."""
     import signal
     import time
 
@@ -228,8 +235,11 @@ def _run(name: str, args: argparse.Namespace, debug: bool, given: float | None) 
                 _check_paths(args)
                 status = int(args.handler(args) or 0)
                 _flush()
+                if stop.reason is not None:  # stopped, and the handler kept what it had
+                    stops.append(stop.reason)
                 return status
             except KeyboardInterrupt:
+                stops.append(stop.reason or "SIGINT")
                 if stop.reason == "time":
                     _say(f"{name}: stopped by the time limit ({given:g} s) before a result")
                 else:

@@ -115,39 +115,46 @@ def run_jobs(
         if threads
         else ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn"))
     )
-    with pool_type as pool:
-        pending: dict[Future, J] = {}
-        try:
-            for job in it:
-                pending[pool.submit(func, job)] = job
-                if len(pending) >= limit:
-                    break
-            while pending:
-                if _stop_overdue():
-                    # the process is stopping (a signal seen by the main thread while this
-                    # runs in another) and the jobs had their grace to report: stop them
-                    _stop(pool, pending)
+    pool = pool_type
+    pending: dict[Future, J] = {}
+    # leaving waits for the jobs still running (threads cannot be stopped), except when the
+    # process is stopping: a stop signal must not wait for a kernel to end its slice of work
+    wait_at_end = True
+    try:
+        for job in it:
+            pending[pool.submit(func, job)] = job
+            if len(pending) >= limit:
+                break
+        while pending:
+            if _stop_overdue():
+                # the process is stopping (a signal seen by the main thread while this runs
+                # in another) and the jobs had their grace to report: stop them
+                wait_at_end = False
+                _stop(pool, pending)
+                return
+            timeout = None if deadline is None else deadline.remaining()
+            if _ACTIVE is not None:  # a stop signal must be noticed here too
+                timeout = STOP_POLL if timeout is None else min(timeout, STOP_POLL)
+            done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            if not done:
+                if deadline is not None and deadline.expired():
+                    _stop(pool, pending)  # every job in flight still ran at the deadline
                     return
-                timeout = None if deadline is None else deadline.remaining()
-                if _ACTIVE is not None:  # a stop signal must be noticed here too
-                    timeout = STOP_POLL if timeout is None else min(timeout, STOP_POLL)
-                done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-                if not done:
-                    if deadline is not None and deadline.expired():
-                        _stop(pool, pending)  # every job in flight still ran at the deadline
-                        return
-                    continue
-                for fut in done:
-                    job = pending.pop(fut)
-                    yield job, fut.result()
-                    if stopping():
-                        continue  # a stopping run starts no new job
-                    for nxt in it:
-                        pending[pool.submit(func, nxt)] = nxt
-                        break
-        except BaseException:
-            _stop(pool, pending)
-            raise
+                continue
+            for fut in done:
+                job = pending.pop(fut)
+                yield job, fut.result()
+                if stopping():
+                    continue  # a stopping run starts no new job
+                for nxt in it:
+                    pending[pool.submit(func, nxt)] = nxt
+                    break
+    except BaseException as exc:
+        wait_at_end = not (isinstance(exc, KeyboardInterrupt) or stopping())
+        _stop(pool, pending)
+        raise
+    finally:
+        pool.shutdown(wait=wait_at_end)
 
 
 # Seconds a stopped worker process gets to end after SIGTERM before it is killed.

@@ -404,16 +404,16 @@ def _move_tuples(dr: np.ndarray, dc: np.ndarray, cols: int) -> tuple[tuple, tupl
     )
 
 
-def _in_lattice(moves: MoveSet, step: tuple[int, int]) -> bool:
+def _in_lattice(moves: list[tuple[int, int]], step: tuple[int, int]) -> bool:
     """Whether ``step`` is a sum of the moves (with signs): a member of the lattice they
     generate. The lattice's basis in echelon form is (a, b), (0, d): a is the gcd of the row
     steps, and d the gcd of the column steps left once (a, b) has taken each row step away."""
     a, b = 0, 0
-    for r, c in moves.moves:  # (a, b) <- a combination of (a, b) and (r, c) with row gcd(a, r)
+    for r, c in moves:  # (a, b) <- a combination of (a, b) and (r, c) with row gcd(a, r)
         g, x, y = _extended_gcd(a, r)
         a, b = g, x * b + y * c
     d = 0
-    for r, c in moves.moves:
+    for r, c in moves:
         d = math.gcd(d, c - (r // a) * b if a else c)
     p, q = step
     if a == 0:
@@ -434,16 +434,24 @@ def _extended_gcd(a: int, b: int) -> tuple[int, int, int]:
     return (a, x0, y0) if a >= 0 else (-a, -x0, -y0)
 
 
-def _lattice_obstruction(rows: int, cols: int, moves: MoveSet) -> str:
+def _lattice_obstruction(rows: int, cols: int, moves: MoveSet, fitting: bool = False) -> str:
     """The moves join only cells whose difference lies in the lattice they generate. The
     board's cells all lie in one class exactly when each of its unit steps, (0, 1) with 2+
     columns and (1, 0) with 2+ rows, is in the lattice; else (0, 0) and that neighbour are
-    never joined (a 1 x n board needs only (0, 1), so (0, 1) alone serves it)."""
+    never joined (a 1 x n board needs only (0, 1), so (0, 1) alone serves it). With
+    ``fitting`` only the moves that fit on the board count: on 1 x 10**9 the caselle moves that
+    can be made are (0, +-3), and the proof takes no look at the 10**9 cells (the structure
+    check would, for seconds past any time limit)."""
+    usable = list(moves.moves)
+    if fitting:
+        usable = [(r, c) for r, c in usable if abs(r) < rows and abs(c) < cols]
+    fits = "" if len(usable) == len(moves.moves) else f" that fit on a {rows}x{cols} board"
     for step, needed in (((0, 1), cols > 1), ((1, 0), rows > 1)):
-        if needed and not _in_lattice(moves, step):
+        if needed and not _in_lattice(usable, step):
             return (
-                f"no sum of the {moves.name} moves is {step}, so the cells (0, 0) and {step} "
-                "are never on one path (the lattice of the moves splits the board into classes)"
+                f"no sum of the {moves.name} moves{fits} is {step}, so the cells (0, 0) and "
+                f"{step} are never on one path (the lattice of the moves splits the board into "
+                "classes)"
             )
     return ""
 
@@ -624,6 +632,7 @@ def construct(
             _lattice_obstruction(rows, cols, mset)
             or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
             or _four_rows_obstruction(rows, cols, mset, closed, (r0, c0))
+            or _lattice_obstruction(rows, cols, mset, fitting=True)
         )
     elif closed:
         obstruction = "a closed tour ends one move from its start, and a 1x1 board has no move"
