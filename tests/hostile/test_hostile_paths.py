@@ -65,7 +65,7 @@ PATH = [
     Case(["path", "5y7"]),
     Case(["path", HUGE]),
     Case(["path", HUGE, "--method", "greedy"]),
-    Case(["path", f"{HUGE}x2"]),
+    Case(["path", f"{HUGE}x5"]),
     Case(["path", "100000x100000", "--method", "greedy"], says="memory"),
     # the column profiles of a 3-row board keep a step id per column
     Case(["path", "3x99999999999", "--moves", "knight", "--time", "2"], says="memory"),
@@ -235,3 +235,12 @@ def test_an_open_rpath_checked_as_a_closed_tour_is_a_verdict_not_a_crash(tmp_pat
     lines = out.out.strip().splitlines()
     assert len(lines) == 1 and "the path is not closed" in lines[0] and not out.err.strip()
     assert main(["verify-path", str(f), *moves]) == 0
+
+
+def test_a_huge_board_where_no_move_fits_is_proved_impossible_at_once(capsys):
+    """On a board 2 columns wide only the moves (+-3, 0) of caselle fit, and no sum of them
+    joins two columns: a proof that needs no memory, so the answer is "impossible" (exit 1),
+    not a refusal for the board's size (issue 28: no O(cells) work past --time)."""
+    assert main(["path", f"{HUGE}x2", "--time", "2"]) == 1
+    out = capsys.readouterr()
+    assert "impossible: no sum of the caselle moves that fit" in out.out and not out.err
