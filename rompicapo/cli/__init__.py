@@ -11,28 +11,46 @@ Exit statuses (one meaning each, see :mod:`rompicapo.common.errors`):
 - 0: done (for searches with a limit, also when the limit stopped them: the output says so);
 - 1: a "no" from a command that answers yes or no (``path``: no path; ``verify-path``: the
   file's path is not valid; ``count --ends`` and ``game connect4 bench``: a check failed), said
-  on stdout; or an internal error of rompicapo: one line on stderr and "please report", the
-  traceback only with ``--debug`` or ``ROMPICAPO_DEBUG=1``;
-- 2: the user's input (a bad argument, file, path or address): one line that says what to fix;
-- 130: interrupted by Ctrl-C, after the best result so far was printed or saved.
+  on stdout; an output that could not be written (standard output or error closed or full: one
+  line "cannot write the output: ..."; a file that failed after the work: one line that says
+  where the result was kept instead); or an internal error of rompicapo: one line on stderr and
+  "please report", the traceback only with ``--debug`` or ``ROMPICAPO_DEBUG=1``;
+- 2: the user's input (a bad argument, file, path or address, an output that would overwrite
+  an input): one line that says what to fix, before any work;
+- 130: interrupted by Ctrl-C, SIGTERM or SIGHUP (all three alike), after the best result so far
+  was printed or saved; or stopped by the watchdog of ``--time`` before any result (one line
+  says so).
+
+What the process around a command may do to it is handled here, once for every command: a
+closed standard input, output or error; a full or broken output stream; a terminal that cannot
+show UTF-8 (the output is written in ASCII instead); stop signals (see
+:func:`rompicapo.common.parallel.stop_signals`), and a watchdog that stops a run which
+overruns its ``--time`` by more than a second.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
+import errno
 import importlib
+import io
 import os
 import pkgutil
 import sys
 import traceback
+import unicodedata
 from collections.abc import Sequence
 
 from rompicapo.common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
+    EXIT_OUTPUT,
     InternalError,
     RompicapoError,
+    one_line,
 )
 
 __all__ = ["COMMAND_GROUPS", "OneLineParser", "build_parser", "main"]
@@ -51,7 +69,7 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line: ``rompicapo path: error: ...``."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {' '.join(message.split())}\n")
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {one_line(message)}\n")
 
 
 class _RootParser(OneLineParser):
@@ -135,27 +153,303 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = _debug_wanted(argv)
     # --debug is accepted anywhere on the line, not only before the command.
     argv = [a for a in argv if a != "--debug"]
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    name = f"rompicapo {args.command}"
-    if charge_start_up:
-        _count_start_up(args)
+    _occupy_closed_descriptors()
+    if sys.stdout is None:  # started with standard output closed (>&-): the answer would vanish
+        _say("rompicapo: cannot write the output: standard output is closed")
+        return EXIT_OUTPUT
+    streams = (sys.stdout, sys.stderr)
+    _ascii_fallback()
+    sys.stdout, sys.stderr = _Guarded(sys.stdout, "stdout"), _Guarded(sys.stderr, "stderr")
+    name = "rompicapo"
     try:
-        return int(args.handler(args) or 0)
+        try:
+            parser = build_parser()
+            args = parser.parse_args(argv)
+        except SystemExit:  # --help, --version, argparse's refusals: their text must get out
+            _flush()
+            raise
+        name = f"rompicapo {args.command}"
+        given = _time_budget(args)  # the limit as the user gave it, for the messages
+        if charge_start_up:
+            _count_start_up(args)
+        status = _run(name, args, debug, given, stops := [])
+    except OutputError as exc:
+        status = _output_failed(name, exc)
+        stops = []
+    finally:
+        _restore(streams)
+    if charge_start_up:
+        _end_process(status, stopped=bool(stops))
+    return status
+
+
+def _end_process(status: int, *, stopped: bool) -> None:
+    """End the command line's own process now that its output is out: what the interpreter
+    does at exit (wait for threads, run the exit handlers), without tearing down every module,
+    which takes up to a second once numba has compiled (a second that a stop signal or a
+    --time limit would wait for). A run that was stopped does not wait for its threads: a
+    kernel running in one would keep the process for as long as it runs (what it was doing is
+    not wanted any more, and files it writes are written as FILE.part or a temporary name)."""
+    import atexit
+    import threading
+
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None and not stopped:
+        # joins the threads that are not daemons, as at every exit (where a failure of it is
+        # ignored too: a pool stopped by a signal has closed the pipe it would write to)
+        with contextlib.suppress(Exception):
+            shutdown()
+    atexit._run_exitfuncs()  # multiprocessing's finalizers, temporary folders, ...
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                _to_devnull(stream)
+    os._exit(status)
+
+
+def _run(
+    name: str, args: argparse.Namespace, debug: bool, given: float | None, stops: list[str]
+) -> int:
+    """Run the command's handler under the stop signals; ``stops`` receives what stopped the
+    run, if anything did."""
+    import signal
+    import time
+
+    from rompicapo.common.parallel import STOP_SIGNALS, stop_signals
+
+    budget = _time_budget(args)
+    now = time.monotonic()
+    deadline = None if budget is None else now + budget
+    if budget is not None and getattr(args, "time_limit", None) is not None:
+        # the instant --time ends, for time_left(): what the handler spends loading the
+        # family's modules comes off what its API call is given
+        args.time_deadline = now + args.time_limit
+    # a command whose work is one kernel call (it cannot stop between calls) keeps the default
+    # of SIGTERM and SIGHUP: end at once; waiting for the call could take minutes
+    signals = STOP_SIGNALS if getattr(args, "stops_between_calls", True) else (signal.SIGINT,)
+    try:
+        with stop_signals(deadline, signals=signals) as stop:
+            try:
+                _check_paths(args)
+                status = int(args.handler(args) or 0)
+                _flush()
+                if stop.reason is not None:  # stopped, and the handler kept what it had
+                    stops.append(stop.reason)
+                return status
+            except KeyboardInterrupt:
+                stops.append(stop.reason or "SIGINT")
+                if stop.reason == "time":
+                    _say(f"{name}: stopped by the time limit ({given:g} s) before a result")
+                else:
+                    _say(f"{name}: interrupted")
+                return EXIT_INTERRUPTED
+    except OutputError:
+        raise
     except InternalError as exc:
         return _internal(name, exc, debug)
     except RompicapoError as exc:
-        print(f"{name}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        _say(f"{name}: error: {one_line(exc)}")
         return EXIT_INPUT
-    except KeyboardInterrupt:
-        print(f"{name}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        # `rompicapo ... | head`: the reader left; nothing to say.
-        sys.stderr.close()
-        return 0
+    except OSError as exc:
+        if exc.errno not in _NAME_ERRORS:
+            return _internal(name, exc, debug)
+        # a name the system refuses (too long, a loop of links, a file used as a folder)
+        # reached a call that did not expect it: still the user's name, not a bug
+        _say(f"{name}: error: {one_line(f'{exc.filename!s}: {exc.strerror}')}")
+        return EXIT_INPUT
     except Exception as exc:  # a bug: one line, "please report", the traceback on request
+        if _interrupted_inside(exc):
+            _say(f"{name}: interrupted")
+            return EXIT_INTERRUPTED
         return _internal(name, exc, debug)
+
+
+_NAME_ERRORS = (errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR)
+
+
+def _interrupted_inside(exc: BaseException) -> bool:
+    """A SystemError that a C extension raised because a Ctrl-C came while it ran Python code
+    ("returned a result with an exception set"): an interruption, not a bug."""
+    seen = 0
+    cause: BaseException | None = exc
+    while cause is not None and seen < 8:
+        if isinstance(cause, KeyboardInterrupt):
+            return isinstance(exc, SystemError)
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return False
+
+
+def _time_budget(args: argparse.Namespace) -> float | None:
+    """Seconds the whole command may take by its ``--time`` (None: no limit, or a ``--time``
+    that is not the whole command's, as ``edges study``'s per-job seconds)."""
+    budget = getattr(args, "time_budget", None)
+    if budget is not None:
+        return budget(args)
+    return getattr(args, "time_limit", None)
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """No output of the command is one of its inputs or another of its outputs."""
+    from rompicapo.common import check_distinct_paths
+
+    named: dict[str, list[tuple[str, object]]] = {"in": [], "out": []}
+    for dest, label, role in getattr(args, "path_args", ()):
+        value = getattr(args, dest, None)
+        for one in value if isinstance(value, list) else [value]:
+            if one is not None:
+                named[role].append((label, one))
+    check_distinct_paths(named["in"], named["out"])
+
+
+# --------------------------------------------------------------------------------------------
+# The process's streams
+# --------------------------------------------------------------------------------------------
+
+
+class OutputError(Exception):
+    """Writing standard output or standard error failed (a full device, a closed stream)."""
+
+    def __init__(self, stream: str, error: OSError) -> None:
+        super().__init__(f"{stream}: {error.strerror or error}")
+        self.stream = stream
+        self.error = error
+
+
+class _Guarded:
+    """A text stream whose write and flush failures are :class:`OutputError` (not an OSError
+    a family could take for a file of its own); the first write to standard output tells the
+    watchdog of ``--time`` that the command is printing its result."""
+
+    def __init__(self, stream, name: str) -> None:
+        self._stream = stream
+        self._name = name
+
+    def write(self, text: str) -> int:
+        if self._name == "stdout":
+            from rompicapo.common.parallel import output_begins
+
+            output_begins()
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputError(self._name, exc) from None
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputError(self._name, exc) from None
+
+    def __getattr__(self, attr: str):
+        return getattr(self._stream, attr)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+
+
+def _restore(streams) -> None:
+    """Put back the streams main() found; any output still buffered is written or, when its
+    stream fails, dropped into /dev/null (Python would print "Exception ignored" at exit)."""
+    for stream in streams:
+        if stream is None:
+            continue
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            _to_devnull(stream)
+    sys.stdout, sys.stderr = streams
+
+
+def _to_devnull(stream) -> None:
+    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+
+def _say(line: str) -> None:
+    """One line on standard error, if it can be written at all."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    target = getattr(stream, "_stream", stream)
+    try:
+        target.write(line + "\n")
+        target.flush()
+    except (OSError, ValueError):
+        _to_devnull(target)
+
+
+def _output_failed(name: str, exc: OutputError) -> int:
+    """One line for a failed standard output or error (none for a reader that left a pipe)."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "_name", None) == exc.stream:
+            _to_devnull(getattr(stream, "_stream", stream))
+    if exc.error.errno == errno.EPIPE:
+        # `rompicapo ... | head`: the reader has seen enough; nothing to say
+        return 0
+    if exc.stream == "stdout":
+        _say(f"{name}: cannot write the output: {exc.error.strerror or exc.error}")
+    return EXIT_OUTPUT
+
+
+def _occupy_closed_descriptors() -> None:
+    """Descriptors 0, 1 and 2 that the process was started without get /dev/null, so that no
+    file this command opens takes their number (and receives what a worker prints)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
+# Characters of rompicapo's messages and of names with no ASCII letter of their own; others
+# lose their accents (NFKD) or become "?".
+_ASCII = {"×": "x", "±": "+-", "°": " deg", "§": "S.", "—": "--", "–": "-", "…": "...",
+          "’": "'", "‘": "'", "“": '"', "”": '"', "→": "->", "≤": "<=", "≥": ">="}  # fmt: skip
+
+
+def _to_ascii(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start : exc.end]:
+        plain = _ASCII.get(ch)
+        if plain is None:
+            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?"
+        out.append(plain)
+    return "".join(out), exc.end
+
+
+codecs.register_error("rompicapo-ascii", _to_ascii)
+
+
+def _ascii_fallback() -> None:
+    """Standard output and error that cannot encode rompicapo's text (an ASCII terminal,
+    ``PYTHONIOENCODING=ascii``, ``LANG=C`` on an old Python) write ASCII look-alikes
+    instead of failing with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            "é×±—".encode(encoding)
+            continue
+        except (UnicodeEncodeError, LookupError):
+            pass
+        with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+            stream.reconfigure(errors="rompicapo-ascii")
 
 
 def _count_start_up(args: argparse.Namespace) -> None:

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from rompicapo.cli.options import add_run_options, positive_int
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, time_left
 from rompicapo.common import InputError
 
 
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--random",
-        type=int,
+        type=int_arg,
         metavar="SEED",
         help="print one path found in a seeded random order (any integer seed)",
     )
@@ -63,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and invariant under the board's symmetries",
     )
     p.set_defaults(handler=_count)
+    mark_paths(p, outputs=("checkpoint",))
 
 
 def _count(args: argparse.Namespace) -> int:
@@ -112,17 +113,20 @@ def _count(args: argparse.Namespace) -> int:
                 checkpoint=args.checkpoint,
                 scheduler=args.scheduler,
                 progress=progress,
-                time_limit=args.time_limit,
+                time_limit=time_left(args),
             )
     except KeyboardInterrupt:
+        from rompicapo.common.parallel import stop_reason
+
+        how = "stopped by the time limit" if stop_reason() == "time" else "interrupted"
         if args.checkpoint:
             print(
-                f"interrupted: finished jobs saved in {args.checkpoint}; "
+                f"{how}: finished jobs saved in {args.checkpoint}; "
                 f"rerun the same command with --checkpoint {args.checkpoint} to resume",
                 file=sys.stderr,
             )
         else:
-            print("interrupted: nothing saved (give --checkpoint FILE to make a count resumable)",
+            print(f"{how}: nothing saved (give --checkpoint FILE to make a count resumable)",
                   file=sys.stderr)  # fmt: skip
         return 130
     if not args.quiet:

@@ -11,7 +11,7 @@ import argparse
 import contextlib
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, positive_int
+from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, time_left
 from rompicapo.common import EXIT_INTERRUPTED, InputError, InternalError, NotVerifiable, dumps_json
 
 __all__ = ["register"]
@@ -52,6 +52,7 @@ def register(subparsers) -> None:
         jobs_help="count with N threads (default: all cores; 1 = this process)",
     )
     p.set_defaults(handler=_cover)
+    mark_paths(p, inputs=("file",))
 
     q = subparsers.add_parser("queens", help="n queens: count or list the placements")
     q.add_argument("n", type=positive_int, help="board size")
@@ -106,6 +107,7 @@ def register(subparsers) -> None:
         jobs_help="count with N threads (default: all cores; 1 = this process)",
     )
     y.set_defaults(handler=_polyomino)
+    mark_paths(y, inputs=("pieces", "region"))
 
     _register_sudoku(subparsers)
 
@@ -155,7 +157,7 @@ def _cover(args: argparse.Namespace) -> int:
     listing = args.first or args.all or args.limit is not None or args.random is not None
     if listing and ((args.jobs or 1) > 1 or args.scheduler):
         raise InputError("--jobs and --scheduler apply to --count only")
-    limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
+    limits = {"time_limit": time_left(args), "node_limit": args.node_limit}
     with _progress(args, "searching") as progress:
         if listing:
             limit = 1 if (args.first or args.random is not None) else args.limit
@@ -189,7 +191,7 @@ def _queens(args: argparse.Namespace) -> int:
             limit=args.list,
             keep=args.list or 0,
             jobs=args.jobs,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             progress=progress,
         )
@@ -209,7 +211,7 @@ def _polyomino(args: argparse.Namespace) -> int:
             keep=args.list or 0,
             jobs=args.jobs,
             scheduler=args.scheduler,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             progress=progress,
         )
@@ -239,6 +241,7 @@ def _register_sudoku(subparsers) -> None:
         limit_aliases=("--max-solutions",),
     )
     solve_p.set_defaults(handler=_sudoku_solve)
+    mark_paths(solve_p, inputs=("puzzle",))
 
     gen = sub.add_parser("generate", help="generate a puzzle with a unique solution, minimal")
     gen.add_argument("--box", default="3x3", help="box size RxC (default 3x3, a 9x9 grid)")
@@ -254,6 +257,7 @@ def _register_sudoku(subparsers) -> None:
     _sudoku_shape_args(rate)
     add_run_options(rate, jobs=False)
     rate.set_defaults(handler=_sudoku_rate)
+    mark_paths(rate, inputs=("puzzle",))
 
 
 def _sudoku_shape_args(p) -> None:
@@ -270,7 +274,7 @@ def _sudoku_solve(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
     result = sudoku.solve_file(
-        args.puzzle, limit=args.limit, time_limit=args.time_limit, **_shape(args)
+        args.puzzle, limit=args.limit, time_limit=time_left(args), **_shape(args)
     )
     footer = result.footer() if isinstance(result, sudoku.BatchResult) else None
     return _finish(args, result, footer)
@@ -284,7 +288,7 @@ def _sudoku_generate(args: argparse.Namespace) -> int:
         clues=args.clues,
         symmetric=args.symmetric,
         seed=args.seed,
-        time_limit=args.time_limit,
+        time_limit=time_left(args),
     )
     return _finish(args, result)
 
@@ -292,5 +296,5 @@ def _sudoku_generate(args: argparse.Namespace) -> int:
 def _sudoku_rate(args: argparse.Namespace) -> int:
     from rompicapo.cover import sudoku
 
-    result = sudoku.rate_file(args.puzzle, time_limit=args.time_limit, **_shape(args))
+    result = sudoku.rate_file(args.puzzle, time_limit=time_left(args), **_shape(args))
     return _finish(args, result)

@@ -16,8 +16,22 @@ import argparse
 import re
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, positive_int, seconds
-from rompicapo.common import EXIT_INPUT, EXIT_INTERRUPTED, InputError, ProgressEvent, dumps_json
+from rompicapo.cli.options import (
+    add_run_options,
+    int_arg,
+    mark_paths,
+    positive_int,
+    seconds,
+    time_left,
+)
+from rompicapo.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OUTPUT,
+    InputError,
+    ProgressEvent,
+    check_int,
+    dumps_json,
+)
 
 __all__ = ["LiveLine", "register"]
 
@@ -92,7 +106,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="S",
         help="then improve the best board for S seconds (large-neighbourhood search)",
     )
-    s.set_defaults(handler=_solve)
+    s.set_defaults(handler=_solve, time_budget=lambda a: a.time_limit + (a.polish or 0.0))
+    mark_paths(s, inputs=("pieces", "clues"), outputs=("out", "svg", "png", "heat"))
 
     im = sub.add_parser(
         "improve", help="polish a board: large-neighbourhood search (never lowers the score)"
@@ -122,6 +137,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )
     im.set_defaults(handler=_improve)
+    mark_paths(im, inputs=("board", "pieces", "clues"), outputs=("out",))
 
     sc = sub.add_parser("score", help="matched joints of a board, and its rule check")
     sc.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
@@ -131,6 +147,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )
     sc.set_defaults(handler=_score)
+    mark_paths(sc, inputs=("board", "pieces"))
 
     g = sub.add_parser("generate", help="a random solvable puzzle with its solution")
     g.add_argument("size", metavar="RxC", help="board size, e.g. 8x8")
@@ -146,6 +163,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--out", metavar="PIECES", help="write the pieces here (default: stdout)")
     g.add_argument("--solution", metavar="BOARD", help="write the solution here (.txt)")
     g.set_defaults(handler=_generate)
+    mark_paths(g, outputs=("out", "solution"))
 
     r = sub.add_parser("render", help="draw a board as SVG or PNG, mismatches in red")
     r.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
@@ -155,6 +173,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--numbers", action="store_true", help="print piece numbers (SVG)")
     r.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     r.set_defaults(handler=_render)
+    mark_paths(r, inputs=("board", "pieces"), outputs=("svg", "png"))
 
     u = sub.add_parser("url", help="the board's e2.bucas.name viewer URL")
     u.add_argument("board", metavar="BOARD", help="board file")
@@ -162,6 +181,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     u.add_argument("--name", default=None, help="puzzle name shown by the viewer")
     u.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     u.set_defaults(handler=_url)
+    mark_paths(u, inputs=("board", "pieces"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -231,7 +251,8 @@ def _settings(args):
 
     breaks: str | tuple[int, ...] = args.breaks
     if re.fullmatch(r"[\d,\s]+", args.breaks):
-        breaks = tuple(int(x) for x in args.breaks.replace(" ", "").split(",") if x)
+        parts = args.breaks.replace(" ", "").split(",")
+        breaks = tuple(check_int(x, "a break index") for x in parts if x)
     elif args.breaks not in _BREAK_NAMES:
         raise InputError(
             "breaks must be auto, blackwood, bucas, clues, scaled, none or indexes, "
@@ -262,11 +283,42 @@ def _finish(result, args, interrupted: bool) -> int:
     else:
         sys.stdout.write(result.report())
     errors = getattr(result, "write_errors", [])
-    for line in errors:
-        print(f"rompicapo edges: error: {line}; the result is printed above", file=sys.stderr)
+    for line in errors:  # a write that failed after the work: the line says where it went
+        print(f"rompicapo edges: error: {line}", file=sys.stderr)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_INPUT if errors else 0
+    return EXIT_OUTPUT if errors else 0
+
+
+def _fallback(name: str, args) -> str | None:
+    """Where a run stopped early keeps its board when no --out was given: the working folder,
+    else the temporary folder; None (the run goes on, saying so) when neither can be written."""
+    import os
+    import tempfile
+
+    from rompicapo.common import check_output_path
+
+    if args.out is not None:
+        return name
+    for where in (name, os.path.join(tempfile.gettempdir(), name)):
+        try:
+            check_output_path(where.format(score=0), "board file")
+        except InputError:
+            continue
+        if where != name:
+            shown = where.replace("{score}", "SCORE")
+            _say(
+                args,
+                f"the working folder cannot be written: a stopped run keeps its board in {shown}",
+            )
+        return where
+    _say(args, "no folder can be written: a stopped run will print its board only")
+    return None
+
+
+def _say(args, line: str) -> None:
+    if not args.quiet:
+        print(f"note: {line}", file=sys.stderr)
 
 
 def _solve(args) -> int:
@@ -277,7 +329,7 @@ def _solve(args) -> int:
             args.pieces,
             args.clues,
             settings=_settings(args),
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             jobs=args.jobs,
             seed=args.seed,
@@ -288,7 +340,7 @@ def _solve(args) -> int:
             svg=args.svg,
             png=args.png,
             heat=args.heat,
-            interrupted_out="edges_best_{score}.txt",
+            interrupted_out=_fallback("edges_best_{score}.txt", args),
             allow_duplicates=args.allow_duplicates,
         )
     interrupted = result.interrupted or bool(getattr(result.polish, "interrupted", False))
@@ -303,13 +355,13 @@ def _improve(args) -> int:
             args.board,
             args.pieces,
             clues=args.clues,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             node_cap=args.node_cap,
             seed=args.seed,
             progress=live,
             out=args.out,
-            interrupted_out="edges_improved_{score}.txt",
+            interrupted_out=_fallback("edges_improved_{score}.txt", args),
             allow_duplicates=args.allow_duplicates,
         )
     return _finish(result, args, result.interrupted)

@@ -9,7 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, nonnegative_int, positive_int
+from rompicapo.cli.options import (
+    add_run_options,
+    int_arg,
+    mark_paths,
+    nonnegative_int,
+    positive_int,
+)
 
 __all__ = ["register_study"]
 
@@ -81,7 +87,9 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
         help="stop after N new results",
     )  # fmt: skip
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
-    s.set_defaults(handler=_study)
+    # --time is per job here, not the whole command's: no watchdog
+    s.set_defaults(handler=_study, time_budget=lambda a: None)
+    mark_paths(s, inputs=("pieces", "clues"), outputs=("db",))
 
     r = edges_subparsers.add_parser(
         "study-report",
@@ -95,6 +103,7 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
     )
     r.add_argument("--json", action="store_true", help="print the headline numbers as JSON")
     r.set_defaults(handler=_report)
+    mark_paths(r, inputs=("db",))
 
 
 def _study(args) -> int:

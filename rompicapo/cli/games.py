@@ -6,7 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rompicapo.cli.options import add_run_options, nonnegative_int, positive_int
+from rompicapo.cli.options import (
+    add_run_options,
+    mark_paths,
+    nonnegative_int,
+    positive_int,
+    time_left,
+)
 from rompicapo.common import EXIT_INTERRUPTED
 
 PLAYABLE = ("tictactoe", "connect4", "nim")
@@ -92,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--upto", type=nonnegative_int, default=30, help="heap sizes 0..N (default 30, max 10000)"
     )
-    add_run_options(p, time=False, jobs=False)
+    add_run_options(p, jobs=False)
     p.set_defaults(handler=_grundy)
 
     c4 = sub.add_parser("connect4", help="Connect Four: solve, analyse, play, run a test set")
@@ -119,6 +125,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_run_options(p, time=False, jobs=False, limit=True)
     p.set_defaults(handler=_connect4_bench)
+    mark_paths(p, inputs=("file",))
 
     p = sub.add_parser("pig", help="Pig: optimal win probability and roll/hold by value iteration")
     p.add_argument(
@@ -126,7 +133,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--scores", help="my,opponent,turn-total: the advice in that state")
     add_run_options(p, time=False, jobs=False)
-    p.set_defaults(handler=_pig)
+    p.set_defaults(handler=_pig, stops_between_calls=False)  # one value-iteration call
 
     p = sub.add_parser("play", help="play against the engine in the terminal")
     p.add_argument(
@@ -150,7 +157,7 @@ def _tictactoe(args: argparse.Namespace) -> int:
         order=args.order,
         window=args.window,
         fail_soft=not args.fail_hard,
-        time_limit=args.time_limit,
+        time_limit=time_left(args),
         node_limit=args.node_limit,
     )
     return _print(args, out)
@@ -165,7 +172,7 @@ def _nim(args: argparse.Namespace) -> int:
 def _grundy(args: argparse.Namespace) -> int:
     from rompicapo.games.impartial import grundy_values
 
-    return _print(args, grundy_values(args.kind, args.spec, args.upto))
+    return _print(args, grundy_values(args.kind, args.spec, args.upto, time_limit=time_left(args)))
 
 
 def _connect4_solve(args: argparse.Namespace) -> int:
@@ -177,7 +184,7 @@ def _connect4_solve(args: argparse.Namespace) -> int:
             args.moves,
             analyse=args.analyze,
             weak=args.weak,
-            time_limit=args.time_limit,
+            time_limit=time_left(args),
             node_limit=args.node_limit,
             progress=progress,
         )
@@ -218,10 +225,11 @@ def _pig(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     """The terminal's game loop: the person's moves are parsed by the games family, the
     engine's come from :func:`rompicapo.games.computer_move`."""
-    from rompicapo.common import InputError
+    from rompicapo.common import InputError, stdin_binary
     from rompicapo.games.game import MAX
     from rompicapo.games.play import computer_move, describe_move, parse_move
 
+    stdin_binary("play", "the moves are read from it")
     game = _new_game(args)
     state = game.initial()
     human = -MAX if args.engine_first else MAX

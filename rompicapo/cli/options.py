@@ -17,6 +17,10 @@ flag           API keyword         meaning
 
 Older spellings stay as aliases (``--time-limit``, ``--seconds``, ``--node-cap``, ...): a flag
 that an earlier release documented keeps working.
+
+:func:`mark_paths` says which arguments of a command are files it reads and writes: before any
+work the CLI compares every output a command line names with its inputs and its other outputs
+(symbolic links followed) and refuses a clash in one line, whatever the command.
 """
 
 from __future__ import annotations
@@ -28,16 +32,48 @@ from typing import Any
 __all__ = [
     "add_run_options",
     "int_arg",
+    "mark_paths",
     "nonnegative_int",
     "positive_int",
     "run_kwargs",
     "seconds",
+    "time_left",
 ]
 
 
+def mark_paths(
+    parser: argparse.ArgumentParser,
+    inputs: tuple[str, ...] = (),
+    outputs: tuple[str, ...] = (),
+) -> None:
+    """Say which of ``parser``'s arguments (by ``dest``) name files the command reads
+    (``inputs``) and files it writes (``outputs``, also a file both read and written, as a
+    checkpoint or a study database). Before any work the CLI refuses an output that is one
+    of the inputs or another output; a value that is no file (``eternity2``, a URL, ``-``,
+    a drawing) matches nothing."""
+    labels = {
+        a.dest: (a.option_strings[0] if a.option_strings else a.dest) for a in parser._actions
+    }
+    unknown = [d for d in (*inputs, *outputs) if d not in labels]
+    if unknown:
+        raise ValueError(f"{parser.prog}: no argument {unknown}")
+    parser.set_defaults(
+        path_args=tuple((dest, labels[dest], "in") for dest in inputs)
+        + tuple((dest, labels[dest], "out") for dest in outputs)
+    )
+
+
 def _int(text: str) -> int:
+    from rompicapo.common import MAX_DIGITS
+
+    digits = text.strip().replace("_", "")
+    if len(digits.lstrip("+-")) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"not an integer of at most {MAX_DIGITS} digits: {text[:40]!r}...({len(text):,} "
+            "characters)"
+        )
     try:
-        return int(text.strip().replace("_", ""), 10)
+        return int(digits, 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text[:40]!r}") from None
 
@@ -166,10 +202,25 @@ def _with_aliases(group, name: str, aliases: tuple[str, ...], *, help: str, **kw
     group.add_argument(name, *aliases, help=help + extra, **kw)
 
 
+def time_left(args: argparse.Namespace) -> float | None:
+    """What is left of the command's ``--time`` now, for the one API call: the seconds spent
+    since the command started (Python's start-up, loading the family's modules) are not given
+    twice. None without a limit."""
+    import time
+
+    limit = getattr(args, "time_limit", None)
+    deadline = getattr(args, "time_deadline", None)
+    if limit is None or deadline is None:
+        return limit
+    return max(0.01, deadline - time.monotonic())
+
+
 def run_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The API keywords of the run contract that ``args`` carries (absent flags are left out)."""
     out: dict[str, Any] = {}
     for name in ("time_limit", "node_limit", "limit", "seed", "jobs", "scheduler"):
         if hasattr(args, name):
             out[name] = getattr(args, name)
+    if "time_limit" in out:
+        out["time_limit"] = time_left(args)
     return out

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rompicapo.cli.options import add_run_options
+from rompicapo.cli.options import add_run_options, mark_paths, time_left
+from rompicapo.common import EXIT_OUTPUT
 
 # Above this many cells a progress bar goes to stderr (the run takes a few seconds or more).
 PROGRESS_CELLS = 100_000_000
@@ -80,6 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default: all cores; more are capped)",
     )
     p.set_defaults(handler=run_path)
+    mark_paths(p, outputs=("out", "pdf", "png", "svg"))
 
     v = subparsers.add_parser(
         "verify-path",
@@ -97,6 +99,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         jobs_help="threads checking an .rpath file (default: all cores; more are capped)",
     )
     v.set_defaults(handler=run_verify_path)
+    mark_paths(v, inputs=("file",))
 
     # random access to the block construction's path: the two questions, one shape each
     for name, what, arg, meta, arg_help, handler in (
@@ -139,7 +142,7 @@ def run_path(args: argparse.Namespace) -> int:
                 closed=args.closed,
                 seed=args.seed,
                 tie_break=args.tie_break,
-                time_limit=args.time_limit,
+                time_limit=time_left(args),
                 jobs=args.jobs,
                 scheduler=args.scheduler,
                 out=args.out,
@@ -152,18 +155,26 @@ def run_path(args: argparse.Namespace) -> int:
             )
     except KeyboardInterrupt:
         if args.out and args.out.endswith(".rpath"):
-            print(
-                f"interrupted: {args.out} is incomplete; the same command with --resume "
-                "keeps the chunks already written",
-                file=sys.stderr,
-            )
-            return 130
+            import os
+
+            from rompicapo.paths.rpath import partial_name
+
+            part = partial_name(args.out)
+            if os.path.exists(part):
+                print(
+                    f"interrupted: {part} holds the chunks written so far ({args.out} is "
+                    "untouched); the same command with --resume continues from them",
+                    file=sys.stderr,
+                )
+                return 130
         raise
     _notes(res, args)
     if args.json:
         print(dumps_json(res.to_dict()))
     else:
         print(res.report(grid=not args.quiet))
+    if getattr(res, "unwritten", []):
+        return EXIT_OUTPUT  # a file asked for was kept elsewhere (said on stderr)
     return 0 if res.found and res.verified else 1
 
 

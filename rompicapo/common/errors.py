@@ -10,6 +10,10 @@
 - :class:`NotVerifiable`: ``verify()`` was asked to check an answer it cannot check (no answer,
   a depth-limited search, a position too large to re-solve independently). It is never a
   silent True.
+
+Every message is one line, and it quotes at most :data:`QUOTE_CHARS` characters of what the
+user gave (:func:`one_line`): a 50 MB line or a number of 120,000 digits is shown by its start
+and its length, never whole.
 """
 
 from __future__ import annotations
@@ -18,18 +22,53 @@ __all__ = [
     "EXIT_INPUT",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
+    "EXIT_OUTPUT",
+    "QUOTE_CHARS",
     "InputError",
     "InsufficientMemoryError",
     "InternalError",
     "NotVerifiable",
     "RompicapoError",
     "StopRequested",
+    "one_line",
 ]
 
 # Exit statuses of the CLI, one meaning each.
 EXIT_INTERNAL = 1  # a bug in rompicapo: please report
 EXIT_INPUT = 2  # the user's input: the message says what to change
+# An output could not be written (standard output or error closed or full, a file that failed
+# after the work): one line that says where the result was kept; never "please report".
+EXIT_OUTPUT = 1
 EXIT_INTERRUPTED = 130  # Ctrl-C, after the best result so far was saved or printed
+
+
+# The most characters of one word of a message (a number, a quoted line) that are shown, and of
+# a whole message; a file name (a word with a "/") may be longer.
+QUOTE_CHARS = 60
+_NAME_CHARS = 200
+_MESSAGE_CHARS = 500
+
+
+def _clip_word(word: str) -> str:
+    limit = _NAME_CHARS if "/" in word[:_NAME_CHARS] else QUOTE_CHARS
+    if len(word) <= limit:
+        return word
+    # the cut word is exactly ``limit`` long, so cutting the message again changes nothing
+    return f"{word[: limit - 3]}... ({len(word):,} characters)"
+
+
+def one_line(text: object) -> str:
+    """``text`` as one line: lines joined with "; ", runs of white space made one space, each
+    word cut to :data:`QUOTE_CHARS` characters (file names to 200) and the whole to 500.
+
+    >>> one_line("bad size\\n  " + "9" * 5000)
+    'bad size; 999999999999999999999999999999999999999999999999999999999... (5,000 characters)'
+    """
+    lines = [" ".join(_clip_word(w) for w in s.split()) for s in str(text).splitlines()]
+    joined = "; ".join(s for s in lines if s)
+    if len(joined) > _MESSAGE_CHARS:
+        joined = joined[:_MESSAGE_CHARS] + "..."
+    return joined
 
 
 class RompicapoError(Exception):
@@ -50,9 +89,8 @@ class InputError(RompicapoError, ValueError):
         if self.path is not None:
             where = f"{self.path}:{line}: " if line is not None else f"{self.path}: "
         # One line, always: the lines of a multi-line message (a library's error text) are
-        # joined with "; ".
-        text = "; ".join(s.strip() for s in str(message).splitlines() if s.strip())
-        super().__init__(where + (text or "invalid input"))
+        # joined with "; ", and what the user gave is quoted by its start only.
+        super().__init__(one_line(where + (one_line(message) or "invalid input")))
 
 
 class InsufficientMemoryError(InputError, MemoryError):

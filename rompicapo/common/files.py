@@ -1,13 +1,25 @@
-"""Files in and out: read text safely, check output paths before the work, never lose a result.
+"""Files in and out: read inputs safely, check output paths before the work, never lose a result.
 
-- :func:`read_text` refuses a missing file, a directory, a binary file (NUL bytes, bytes that
-  are not UTF-8) and an oversized one in one line; it drops a UTF-8 byte-order mark and reads
-  CRLF and CR line ends as LF, so every parser sees the same text.
-- :func:`check_output_path` is called by an entry point *before* its search: the folder exists
-  and is writable, the path is not a folder, and its extension is one the writer knows. A bad
-  ``out=`` costs a second, not the search.
-- :func:`write_text_atomic` writes through a temporary file in the same folder and renames it,
-  so a reader never sees half a file and a failed write leaves nothing behind.
+- :func:`open_input` is the one door for every input file: a missing file, a folder, a FIFO, a
+  device or a socket is refused in one line before anything is read (a FIFO swapped in after
+  the check cannot hang it either: it is opened without blocking and checked again);
+  :func:`read_input` reads at most ``max_bytes + 1`` bytes, so a limit holds on what is really
+  read, not on what ``st_size`` claims; ``"-"`` is standard input (a closed one is an input
+  error).
+- :func:`read_text` refuses a binary file (NUL bytes, bytes that are not UTF-8) and an oversized
+  one in one line; it drops a UTF-8 byte-order mark and reads CRLF and CR line ends as LF, so
+  every parser sees the same text.
+- :func:`loads_json` parses JSON with a nesting limit (checked before the parser recurses) and
+  refuses numbers of more than :data:`MAX_DIGITS` digits, NaN and infinities.
+- :func:`check_output_path` is called by an entry point *before* its search: it creates (and
+  removes) the file, so a folder that does not exist, a read-only mount, ``/proc`` or a full
+  disk costs a second, not the search; a device or a FIFO is refused as an output.
+- :func:`check_distinct_paths`: no output of a command is one of its inputs or another output
+  (symbolic links followed, hard links recognised).
+- :func:`write_text_atomic` and :func:`atomic_path` write through a temporary file in the same
+  folder and rename it, so a reader (or a kill at any moment) sees the old file or the new one.
+- :func:`write_or_keep`: a write that still fails after the work keeps the result in another
+  file and says where.
 - :func:`write_checked_json` / :func:`read_checked_json`: checkpoints and result files carry a
   SHA-256 of their content; an edited or damaged file is refused, not trusted.
 """
@@ -15,47 +27,167 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rompicapo.common.errors import InputError
+from rompicapo.common.run import MAX_DIGITS
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "MAX_TEXT_BYTES",
     "atomic_path",
+    "check_distinct_paths",
     "check_input_path",
     "check_output_path",
+    "keep_elsewhere",
+    "loads_json",
+    "open_input",
     "read_checked_json",
+    "read_input",
     "read_text",
+    "stdin_binary",
     "write_checked_json",
+    "write_or_keep",
     "write_text_atomic",
 ]
 
-# Text inputs (puzzle files, .dlx problems, piece lists) larger than this are refused before
-# reading: the largest published set the families read is tens of MB.
+# Text inputs (puzzle files, .dlx problems, piece lists) larger than this are refused: the
+# largest published set the families read is tens of MB.
 MAX_TEXT_BYTES = 512 * 1024 * 1024
+# JSON files of rompicapo (checkpoints, .rpath headers, study rows) nest 4 deep at most; 64
+# leaves room and stays far below Python's recursion limit.
+MAX_JSON_DEPTH = 64
+_READ_CHUNK = 1 << 20
+
+
+def _kind(mode: int) -> str | None:
+    """What a file that is not a regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def check_input_path(path: object, what: str = "file") -> Path:
-    """``path`` as a Path to an existing regular file, or InputError in one line."""
+    """``path`` as a Path to an existing, readable regular file, or InputError in one line
+    (a missing file, a folder, a FIFO, a device, a socket). Nothing is opened."""
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise InputError(f"{what}: expected a file name, got {path!r}")
     p = Path(path)
     try:
         if not p.exists():
             raise InputError(f"{what} {str(p)!r} does not exist")
-        if p.is_dir():
-            raise InputError(f"{what} {str(p)!r} is a folder, not a file")
+        kind = _kind(p.stat().st_mode)
+        if kind is not None:
+            raise InputError(f"{what} {str(p)!r} is {kind}, not a file")
         if not os.access(p, os.R_OK):
             raise InputError(f"{what} {str(p)!r} cannot be read (permission denied)")
     except OSError as exc:  # a name too long, a loop of links, ...
-        raise InputError(f"{what} {str(p)[:200]!r}: {exc.strerror or exc}") from None
+        raise InputError(f"{what} {str(p)!r}: {exc.strerror or exc}") from None
     return p
+
+
+def open_input(path: object, what: str = "file") -> IO[bytes]:
+    """The regular file ``path``, open for binary reading; InputError in one line otherwise.
+
+    Checked before opening (:func:`check_input_path`), then opened without blocking and
+    checked again on the open file: a FIFO or device put in its place between the two can
+    neither hang the reader nor be read.
+    """
+    p = check_input_path(path, what)
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise InputError(f"{what} {str(p)!r} cannot be read: {exc.strerror or exc}") from None
+    try:
+        kind = _kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise InputError(f"{what} {str(p)!r} is {kind}, not a file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def stdin_binary(what: str = "input", hint: str = "give a file name") -> IO[bytes]:
+    """Standard input as a binary stream, or InputError when it is closed (``<&-``); the
+    message ends with ``hint``."""
+    import io
+    import sys
+
+    stream = sys.stdin
+    closed = stream is None or getattr(stream, "closed", False)
+    if not closed:
+        try:
+            fd = stream.fileno()
+        except (AttributeError, ValueError, io.UnsupportedOperation):
+            fd = None  # not a file at all (a test's StringIO): nothing to check
+        if fd is not None:
+            try:
+                os.fstat(fd)
+            except OSError:
+                closed = True
+    if closed:
+        raise InputError(f"{what}: standard input is closed; {hint}")
+    return getattr(stream, "buffer", stream)
+
+
+def _read_limited(fh: IO[bytes], max_bytes: int, stop_at_nul: bool) -> bytes:
+    """At most ``max_bytes + 1`` bytes of ``fh`` (one more tells the caller it is too long);
+    with ``stop_at_nul`` the read stops at the first chunk holding a NUL byte (``/dev/zero``
+    on standard input is refused after a megabyte, not after the limit)."""
+    parts: list[bytes] = []
+    size = 0
+    while size <= max_bytes:
+        part = fh.read(min(_READ_CHUNK, max_bytes + 1 - size))
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+        if stop_at_nul and b"\0" in part:
+            break
+    return b"".join(parts)
+
+
+def read_input(
+    path: object, what: str = "file", *, max_bytes: int = MAX_TEXT_BYTES, text: bool = False
+) -> tuple[bytes, str]:
+    """The bytes of ``path`` (``"-"`` = standard input) and the name to quote in messages.
+
+    Refuses what :func:`open_input` refuses and more than ``max_bytes``, counted on what is
+    read. ``text``: stop early at a NUL byte (the caller refuses binary input anyway).
+    """
+    if path == "-":
+        fh, source, own = stdin_binary(what), "<stdin>", False
+    else:
+        fh, source, own = open_input(path, what), str(path), True
+    try:
+        data = _read_limited(fh, max_bytes, text)
+    except OSError as exc:
+        raise InputError(f"{what} {source!r} cannot be read: {exc.strerror or exc}") from None
+    finally:
+        if own:
+            fh.close()
+    if len(data) > max_bytes:
+        raise InputError(f"{what} {source!r} is larger than the limit of {max_bytes:,} bytes")
+    return data, source
 
 
 def decode_text(data: bytes, source: str = "input") -> str:
@@ -77,25 +209,139 @@ def decode_text(data: bytes, source: str = "input") -> str:
 
 
 def read_text(path: object, what: str = "file", *, max_bytes: int = MAX_TEXT_BYTES) -> str:
-    """The text of ``path`` (``"-"`` = standard input), checked as :func:`decode_text` says."""
-    import sys
-
-    if path == "-":
-        data = sys.stdin.buffer.read(max_bytes + 1)
-        source = "<stdin>"
-    else:
-        p = check_input_path(path, what)
-        size = p.stat().st_size
-        if size > max_bytes:
-            raise InputError(f"{what} {str(p)!r} is {size} bytes; the limit is {max_bytes}")
-        try:
-            data = p.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{what} {str(p)!r} cannot be read: {exc.strerror}") from None
-        source = str(p)
-    if len(data) > max_bytes:
-        raise InputError(f"{what} from {source} is larger than {max_bytes} bytes")
+    """The text of ``path`` (``"-"`` = standard input), read by :func:`read_input` and checked
+    as :func:`decode_text` says."""
+    data, source = read_input(path, what, max_bytes=max_bytes, text=True)
     return decode_text(data, source)
+
+
+# --------------------------------------------------------------------------------------------
+# JSON with limits
+# --------------------------------------------------------------------------------------------
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def _outside_strings(text: str) -> str:
+    return _JSON_STRING.sub('""', text)
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (brackets inside strings do
+    not count), found without recursion."""
+    return _depth(_outside_strings(text))
+
+
+def _depth(bare: str) -> int:
+    import numpy as np
+
+    b = np.frombuffer(bare.encode("utf-8", "replace"), np.uint8)
+    if not len(b):
+        return 0
+    step = (b == 0x5B).astype(np.int64) + (b == 0x7B)
+    step -= (b == 0x5D).astype(np.int64) + (b == 0x7D)
+    return int(np.cumsum(step).max(initial=0))
+
+
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+_EXPONENT = re.compile(r"[0-9][eE][+-]?[0-9]")
+
+
+def _json_float(token: str) -> float:
+    value = float(token)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"a number out of range ({token[:30]})")
+    return value
+
+
+def _json_constant(token: str) -> float:
+    raise ValueError(f"{token}, which JSON does not allow")
+
+
+def loads_json(
+    text: str | bytes,
+    what: str = "JSON",
+    *,
+    path: object = None,
+    max_depth: int = MAX_JSON_DEPTH,
+) -> Any:
+    """``json.loads(text)`` with limits, or InputError in one line: nesting deeper than
+    ``max_depth`` (refused before parsing), integers of more than :data:`MAX_DIGITS` digits,
+    numbers out of a float's range (``1e400``), NaN and Infinity."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{what} is not UTF-8 text", path=path) from None
+    bare = _outside_strings(text)  # the numbers and brackets, at C speed (no hook per number)
+    depth = _depth(bare)
+    if depth > max_depth:
+        raise InputError(f"{what} nests {depth} levels deep; the limit is {max_depth}", path=path)
+    long = _LONG_NUMBER.search(bare)
+    if long is not None:
+        digits = len(long.group())
+        raise InputError(
+            f"{what} holds a number of {digits:,} digits (the limit is {MAX_DIGITS})", path=path
+        )
+    hooks: dict[str, Any] = {"parse_constant": _json_constant}
+    if _EXPONENT.search(bare):  # a float that may be out of range (1e400): look at each
+        hooks["parse_float"] = _json_float
+    try:
+        return json.loads(text, **hooks)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{what} is not valid JSON ({exc.msg})", path=path, line=exc.lineno
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"{what} holds {exc}", path=path) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Outputs
+# --------------------------------------------------------------------------------------------
+
+# Bytes the output check reserves (and frees) to learn whether the disk has room at all.
+_PROBE_BYTES = 4096
+
+
+def _reserve(fd: int) -> None:
+    """Make the file ``fd`` hold :data:`_PROBE_BYTES` real bytes: a full disk says so here."""
+    try:
+        os.posix_fallocate(fd, 0, _PROBE_BYTES)
+        return
+    except OSError as exc:
+        if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+            raise
+    except AttributeError:  # pragma: no cover - not POSIX
+        pass
+    os.write(fd, b"\0" * _PROBE_BYTES)
+    os.fsync(fd)
+
+
+def _probe_output(p: Path, folder: Path, what: str, name: str) -> None:
+    """Create the output (or, when it exists, a temporary file beside it: the atomic write
+    creates one there), give it a block, and remove it. Whatever refuses (a read-only mount,
+    ``/proc``, a full disk, a name the file system does not take) is refused now."""
+    created: str | None = None
+    try:
+        if os.path.lexists(p):
+            fd, created = tempfile.mkstemp(prefix=f".{p.name[:40]}.", suffix=".probe", dir=folder)
+        else:
+            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            created = str(p)
+        try:
+            _reserve(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if exc.errno == errno.ENOENT:
+            reason = f"the folder {str(folder)!r} does not take new files"
+        raise InputError(f"{what} {name!r} cannot be written: {reason}") from None
+    finally:
+        if created is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(created)
 
 
 def check_output_path(
@@ -107,14 +353,16 @@ def check_output_path(
 ) -> Path:
     """``path`` as a Path that a writer can create, checked now, before any work.
 
-    The folder must exist and be writable, the path must not be a folder, and its extension
+    The folder must exist and take a new file (the check creates the file, or a temporary one
+    beside an existing file, and removes it: a read-only mount, ``/proc`` or a full disk is
+    refused here), the path must not be a folder, a device or a FIFO, and its extension
     (case-insensitive) must be one of ``suffixes`` when they are given. A file already there is
-    fine unless ``overwrite`` is False. Nothing is created.
+    fine (and left as it is) unless ``overwrite`` is False.
     """
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise InputError(f"{what}: expected a file name, got {path!r}")
     p = Path(path)
-    name = str(p)[:200]
+    name = str(p)
     if suffixes is not None:
         allowed = tuple(s.lower() for s in suffixes)
         if not any(p.name.lower().endswith(s) for s in allowed) or p.name.lower() in allowed:
@@ -132,28 +380,83 @@ def check_output_path(
         if p.exists():
             if not overwrite:
                 raise InputError(f"{what} {name!r} already exists")
+            kind = _kind(p.stat().st_mode)
+            if kind is not None:
+                raise InputError(f"{what} {name!r} is {kind}; give a file name")
             if not os.access(p, os.W_OK):
                 raise InputError(f"{what} {name!r} exists and is not writable")
+        _probe_output(p, folder, what, name)
     except OSError as exc:
         raise InputError(f"{what} {name!r}: {exc.strerror or exc}") from None
     return p
 
 
-def write_bytes_atomic(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file renamed into place."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    _usual_mode(tmp)
+def _identity(path: str) -> tuple[str, tuple[int, int] | None]:
+    """The real path of ``path`` (symbolic links followed) and, when it exists, its device
+    and inode (a hard link has another name and the same inode)."""
+    real = os.path.realpath(path)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        st = os.stat(path)
+        return real, (st.st_dev, st.st_ino)
+    except OSError:
+        return real, None
+
+
+def check_distinct_paths(
+    inputs: Iterable[tuple[str, object]], outputs: Iterable[tuple[str, object]]
+) -> None:
+    """Refuse, in one line, an output that is one of the inputs or another output.
+
+    ``inputs`` and ``outputs`` are ``(label, path)`` pairs (the label names the parameter or
+    flag in the message). Paths are compared after following symbolic links, and by device and
+    inode where both exist; an input that is not a file (a name such as ``eternity2``, a URL,
+    ``-``) matches nothing.
+    """
+    seen_in = [
+        (label, str(path), *_identity(str(path)))
+        for label, path in inputs
+        if isinstance(path, (str, os.PathLike)) and str(path) not in ("", "-")
+        and os.path.exists(path)
+    ]  # fmt: skip
+    seen_out: list[tuple[str, str, str, tuple[int, int] | None]] = []
+    for label, path in outputs:
+        if not isinstance(path, (str, os.PathLike)) or str(path) in ("", "-"):
+            continue
+        real, ident = _identity(str(path))
+        for other_label, other, other_real, other_ident in seen_in:
+            if real == other_real or (ident is not None and ident == other_ident):
+                raise InputError(
+                    f"{label} {str(path)!r} is the input {other_label} {other!r}: "
+                    "writing it would destroy the input; give another file name"
+                )
+        for other_label, other, other_real, other_ident in seen_out:
+            if real == other_real or (ident is not None and ident == other_ident):
+                raise InputError(
+                    f"{label} {str(path)!r} and {other_label} {other!r} are the same file: "
+                    "one would overwrite the other; give two file names"
+                )
+        seen_out.append((label, str(path), real, ident))
+
+
+def write_bytes_atomic(path: Path | str, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file renamed into place (a stop signal
+    that comes meanwhile waits for the file to be whole)."""
+    from rompicapo.common.parallel import holding_stops
+
+    path = Path(path)
+    with holding_stops():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+        _usual_mode(tmp)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
 
 def _usual_mode(name: str) -> None:
@@ -181,18 +484,22 @@ def atomic_path(path: Path | str):
     """``with atomic_path(p) as tmp:`` write ``tmp`` (a new name in ``p``'s folder) any way you
     like (a writer that needs a file name, ``np.save`` to an open handle, ``pwrite``...);
     on success it is renamed onto ``p``, on any failure it is removed: a reader never sees a
-    half-written ``p`` and a failed write leaves nothing behind."""
+    half-written ``p`` and a failed write leaves nothing behind. A stop signal that comes
+    meanwhile waits for the file to be whole."""
+    from rompicapo.common.parallel import holding_stops
+
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    os.close(fd)
-    _usual_mode(tmp)
-    try:
-        yield Path(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with holding_stops():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+        os.close(fd)
+        _usual_mode(tmp)
+        try:
+            yield Path(tmp)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
 
 def write_text_atomic(path: Path | str, text: str) -> None:
@@ -200,21 +507,67 @@ def write_text_atomic(path: Path | str, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | None:
+    """Write the result meant for ``path`` under a new name (``rompicapo-kept-NAME``, never
+    over an existing file) in the working folder, else the temporary folder, else the home
+    folder; return where it went, or None when no place took it."""
+    import time
+
+    base = Path(path).name or "result"
+    for folder in (Path.cwd, lambda: Path(tempfile.gettempdir()), Path.home):
+        try:
+            where = folder()
+        except (OSError, RuntimeError, KeyError):
+            continue
+        stem = f"rompicapo-kept-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+        candidate = where / f"{stem}-{base}"
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.close(fd)
+        except OSError:
+            continue
+        try:
+            write(candidate)
+            return candidate
+        except (OSError, InputError):
+            with contextlib.suppress(OSError):
+                os.unlink(candidate)
+    return None
+
+
+def _write_or_keep(path: Path | str, write: Callable[[Path], None]) -> tuple[str | None, bool]:
+    try:
+        write(Path(path))
+        return None, True
+    except OSError as exc:
+        failure = f"could not write {str(path)!r} ({exc.strerror or exc})"
+    except InputError as exc:  # the writer's own check of the path, now failing
+        failure = f"could not write {str(path)!r} ({exc})"
+    kept = keep_elsewhere(path, write)
+    if kept is None:
+        return f"{failure}; no other folder could take it either", False
+    return f"{failure}; the result is kept in {str(kept)!r}", True
+
+
+def write_or_keep(path: Path | str, write: Callable[[Path], None]) -> str | None:
+    """Call ``write(path)``; when it fails (a disk that filled up during the work, a folder
+    removed), keep the result with :func:`keep_elsewhere` and return the one line that says
+    what failed and where the result is. Returns None when the write succeeded."""
+    return _write_or_keep(path, write)[0]
+
+
 def write_or_print(
     path: Path | str, write: Callable[[Path], None], fallback_text: Callable[[], str]
 ) -> str | None:
-    """Call ``write(path)``; when it fails (a disk filled up, a folder removed during the run),
-    print ``fallback_text()`` to stdout so the computed result is not lost, and return the
-    one-line reason. Returns None when the write succeeded.
-    """
+    """:func:`write_or_keep`, and when no folder takes the result, ``fallback_text()`` printed
+    on stdout. Returns the one-line reason, or None when the write succeeded."""
     import sys
 
-    try:
-        write(Path(path))
-        return None
-    except OSError as exc:
+    line, kept = _write_or_keep(path, write)
+    if not kept:
         sys.stdout.write(fallback_text().rstrip("\n") + "\n")
-        return f"could not write {str(path)!r} ({exc.strerror or exc}); the result is printed above"
+        line = f"{line}; the result is printed above"
+    return line
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,11 +594,7 @@ def write_checked_json(path: Path | str, payload: dict[str, Any], *, kind: str) 
 def read_checked_json(path: Path | str, *, kind: str, what: str = "file") -> dict[str, Any]:
     """The payload written by :func:`write_checked_json`, or InputError when the file is not
     one, is of another kind, or its content does not match its checksum (edited or damaged)."""
-    text = read_text(path, what)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON ({exc.msg})", path=path, line=exc.lineno) from None
+    doc = loads_json(read_text(path, what), what, path=path)
     if not isinstance(doc, dict) or not {"kind", "payload", _CHECK_KEY} <= doc.keys():
         raise InputError(f"{what} {str(path)!r} is not a rompicapo {kind} file")
     if doc["kind"] != kind:

@@ -30,6 +30,7 @@ from typing import Any
 from rompicapo.common.errors import InputError
 
 __all__ = [
+    "MAX_DIGITS",
     "Progress",
     "ProgressCallback",
     "ProgressEvent",
@@ -49,6 +50,11 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+# The most digits of a number read from text (a command line, a file): counts and seeds fit in
+# 40, and Python's own conversion stops at 4,300 digits with a message that is not the user's.
+MAX_DIGITS = 100
+
+
 def check_int(
     value: object,
     name: str,
@@ -58,16 +64,23 @@ def check_int(
 ) -> int:
     """``value`` as an int in ``[minimum, maximum]``, or :class:`InputError` naming ``name``.
 
-    Accepts Python and numpy integers and integral strings; refuses bools, floats with a
-    fraction, and anything else. Huge values are compared exactly (no overflow).
+    Accepts Python and numpy integers and integral strings (of at most :data:`MAX_DIGITS`
+    digits); refuses bools, floats with a fraction, and anything else. Huge values are compared
+    exactly (no overflow).
     """
     if isinstance(value, bool):
         raise InputError(f"{name} must be an integer, got {value!r}")
     if isinstance(value, numbers.Integral):
         number = int(value)
     elif isinstance(value, str):
+        text = value.strip().replace("_", "")
+        if len(text.lstrip("+-")) > MAX_DIGITS:
+            raise InputError(
+                f"{name} must be an integer of at most {MAX_DIGITS} digits, got {value[:40]!r}"
+                f"...({len(value):,} characters)"
+            )
         try:
-            number = int(value.strip().replace("_", ""), 10)
+            number = int(text, 10)
         except ValueError:
             raise InputError(f"{name} must be an integer, got {value[:40]!r}") from None
     elif isinstance(value, float) and value.is_integer():

@@ -38,8 +38,10 @@ class Deadline:
         return max(0.0, self.end - time.monotonic())
 
     def time_left(self) -> float | None:
-        """The ``time_limit`` to hand a nested call: the seconds left, or None without a limit."""
-        return None if self.time_limit is None else self.remaining()
+        """The ``time_limit`` to hand a nested call: the seconds left (at least a millisecond,
+        so that a nested call past the deadline stops at once instead of refusing a limit of
+        0), or None without a limit."""
+        return None if self.time_limit is None else max(self.remaining(), 1e-3)
 
     def expired(self) -> bool:
         return time.monotonic() >= self.end

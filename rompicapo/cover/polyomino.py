@@ -22,6 +22,7 @@ once and the total is ``count * |G|`` exactly.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,9 +167,9 @@ def _file_or_text(spec: str, what: str) -> tuple[str | None, str]:
     if one_line and (
         (parent not in (".", "") and _exists(parent, file=False))  # dir/missing-file
         or spec.strip().lower().endswith(_FILE_SUFFIXES)
-        or _exists(spec, file=False)
+        or os.path.lexists(spec)  # a folder, a FIFO, a device: refused by read_text
     ):
-        read_text(spec, f"{what} file")  # raises: does not exist, a folder, unreadable
+        read_text(spec, f"{what} file")  # raises: does not exist, not a file, unreadable
     return None, spec
 
 
@@ -362,7 +363,11 @@ class Packing:
         *,
         orientations: str = "all",
         symmetry: bool = False,
+        deadline: Deadline | None = None,
     ) -> Packing:
+        """The exact-cover form of packing ``pieces`` into ``region``. ``deadline``: when it
+        passes while the placements are listed, ``TimeoutError`` (a region of 100,000
+        cells has millions of them)."""
         if orientations not in _ORIENTATIONS:
             raise InputError(f"orientations must be one of {', '.join(_ORIENTATIONS)}")
         shapes = load_pieces(pieces)
@@ -372,13 +377,24 @@ class Packing:
             raise InputError(f"the pieces cover {area} cells but the region has only {len(cells)}")
         _check_placements(shapes, cells, orientations)
         all_placements: dict[str, list[tuple[Cell, ...]]] = {}
+        # the region's extent, once (inside the loops it cost a pass over every cell for
+        # each row: a region of 100,000 x 1 took minutes, its transpose a second)
+        r_lo, r_hi = min(r for r, _ in cells), max(r for r, _ in cells)
+        c_lo, c_hi = min(c for _, c in cells), max(c for _, c in cells)
+
+        def look_at_the_clock() -> None:
+            if deadline is not None and deadline.expired():
+                raise TimeoutError("the time limit passed while listing the placements")
+
         for name, shape in shapes.items():
             spots = []
             for o in _orientations(shape, orientations):
                 h = max(r for r, _ in o)
                 w = max(c for _, c in o)
-                for r0 in range(min(r for r, _ in cells), max(r for r, _ in cells) - h + 1):
-                    for c0 in range(min(c for _, c in cells), max(c for _, c in cells) - w + 1):
+                for r0 in range(r_lo, r_hi - h + 1):
+                    if r0 % 256 == 0:
+                        look_at_the_clock()
+                    for c0 in range(c_lo, c_hi - w + 1):
                         placed = tuple((r + r0, c + c0) for r, c in o)
                         if all(x in cells for x in placed):
                             spots.append(placed)
@@ -403,7 +419,9 @@ class Packing:
             problem = Problem(primary=list(shapes), secondary=names)
         placements = []
         for name, spots in all_placements.items():
-            for spot in spots:
+            for k, spot in enumerate(spots):
+                if k % 1024 == 0:
+                    look_at_the_clock()
                 problem.add_option([name, *(f"{r},{c}" for r, c in sorted(spot))])
                 placements.append((name, tuple(sorted(spot))))
         return cls(shapes, cells, problem, placements, factor, restricted)
@@ -550,7 +568,16 @@ def pack(
     listing = keep > 0 or limit is not None
     if listing and scheduler is not None:
         raise InputError("a scheduler counts packings; it does not list them (limit, keep)")
-    packing = Packing.build(pieces, region, orientations=orientations, symmetry=symmetry)
+    try:
+        packing = Packing.build(
+            pieces, region, orientations=orientations, symmetry=symmetry, deadline=deadline
+        )
+    except TimeoutError:  # no placement list yet: nothing counted
+        return PackingResult(
+            complete=False, stopped="time", listing=listing,
+            notes=["the time limit passed while the placements were listed"],
+            solve_seconds=deadline.elapsed(),
+        )  # fmt: skip
     # the time limit covers listing the placements too
     left = None if time_limit is None else max(deadline.remaining(), 1e-6)
     common = {"time_limit": left, "node_limit": node_limit, "progress": progress}

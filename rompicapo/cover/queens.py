@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rompicapo.common import (
+    Deadline,
     NotVerifiable,
     ProgressCallback,
     SearchResult,
     check_int,
     check_limit,
     check_memory,
+    check_time_limit,
 )
 from rompicapo.cover.problem import Problem
 
@@ -38,9 +40,11 @@ __all__ = [
 ]
 
 
-def queens_problem(n: int) -> Problem:
+def queens_problem(n: int, *, deadline: Deadline | None = None) -> Problem:
     """The n-queens problem: 2n primary items, 4n-2 secondary items, n*n options
-    (``1 <= n <= MAX_QUEENS``; the memory of the options is checked before they are built)."""
+    (``1 <= n <= MAX_QUEENS``; the memory of the options is checked before they are built).
+    ``deadline``: when it passes while the options are built, ``TimeoutError`` (a million
+    options take seconds)."""
     n = check_int(n, "n", minimum=1, maximum=MAX_QUEENS)
     check_memory(_BYTES_PER_OPTION * n * n, f"the {n}-queens problem")
     p = Problem(
@@ -48,6 +52,8 @@ def queens_problem(n: int) -> Problem:
         secondary=[f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)],
     )
     for i in range(n):
+        if deadline is not None and deadline.expired():
+            raise TimeoutError("the time limit passed while the problem was built")
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
     return p
@@ -127,14 +133,23 @@ def queens(
     keywords are the run contract's (see :func:`rompicapo.cover.solve`)."""
     from rompicapo.cover.solve import count, solve
 
+    deadline = Deadline(check_time_limit(time_limit))
     limit = check_limit(limit)
     keep = check_int(keep, "keep", minimum=0, maximum=10**18)
     if jobs is not None:
         check_int(jobs, "jobs", minimum=1, maximum=4096)
-    problem = queens_problem(n)
-    n = int(n)
     listing = keep > 0 or limit is not None
-    common = {"time_limit": time_limit, "node_limit": node_limit, "progress": progress}
+    try:
+        problem = queens_problem(n, deadline=deadline)
+    except TimeoutError:  # the time limit covers building the problem: nothing counted yet
+        return QueensResult(
+            n=int(n), complete=False, stopped="time", listing=listing,
+            notes=["the time limit passed while the problem was built"],
+            solve_seconds=deadline.elapsed(),
+        )  # fmt: skip
+    n = int(n)
+    left = None if time_limit is None else max(deadline.remaining(), 1e-6)
+    common = {"time_limit": left, "node_limit": node_limit, "progress": progress}
     if not listing:
         r = count(problem, jobs=jobs, **common)
     else:

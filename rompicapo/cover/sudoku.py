@@ -625,10 +625,18 @@ def _count_upto(
 
     problem, givens = _problem_and_givens(puzzle.with_grid(grid))
     time_limit = None if deadline is None else deadline.time_left()
-    r = solve_cover(problem, limit=limit, keep=0, givens=givens, time_limit=time_limit)
+    # a progress callback makes the solver look up between short kernel calls, so Ctrl-C and
+    # SIGTERM stop a count of a big grid within a fraction of a second
+    r = solve_cover(
+        problem, limit=limit, keep=0, givens=givens, time_limit=time_limit, progress=_listening
+    )
     if r.stopped == "interrupted":
         raise KeyboardInterrupt
     return None if r.stopped == "time" else r.count
+
+
+def _listening(event: object) -> None:
+    """A progress callback that draws nothing (see :func:`_count_upto`)."""
 
 
 def _remove_clues(
@@ -675,7 +683,14 @@ def _random_full_grid(puzzle: Sudoku, seed: int) -> np.ndarray:
 
     problem, _ = _problem_and_givens(puzzle)
     r = cover_solve(problem, limit=1, seed=seed)
+    if not r.solutions:  # stopped (Ctrl-C, SIGTERM) before the first grid: nothing to keep
+        raise KeyboardInterrupt
     return np.array(_grid_from_options(puzzle.size, r.solutions[0]), dtype=np.uint8)
+
+
+#: Seconds the uniqueness recount of :meth:`GenerateResult.verify` may take after a run was
+#: stopped early: a stop must not wait for a full count of a big grid.
+_STOPPED_RECOUNT_SECONDS = 1.0
 
 
 @dataclass
@@ -706,9 +721,18 @@ class GenerateResult(SearchResult):
         p, s = self.puzzle, self.solution
         if p is None or s is None:
             raise NotVerifiable("no puzzle was generated")
-        return sudoku_ok(p.grid, s.grid, p.box, diagonals=p.diagonals, regions=p.regions) and (
-            _count_upto(p, p.array(), 2) == 1
-        )
+        if not sudoku_ok(p.grid, s.grid, p.box, diagonals=p.diagonals, regions=p.regions):
+            return False
+        # a run stopped early (time limit, Ctrl-C) does not spend long on the recount: every
+        # removal it kept was counted unique when it was made
+        limit = Deadline(_STOPPED_RECOUNT_SECONDS if self.stopped else None)
+        count = _count_upto(p, p.array(), 2, limit)
+        if count is None:
+            raise NotVerifiable(
+                f"the uniqueness recount did not finish within {_STOPPED_RECOUNT_SECONDS:g} s "
+                "of a run that was stopped early"
+            )
+        return count == 1
 
     def _dict_extra(self) -> dict[str, Any]:
         return {
@@ -984,13 +1008,14 @@ def _source_text(source: str | os.PathLike) -> tuple[str | None, str]:
     if source == "-":
         return "<stdin>", read_text("-", "puzzle file")
     one_line = "\n" not in source and 0 < len(source) < 4096
-    if one_line and Path(source).is_file():
+    if one_line and os.path.isfile(source):  # False, not OSError, for a name too long
         return source, read_text(source, "puzzle file")
     looks_like_a_file = one_line and (
         os.sep in source.strip() or source.strip().lower().endswith(_FILE_SUFFIXES)
     )
-    if looks_like_a_file or (one_line and Path(source).is_dir()):
-        read_text(source, "puzzle file")  # raises: does not exist, a folder, unreadable
+    if looks_like_a_file or (one_line and os.path.lexists(source)):
+        # raises: does not exist, a folder, a FIFO or a device, unreadable
+        read_text(source, "puzzle file")
     return None, source
 
 

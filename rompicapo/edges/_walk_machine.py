@@ -42,6 +42,7 @@ import functools
 import hashlib
 import importlib.util
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable
@@ -413,6 +414,12 @@ def cache_folder() -> Path:
     global _fallback_folder
     if _fallback_folder is None or not _fallback_folder.is_dir():
         _fallback_folder = Path(tempfile.mkdtemp(prefix="rompicapo-walk-machines-"))
+        # removed when the process ends (a worker process too: multiprocessing runs its
+        # finalizers where atexit does not)
+        from multiprocessing.util import Finalize
+
+        Finalize(None, shutil.rmtree, args=(str(_fallback_folder),), kwargs={"ignore_errors": True},
+                 exitpriority=0)  # fmt: skip
     return _fallback_folder
 
 

@@ -12,8 +12,9 @@ prints), ``report()`` (what the CLI prints otherwise) and ``verify()``:
   check, its pictures, its e2.bucas.name URL.
 
 A result that was computed is never lost: when a write still fails at the end (the disk
-filled up, the folder went away), the result says so in ``write_errors`` and its
-``report()`` includes the board.
+filled up, the folder went away), the result is kept in another file
+(:func:`rompicapo.common.write_or_keep`), ``write_errors`` says what failed and where the
+result went, and ``report()`` includes the board.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rompicapo.common import (
     SearchResult,
     check_time_limit,
     renamed_keywords,
+    write_or_keep,
 )
 from rompicapo.edges.puzzle import (
     Board,
@@ -67,11 +69,10 @@ def _puzzle(pieces: str | Path | Puzzle, allow_duplicates: bool) -> Puzzle:
     )
 
 
-def _write(path: str, write: Callable[[], None], errors: list[str]) -> None:
-    try:
-        write()
-    except OSError as exc:
-        errors.append(f"could not write {path!r} ({exc.strerror or exc})")
+def _write(path: str, write: Callable[[str], None], errors: list[str]) -> None:
+    line = write_or_keep(path, lambda p: write(str(p)))
+    if line is not None:
+        errors.append(line)
 
 
 def _viewer(board: Board, puzzle: Puzzle) -> str | None:
@@ -160,21 +161,22 @@ def solve(
     final_score = getattr(result.polish, "score_after", result.score)
     interrupted = result.interrupted or bool(getattr(result.polish, "interrupted", False))
     target = None if out is None else str(out)
-    if target is None and interrupted and interrupted_out is not None:
+    if target is None and interrupted and interrupted_out is not None and final_score > 0:
+        # the fallback file only when there is a board to keep
         target = interrupted_out.format(score=final_score)
     errors: list[str] = []
     if target is not None:
-        _write(target, lambda: save_board(
-            target, board, puzzle, comment=f"rompicapo edges solve {puzzle.name}"
+        _write(target, lambda p: save_board(
+            p, board, puzzle, comment=f"rompicapo edges solve {puzzle.name}"
         ), errors)  # fmt: skip
         result.out = None if errors else target
     from rompicapo.edges.render import save_heat, save_picture
 
     for path in (svg, png):
         if path is not None:
-            _write(str(path), lambda p=path: save_picture(p, board, puzzle), errors)
+            _write(str(path), lambda p: save_picture(p, board, puzzle), errors)
     if heat is not None and result.heat is not None:
-        _write(str(heat), lambda: save_heat(heat, result.heat), errors)
+        _write(str(heat), lambda p: save_heat(p, result.heat), errors)
     result.url = _viewer(board, puzzle)
     result.write_errors = errors
     return result
@@ -241,8 +243,8 @@ def improve_board(
         target = interrupted_out.format(score=res.score_after)
     errors: list[str] = []
     if target is not None:
-        _write(target, lambda: save_board(
-            target, res.board, puzzle, comment=f"rompicapo edges improve {puzzle.name}"
+        _write(target, lambda p: save_board(
+            p, res.board, puzzle, comment=f"rompicapo edges improve {puzzle.name}"
         ), errors)  # fmt: skip
         res.out = None if errors else target
     res.write_errors = errors

@@ -31,6 +31,7 @@ colour set.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -38,7 +39,7 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,6 +57,7 @@ from rompicapo.common import (
     check_output_path,
     check_time_limit,
     connect_scheduler,
+    loads_json,
     run_jobs,
 )
 from rompicapo.edges.blackwood import (
@@ -148,10 +150,7 @@ class Variant:
 
     @classmethod
     def from_json(cls, text: str) -> Variant:
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise InputError(f"not a study variant: {exc}") from None
+        data = loads_json(text, "a study variant")
         if not isinstance(data, dict):
             raise InputError("not a study variant: expected a JSON object")
         return cls.from_dict(data)
@@ -493,8 +492,8 @@ def _run_job(spec: dict) -> dict:
 # --------------------------------------------------------------------------------------------
 
 _SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE results (
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS results (
     id TEXT PRIMARY KEY,          -- hash of puzzle, clues, parameters, seed and budget
     variant TEXT NOT NULL,        -- Variant.key
     params TEXT NOT NULL,         -- Variant.to_json()
@@ -516,8 +515,15 @@ CREATE TABLE results (
     finished TEXT NOT NULL,       -- UTC time the result was written
     heat TEXT NOT NULL            -- JSON list: forward placements per cell
 );
-CREATE TABLE checks (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS checks (id TEXT PRIMARY KEY, sha256 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS claims (id TEXT PRIMARY KEY, owner TEXT NOT NULL);
 """
+# claims: the jobs a running study has taken (owner "host:pid:start"), so that two studies on
+# one file never run the same job; a run removes its own claims when it ends, and the claims of
+# a process of this host that is gone are dropped by the next run.
+_CLAIMS = "CREATE TABLE IF NOT EXISTS claims (id TEXT PRIMARY KEY, owner TEXT NOT NULL)"
+# Seconds a study waits for another one holding the file's lock (a write takes milliseconds).
+_BUSY_SECONDS = 60
 # checks: a SHA-256 of each result row as written; a row edited by hand (or damaged) no longer
 # matches and the file is refused when read. Files made before the checks existed get them
 # the first time a study writes to them (their rows trusted once).
@@ -583,30 +589,14 @@ def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool =
     if p.is_dir():
         raise _refuse(p, "is a directory, not a study file")
     try:
-        conn = sqlite3.connect(p, timeout=30)
+        conn = sqlite3.connect(p, timeout=_BUSY_SECONDS)
     except sqlite3.Error as exc:
         raise _refuse(p, f"cannot open ({exc})") from None
     try:
-        if not exists:
-            if puzzle is None:
-                raise StudyError(f"{p}: a new study file needs its puzzle")
-            with conn:
-                conn.executescript(_SCHEMA)
-                conn.executemany(
-                    "INSERT INTO meta VALUES (?, ?)",
-                    [
-                        ("study", STUDY_ID),
-                        ("version", str(SCHEMA_VERSION)),
-                        ("puzzle", puzzle.name),
-                        ("puzzle_hash", _puzzle_hash(puzzle)),
-                        ("rows", str(puzzle.rows)),
-                        ("cols", str(puzzle.cols)),
-                        ("pieces", json.dumps(puzzle.pieces.tolist())),
-                        ("base_variant", base_variant(puzzle).to_json()),
-                        ("created", datetime.now(UTC).isoformat(timespec="seconds")),
-                    ],
-                )
-            return conn
+        if not exists and puzzle is None:
+            raise StudyError(f"{p}: a new study file needs its puzzle")
+        if create and puzzle is not None:
+            _create(conn, puzzle, fresh=not exists)
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
         except sqlite3.DatabaseError:
@@ -641,6 +631,97 @@ def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool =
     except BaseException:
         conn.close()
         raise
+
+
+def _create(conn: sqlite3.Connection, puzzle: Puzzle, *, fresh: bool) -> None:
+    """Make the study's tables in a file that has none, in one transaction that holds the
+    file's write lock: two studies started together on a new file make it once (the second
+    waits, then finds it made and checks it as any existing file). A new file gets write-ahead
+    logging, so studies read while another writes. A file that is not SQLite, or has tables
+    already, is left as it is for the checks that follow."""
+    if fresh:
+        with contextlib.suppress(sqlite3.Error):  # a file system without shared memory
+            conn.execute("PRAGMA journal_mode=WAL")
+    statements = [s.strip() for s in _SCHEMA.split(";") if s.strip()]
+    previous, conn.isolation_level = conn.isolation_level, None
+    try:
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # the write lock now: another study waits here
+            empty = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        except sqlite3.DatabaseError:  # not a SQLite file: refused by the checks that follow
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return
+        try:
+            if empty:
+                for statement in statements:
+                    conn.execute(statement)
+                conn.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", _meta_rows(puzzle))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.isolation_level = previous
+
+
+def _meta_rows(puzzle: Puzzle) -> list[tuple[str, str]]:
+    return [
+        ("study", STUDY_ID),
+        ("version", str(SCHEMA_VERSION)),
+        ("puzzle", puzzle.name),
+        ("puzzle_hash", _puzzle_hash(puzzle)),
+        ("rows", str(puzzle.rows)),
+        ("cols", str(puzzle.cols)),
+        ("pieces", json.dumps(puzzle.pieces.tolist())),
+        ("base_variant", base_variant(puzzle).to_json()),
+        ("created", datetime.now(UTC).isoformat(timespec="seconds")),
+    ]
+
+
+def _owner() -> str:
+    import psutil
+
+    return f"{socket.gethostname()}:{os.getpid()}:{psutil.Process().create_time():.2f}"
+
+
+def _drop_stale_claims(conn: sqlite3.Connection) -> None:
+    """Claims of processes of this host that are gone (a run killed before it could remove
+    them) no longer hold their jobs."""
+    import psutil
+
+    host = socket.gethostname()
+    stale = []
+    for job_id, owner in conn.execute("SELECT id, owner FROM claims"):
+        name, _, rest = owner.partition(":")
+        pid, _, start = rest.partition(":")
+        if name != host:
+            continue
+        try:
+            alive = abs(psutil.Process(int(pid)).create_time() - float(start)) < 0.05
+        except (ValueError, psutil.Error):
+            alive = False
+        if not alive:
+            stale.append((job_id,))
+    with conn:
+        conn.executemany("DELETE FROM claims WHERE id = ?", stale)
+
+
+def _claimed(conn: sqlite3.Connection, todo: Sequence[dict], owner: str, run) -> Iterator[dict]:
+    """The jobs of ``todo`` this run may take, claimed one by one as the workers ask for them:
+    a job finished or claimed by another study meanwhile is skipped (counted in
+    ``run.elsewhere``)."""
+    for job in todo:
+        with conn:
+            taken = conn.execute(
+                "INSERT OR IGNORE INTO claims SELECT ?, ? WHERE NOT EXISTS "
+                "(SELECT 1 FROM results WHERE id = ?)",
+                (job["id"], owner, job["id"]),
+            ).rowcount
+        if taken == 1:
+            yield job
+        else:
+            run.elsewhere += 1
 
 
 def _finished_ids(conn: sqlite3.Connection) -> set[str]:
@@ -687,6 +768,7 @@ class StudyRun(SearchResult):
     planned: int = 0  # jobs in the design
     already_done: int = 0  # found finished in the file
     ran: int = 0  # finished and written by this call
+    elsewhere: int = 0  # taken by another study running on the same file
     interrupted: bool = False  # Ctrl-C (or max_results) stopped it before the end
     seconds: float = 0.0
     placements: int = 0
@@ -729,9 +811,14 @@ class StudyRun(SearchResult):
             f"{d['placements_per_second'] / 1e6:.1f} M placements/s over {d['workers']} "
             f"workers; results in {self.db}\n"
         )
+        if self.elsewhere:
+            text += (
+                f"{self.elsewhere} of them taken by another study of the same file (a rerun "
+                "picks up any it does not finish)\n"
+            )
         if self.note:
             text += f"note: {self.note}\n"
-        if self.remaining:
+        if self.remaining > self.elsewhere:
             text += "rerun the same command to resume (finished jobs are not run again)\n"
         return text
 
@@ -788,15 +875,22 @@ def run_study(
         if client is not None:
             client.close()
         raise
+    owner = _owner()
     try:
+        with conn:
+            conn.execute(_CLAIMS)  # files made before claims existed
+        _drop_stale_claims(conn)
         done = _finished_ids(conn)
         todo = [j for j in planned if j["id"] not in done]
         run = StudyRun(planned=len(planned), already_done=len(planned) - len(todo), db=str(db))
         if on_start is not None:
             on_start(run.already_done)
         if todo:
-            _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result)
+            mine = _claimed(conn, todo, owner, run)
+            _run_into(conn, run, mine, job_func, jobs, scheduler, max_results, on_result)
     finally:
+        with contextlib.suppress(sqlite3.Error), conn:
+            conn.execute("DELETE FROM claims WHERE owner = ?", (owner,))
         conn.close()
         if client is not None:
             client.close()
@@ -855,8 +949,8 @@ def load_results(db: str | Path) -> list[dict]:
     rows = [dict(zip(_COLUMNS, values, strict=True)) for values in raw]
     for r in rows:
         r["variant_obj"] = Variant.from_json(r["params"])
-        r["heat"] = json.loads(r["heat"])
-        r["budget"] = json.loads(r["budget"])
+        r["heat"] = loads_json(r["heat"], "a result's heat map", path=db)
+        r["budget"] = loads_json(r["budget"], "a result's budget", path=db)
     for r in rows:
         r["meta"] = meta
     return rows

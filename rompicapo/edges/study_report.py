@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError, NotVerifiable, SearchResult
+from rompicapo.common import InputError, NotVerifiable, SearchResult, loads_json
 from rompicapo.edges.puzzle import Puzzle
 from rompicapo.edges.study import Variant, load_results
 
@@ -122,7 +122,7 @@ def _facts(rows: list[dict]) -> tuple[Puzzle | None, Variant | None]:
     puzzle = Puzzle(
         int(meta["rows"]),
         int(meta["cols"]),
-        np.array(json.loads(meta["pieces"]), dtype=np.int16),
+        np.array(loads_json(meta["pieces"], "the study's pieces"), dtype=np.int16),
         meta.get("puzzle", ""),
     )
     return puzzle, Variant.from_json(meta["base_variant"])

@@ -21,7 +21,15 @@ from itertools import combinations_with_replacement
 from operator import xor
 from typing import Any
 
-from rompicapo.common import InputError, NotVerifiable, SearchResult, check_int
+from rompicapo.common import (
+    MAX_DIGITS,
+    Deadline,
+    InputError,
+    NotVerifiable,
+    SearchResult,
+    check_int,
+    check_time_limit,
+)
 from rompicapo.games.game import MAX, Game
 
 __all__ = [
@@ -201,7 +209,9 @@ def count_multisets(max_heap: int, heaps: int) -> int:
 class GrundySequence(SearchResult):
     """``values[n]`` is the Grundy value of a heap of ``n``; from ``preperiod`` on the values
     repeat with ``period`` (None when no period was found within the values computed).
-    ``kind`` (``"subtract"`` or ``"octal"``) and ``spec`` name the game."""
+    ``kind`` (``"subtract"`` or ``"octal"``) and ``spec`` name the game. ``stopped`` is
+    ``"time"`` when the time limit cut the table short (``values`` then holds the heaps
+    computed before it)."""
 
     name: str = ""
     values: list[int] = field(default_factory=list)
@@ -209,6 +219,7 @@ class GrundySequence(SearchResult):
     period: int | None = None
     kind: str = ""
     spec: str = ""
+    stopped: str | None = None
 
     def report(self) -> str:
         return self.describe()
@@ -224,7 +235,9 @@ class GrundySequence(SearchResult):
 
     def describe(self) -> str:
         head = " ".join(str(v) for v in self.values)
-        if self.period is None:
+        if self.stopped == "time":
+            tail = f"stopped by the time limit after {len(self.values)} heaps; no period found"
+        elif self.period is None:
             tail = "no period found in this range"
         else:
             tail = f"periodic from n = {self.preperiod} with period {self.period}"
@@ -250,12 +263,15 @@ def parse_subtraction_set(text: str | Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(set(values)))
 
 
-def subtraction_grundy(subtraction: Iterable[int] | str, upto: int) -> GrundySequence:
+def subtraction_grundy(
+    subtraction: Iterable[int] | str, upto: int, *, time_limit: float | None = None
+) -> GrundySequence:
     """Grundy values of the subtraction game (take any amount in the set from one heap) for
     heaps 0..``upto``, and its period. g(n) depends only on the previous max(S) values, so the
     first repeat of a window of max(S) consecutive values starts the periodic part; the values
     are computed as far as needed to find it (at most (k+1)**k, k = max(S), steps; in practice a
-    few times k)."""
+    few times k). ``time_limit`` (seconds) cuts the table short (``stopped="time"``)."""
+    deadline = Deadline(check_time_limit(time_limit))
     s = parse_subtraction_set(subtraction)
     if upto < 0:
         raise InputError(f"--upto must be >= 0, got {upto}")
@@ -268,6 +284,16 @@ def subtraction_grundy(subtraction: Iterable[int] | str, upto: int) -> GrundySeq
     # windows of k values each at most |S|, so a repeat comes within (|S|+1)**k + k steps)
     cap = max(upto + 1, min(200_000, (len(s) + 1) ** k + k + 1))
     while n < cap and (n <= upto or period is None):
+        if n % 256 == 0 and deadline.expired():
+            spec = ",".join(map(str, s))
+            return GrundySequence(
+                name="subtract-{" + spec + "}",
+                values=g[: upto + 1],
+                kind="subtract",
+                spec=spec,
+                stopped="time",
+                counts={"values": len(g)},
+            )
         g.append(mex(g[n - a] for a in s if a <= n))
         n += 1
         if n >= k and period is None:
@@ -299,14 +325,18 @@ def parse_octal(code: str) -> tuple[int, ...]:
     digits = code.split(".", 1)[1]
     if any(ch not in "01234567" for ch in digits):
         raise InputError(f"octal code {code!r}: digits after the point must be 0..7")
+    if len(digits) > MAX_DIGITS:
+        raise InputError(f"octal code {code[:20]!r}...: at most {MAX_DIGITS} digits")
     return tuple(int(ch) for ch in digits)
 
 
-def octal_grundy(code: str, upto: int) -> GrundySequence:
+def octal_grundy(code: str, upto: int, *, time_limit: float | None = None) -> GrundySequence:
     """Grundy values of the octal game ``code`` for heaps 0..``upto`` and its period, checked
     with the periodicity theorem of Guy and Smith (1956): if g(n + p) = g(n) for all n with
     n0 <= n < 2 n0 + p + t (t the largest amount one can take), the sequence is periodic from
-    n0 on. Kayles (0.77): periodic from n = 71 with period 12."""
+    n0 on. Kayles (0.77): periodic from n = 71 with period 12. ``time_limit`` (seconds) cuts
+    the table short (``stopped="time"``)."""
+    deadline = Deadline(check_time_limit(time_limit))
     digits = parse_octal(code)
     if upto < 0:
         raise InputError(f"--upto must be >= 0, got {upto}")
@@ -332,9 +362,13 @@ def octal_grundy(code: str, upto: int) -> GrundySequence:
     # every period with n0 + p below about that bound (Kayles needs 168).
     limit = 3 * max(upto, 150) + t + 2
     for n in range(limit):
+        if deadline.expired():  # a value costs O(n): look at the clock before each
+            return _octal_stopped(code, g, upto)
         g.append(value(n))
     preperiod = period = None
     for p in range(1, limit // 3 + 1):
+        if deadline.expired():
+            return _octal_stopped(code, g, upto)
         n0 = _first_periodic_start(g, p, t)
         if n0 is not None:  # the smallest period is found first
             preperiod, period = n0, p
@@ -346,6 +380,18 @@ def octal_grundy(code: str, upto: int) -> GrundySequence:
         period=period,
         kind="octal",
         spec=code,
+        counts={"values": len(g)},
+    )
+
+
+def _octal_stopped(code: str, g: list[int], upto: int) -> GrundySequence:
+    """The table of ``code`` cut short by the time limit after ``len(g)`` values."""
+    return GrundySequence(
+        name=f"octal {code}",
+        values=g[: upto + 1],
+        kind="octal",
+        spec=code,
+        stopped="time",
         counts={"values": len(g)},
     )
 
@@ -535,12 +581,15 @@ GRUNDY_KINDS = ("subtract", "octal")
 GRUNDY_UPTO_MAX = 10_000
 
 
-def grundy_values(kind: str, spec: str, upto: int = 30) -> GrundySequence:
+def grundy_values(
+    kind: str, spec: str, upto: int = 30, *, time_limit: float | None = None
+) -> GrundySequence:
     """Grundy values of heaps 0..``upto`` of a subtraction game (``spec`` like ``"1,2,3"``) or
-    an octal game (``spec`` like ``"0.77"``, Kayles), with the period when one shows."""
+    an octal game (``spec`` like ``"0.77"``, Kayles), with the period when one shows.
+    ``time_limit`` (seconds) cuts the table short (``stopped="time"``)."""
     if kind not in GRUNDY_KINDS:
         raise InputError(f"kind must be one of {', '.join(GRUNDY_KINDS)}, got {kind!r}")
     upto = check_int(upto, "upto", minimum=0, maximum=GRUNDY_UPTO_MAX)
     if kind == "subtract":
-        return subtraction_grundy(spec, upto)
-    return octal_grundy(spec, upto)
+        return subtraction_grundy(spec, upto, time_limit=time_limit)
+    return octal_grundy(spec, upto, time_limit=time_limit)

@@ -36,6 +36,7 @@ from rompicapo.common import (
     jit_warmup,
     peak_rss_bytes,
     resolve_jobs,
+    write_or_keep,
 )
 from rompicapo.paths.construct import (
     PathResult,
@@ -177,8 +178,9 @@ def find_path(
       a search and always completes).
 
     Every output path, the scheduler address and every size are checked before the search.
-    A file that still cannot be written at the end (a disk that filled up) is listed in
-    ``result.unwritten``; the result is kept. Returns a :class:`PathResult` with ``verified``
+    A file that still cannot be written at the end (a disk that filled up) is written to
+    another file instead (:func:`rompicapo.common.write_or_keep`) and ``result.unwritten``
+    says what failed and where it went. Returns a :class:`PathResult` with ``verified``
     set by the independent verifier when a path was found.
     """
     deadline = Deadline(check_time_limit(time_limit))
@@ -242,19 +244,18 @@ def find_path(
         res.verified = bool(res.check())
 
     def attempt(name: Path, write) -> None:
-        try:
-            write()
+        # a write that fails after the search keeps the result in another file, said where
+        line = write_or_keep(name, write)
+        if line is None:
             res.written.append(str(name))
-        except OSError as exc:
-            res.unwritten.append(
-                f"could not write {str(name)!r} ({exc.strerror or exc}); the result is printed"
-            )
+        else:
+            res.unwritten.append(line)
 
     if out_path is not None and res.path is not None:
         if res.found and res.verified:
-            attempt(out_path, lambda: write_path(res, out_path, verify=False, packed=packed))
+            attempt(out_path, lambda p: write_path(res, p, verify=False, packed=packed))
         elif not res.found:  # an interrupted search keeps the cells it had
-            attempt(partial, lambda: _save_npy(partial, res.path))
+            attempt(partial, lambda p: _save_npy(p, res.path))
     if res.found and res.verified:
         from rompicapo.paths import render
 
@@ -265,7 +266,7 @@ def find_path(
             "svg": lambda p: render.write_svg(res.path, rows, cols, p),
         }
         for kind, name in pictures.items():
-            attempt(name, lambda k=kind, n=name: _atomic(n, writers[k]))
+            attempt(name, lambda p, k=kind: _atomic(p, writers[k]))
     return res
 
 

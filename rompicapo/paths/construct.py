@@ -48,6 +48,7 @@ from rompicapo.common import (
     ProgressCallback,
     SearchResult,
     Stopwatch,
+    check_int,
     check_memory,
     check_seed,
     check_time_limit,
@@ -134,8 +135,8 @@ def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
         m = _SIZE.fullmatch(str(text))
         if m is None:
             raise InputError(f"bad board size {text!r}: write N or RxC with positive integers")
-        rows = int(m.group(1))
-        cols = int(m.group(2)) if m.group(2) is not None else rows
+        rows = check_int(m.group(1), "rows")  # a digit limit: no 5,000-digit conversion
+        cols = check_int(m.group(2), "columns") if m.group(2) is not None else rows
     if not (isinstance(rows, int | np.integer) and isinstance(cols, int | np.integer)):
         raise InputError(f"bad board size {text!r}: write N or RxC with positive integers")
     if rows < 1 or cols < 1:
@@ -158,7 +159,7 @@ def parse_cell(
         m = _CELL.fullmatch(text)
         if m is None:
             raise InputError(f"bad cell {text!r}: write R,C (0-based row and column, e.g. 2,3)")
-        r, c = int(m.group(1)), int(m.group(2))
+        r, c = check_int(m.group(1), f"{what} row"), check_int(m.group(2), f"{what} column")
     elif isinstance(text, int | np.integer):
         if rows is None or cols is None or not 0 <= text < rows * cols:
             raise InputError(f"cell index {text} is outside the board")
@@ -403,16 +404,16 @@ def _move_tuples(dr: np.ndarray, dc: np.ndarray, cols: int) -> tuple[tuple, tupl
     )
 
 
-def _in_lattice(moves: MoveSet, step: tuple[int, int]) -> bool:
+def _in_lattice(moves: list[tuple[int, int]], step: tuple[int, int]) -> bool:
     """Whether ``step`` is a sum of the moves (with signs): a member of the lattice they
     generate. The lattice's basis in echelon form is (a, b), (0, d): a is the gcd of the row
     steps, and d the gcd of the column steps left once (a, b) has taken each row step away."""
     a, b = 0, 0
-    for r, c in moves.moves:  # (a, b) <- a combination of (a, b) and (r, c) with row gcd(a, r)
+    for r, c in moves:  # (a, b) <- a combination of (a, b) and (r, c) with row gcd(a, r)
         g, x, y = _extended_gcd(a, r)
         a, b = g, x * b + y * c
     d = 0
-    for r, c in moves.moves:
+    for r, c in moves:
         d = math.gcd(d, c - (r // a) * b if a else c)
     p, q = step
     if a == 0:
@@ -433,16 +434,24 @@ def _extended_gcd(a: int, b: int) -> tuple[int, int, int]:
     return (a, x0, y0) if a >= 0 else (-a, -x0, -y0)
 
 
-def _lattice_obstruction(rows: int, cols: int, moves: MoveSet) -> str:
+def _lattice_obstruction(rows: int, cols: int, moves: MoveSet, fitting: bool = False) -> str:
     """The moves join only cells whose difference lies in the lattice they generate. The
     board's cells all lie in one class exactly when each of its unit steps, (0, 1) with 2+
     columns and (1, 0) with 2+ rows, is in the lattice; else (0, 0) and that neighbour are
-    never joined (a 1 x n board needs only (0, 1), so (0, 1) alone serves it)."""
+    never joined (a 1 x n board needs only (0, 1), so (0, 1) alone serves it). With
+    ``fitting`` only the moves that fit on the board count: on 1 x 10**9 the caselle moves that
+    can be made are (0, +-3), and the proof takes no look at the 10**9 cells (the structure
+    check would, for seconds past any time limit)."""
+    usable = list(moves.moves)
+    if fitting:
+        usable = [(r, c) for r, c in usable if abs(r) < rows and abs(c) < cols]
+    fits = "" if len(usable) == len(moves.moves) else f" that fit on a {rows}x{cols} board"
     for step, needed in (((0, 1), cols > 1), ((1, 0), rows > 1)):
-        if needed and not _in_lattice(moves, step):
+        if needed and not _in_lattice(usable, step):
             return (
-                f"no sum of the {moves.name} moves is {step}, so the cells (0, 0) and {step} "
-                "are never on one path (the lattice of the moves splits the board into classes)"
+                f"no sum of the {moves.name} moves{fits} is {step}, so the cells (0, 0) and "
+                f"{step} are never on one path (the lattice of the moves splits the board into "
+                "classes)"
             )
     return ""
 
@@ -623,6 +632,7 @@ def construct(
             _lattice_obstruction(rows, cols, mset)
             or _colour_obstruction(rows, cols, (r0, c0), mset, closed)
             or _four_rows_obstruction(rows, cols, mset, closed, (r0, c0))
+            or _lattice_obstruction(rows, cols, mset, fitting=True)
         )
     elif closed:
         obstruction = "a closed tour ends one move from its start, and a 1x1 board has no move"

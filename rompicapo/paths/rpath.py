@@ -37,13 +37,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rompicapo.common import InputError, run_jobs
+from rompicapo.common import InputError, loads_json, open_input, run_jobs
 from rompicapo.paths import _rpath_kernel as _codec
 
 __all__ = [
     "DEFAULT_CHUNK_MOVES",
     "MAGIC",
     "RpathHeader",
+    "partial_name",
     "read_chunk",
     "read_header",
     "write_rpath",
@@ -143,7 +144,7 @@ def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
     (wrong magic, unknown version, bad JSON, missing fields, or a file of the wrong length)."""
     name = os.fspath(filename)
     try:
-        with open(name, "rb") as f:
+        with open_input(name, ".rpath file") as f:
             prefix = f.read(_PREFIX.size)
             if len(prefix) < _PREFIX.size or prefix[:6] != MAGIC[:6]:
                 raise InputError(f"{name}: not an .rpath file (no RPATH magic at the start)")
@@ -157,7 +158,10 @@ def read_header(filename: str | os.PathLike[str]) -> RpathHeader:
     except OSError as e:
         raise InputError(f"cannot read {name}: {e.strerror or e}") from None
     try:
-        header = header_from_json(json.loads(text.decode()), _PREFIX.size + length)
+        head = loads_json(text, "the .rpath header", path=name)
+        header = header_from_json(head, _PREFIX.size + length)
+    except InputError:
+        raise
     except (ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError) as e:
         raise InputError(
             f"{name}: the .rpath header is damaged ({type(e).__name__}: {e})"
@@ -232,29 +236,35 @@ def write_rpath(
     how many chunks were just written (for a progress bar).
 
     ``encoding``: ``"u8"`` (a byte per move) or ``"u3"`` (3 bits, move sets of <= 8 moves).
-    ``resume``: if the file already exists with the same header (an interrupted run), chunks
-    whose checksum matches are kept and only the others are written.
+
+    The chunks go to ``FILE.part`` (:func:`partial_name`), renamed onto ``FILE`` when all are
+    written: a kill at any moment leaves the old ``FILE`` or the new one, never half of it.
+    ``resume``: chunks of ``FILE.part`` (or of ``FILE`` itself) with the same header whose
+    checksum matches are kept and only the others are written; a file of another board,
+    start, move set or layout is refused (it is never replaced by a path it cannot continue).
 
     Refuses before writing when the disk lacks the room. Returns the header.
     """
-    name = os.fspath(filename)
+    final = os.fspath(filename)
     head, header = _header_bytes(rows, cols, start, list(moves), chunk_moves, method, encoding)
+    name = _target(final, head, header, resume)
+    resume = resume and os.path.exists(name)
     folder = os.path.dirname(os.path.abspath(name))
     free = shutil.disk_usage(folder).free
     if os.path.exists(name):
         free += os.path.getsize(name)
     if header.file_size > free:
         raise InputError(
-            f"{name}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
+            f"{final}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
             f"{folder} has {free / 1e9:.1f} GB free"
         )
-    resume = resume and _same_file(name, head, header.file_size)
     if not resume:
         with open(name, "wb") as f:
             f.write(head)
             f.truncate(header.file_size)
     if fill is not None:
         write_chunks(name, header, 0, header.n_chunks, fill, resume, on_chunk)
+        _finish(name, final)
         return header
     if chunk_task is None:
         raise ValueError("write_rpath needs fill or chunk_task")
@@ -278,7 +288,45 @@ def write_rpath(
     for task, _ in run_jobs(chunk_task, tasks, n_jobs=jobs, scheduler=scheduler, threads=True):
         if on_chunk:
             on_chunk(task[4] - task[3])  # written or kept
+    _finish(name, final)
     return header
+
+
+def partial_name(filename: str | os.PathLike[str]) -> str:
+    """Where the chunks of ``filename`` are written before it is whole: ``FILE.part``."""
+    return os.fspath(filename) + ".part"
+
+
+def _target(final: str, head: bytes, header: RpathHeader, resume: bool) -> str:
+    """The file to write the chunks into: ``FILE.part``, or with ``resume`` the partial or
+    finished file of the same path; InputError when ``resume`` meets a file of another path."""
+    part = partial_name(final)
+    if not resume:
+        return part
+    for candidate in (part, final):
+        if _same_file(candidate, head, header.file_size):
+            return candidate
+    for candidate in (part, final):
+        if os.path.exists(candidate):
+            raise InputError(
+                f"cannot resume {final}: {candidate} holds {_holds(candidate)}, not this path "
+                f"({header.rows}x{header.cols} from {header.start}, {len(header.moves)} moves,"
+                f" {header.encoding}); remove it or write another file"
+            )
+    return part
+
+
+def _holds(name: str) -> str:
+    try:
+        h = read_header(name)
+    except InputError:
+        return "no .rpath path this run could continue"
+    return f"a {h.rows}x{h.cols} path from {h.start} ({len(h.moves)} moves, {h.encoding})"
+
+
+def _finish(name: str, final: str) -> None:
+    if name != final:
+        os.replace(name, final)
 
 
 def write_chunks(
@@ -294,10 +342,14 @@ def write_chunks(
     with ``resume``, keep the chunks whose checksum already matches. Returns chunks written."""
     buf = np.empty(min(header.chunk_moves, max(1, header.n_moves)), np.uint8)
     packed = np.empty(header.stored_bytes(len(buf)), np.uint8)
+    from rompicapo.common.parallel import stopping
+
     written = 0
     fd = os.open(name, os.O_RDWR)
     try:
         for i in range(first, last):
+            if stopping():  # Ctrl-C or SIGTERM in this process: the chunks written are kept
+                break
             lo, hi = header.chunk_range(i)
             view = buf[: hi - lo]
             stored = view if header.encoding == "u8" else packed[: header.stored_bytes(hi - lo)]

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory
+from rompicapo.common import InputError, check_memory, open_input
 from rompicapo.paths.moves import NAMED_MOVES, MoveSet, parse_moves
 
 __all__ = [
@@ -192,19 +192,27 @@ def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
         raise refuse("no such file")
     if os.path.isdir(name):
         raise refuse("it is a directory")
+    # the one checked door for input files: a FIFO or a device is refused, never read
+    fh = open_input(name, "path file")
+    # numpy's memory map wants a name: the open file's own (the file checked, even if the name
+    # was changed since)
+    here = f"/proc/self/fd/{fh.fileno()}"
+    source = here if os.path.exists(here) else name
     try:
         try:
-            arr = np.load(name, mmap_mode="r", allow_pickle=False)
+            arr = np.load(source, mmap_mode="r", allow_pickle=False)
         except ValueError as exc:
             if "mmap" not in str(exc):
                 raise
             # mmap refuses an empty array (and a truncated file): read it plainly, which is
             # cheap for the one and fails for the other
-            arr = np.load(name, allow_pickle=False)
+            arr = np.load(source, allow_pickle=False)
     except ValueError:
         raise refuse("not a .npy array file") from None
     except (OSError, EOFError):
         raise refuse("not a .npy array file (unreadable or truncated)") from None
+    finally:
+        fh.close()
     if not isinstance(arr, np.ndarray):  # an .npz archive
         close = getattr(arr, "close", None)
         if close is not None:

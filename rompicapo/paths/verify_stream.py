@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory, default_jobs, run_jobs
+from rompicapo.common import InputError, check_memory, default_jobs, open_input, run_jobs
 from rompicapo.paths import _verify_stream_kernel as kernel
 from rompicapo.paths.rpath import PARALLEL_MOVES, RpathHeader, read_chunk, read_header
 
@@ -72,7 +72,7 @@ def summarise_chunks(task: tuple) -> list[tuple[int, ...]]:
     buf = np.empty(header.chunk_moves, np.uint8)
     out = np.empty(7, np.int64)
     res: list = []
-    with open(name, "rb") as f:
+    with open_input(name, ".rpath file") as f:
         for i in range(first, last):
             try:
                 moves = read_chunk(f, header, i, buf)
@@ -98,7 +98,7 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
         bitmap[bit >> 3] |= np.uint8(1 << (bit & 7))
         marked = 1
     buf = np.empty(header.chunk_moves, np.uint8)
-    with open(name, "rb") as f:
+    with open_input(name, ".rpath file") as f:
         for i, r0, c0 in chunks:
             moves = read_chunk(f, header, i, buf)
             n, rep = kernel.mark_rows(moves, dr, dc, r0, c0, cols, lo, hi, bitmap)
@@ -192,12 +192,12 @@ def verify_rpath(
             return fail(s or f"chunk {i} could not be read")
         bad, sr, sc, rmin, rmax, cmin, cmax = s
         if bad >= 0:
-            with open(name, "rb") as f:
+            with open_input(name, ".rpath file") as f:
                 value = int(read_chunk(f, header, i)[bad])
             step = header.chunk_range(i)[0] + bad + 1
             return fail(f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves")
         if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
-            with open(name, "rb") as f:
+            with open_input(name, ".rpath file") as f:
                 chunk = read_chunk(f, header, i)
             t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
             rr = r + int(dr[chunk[: t + 1]].sum())
@@ -280,7 +280,7 @@ def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_
     out = np.zeros(4, np.int64)
     n = header.n_chunks
     bufs = [np.empty(header.chunk_moves, np.uint8) for _ in range(2)]
-    with open(name, "rb") as f, ThreadPoolExecutor(1) as pool:
+    with open_input(name, ".rpath file") as f, ThreadPoolExecutor(1) as pool:
 
         def read(i: int):
             try:

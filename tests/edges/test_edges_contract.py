@@ -478,12 +478,16 @@ def test_a_failed_final_write_prints_the_board(tmp_path, capsys, monkeypatch) ->
 
     pieces, _ = _files(tmp_path)
     monkeypatch.setattr(api, "save_board", full_disk)
+    monkeypatch.chdir(tmp_path)
     out = tmp_path / "b.txt"
     code = main(["edges", "solve", str(pieces), "--nodes", "3000", "--jobs", "1", "--quiet",
                  "--out", str(out)])  # fmt: skip
     printed, err = capsys.readouterr()
-    assert code == 2 and not out.exists()
+    # a write that fails after the work is not an input error (issue 26): exit 1, one line
+    # saying what failed and that no other folder took the board either (every write fails)
+    assert code == 1 and not out.exists()
     assert "No space left on device" in err and len(err.strip().splitlines()) == 1
+    assert "no other folder" in err
     # the board is on stdout: 25 placement lines after the report
     board_lines = [line for line in printed.splitlines() if line[:1].isdigit()]
     assert len(board_lines) == 25

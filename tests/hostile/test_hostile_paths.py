@@ -6,7 +6,6 @@ the harness's few seconds, and no file left behind (a bad output path never crea
 
 from __future__ import annotations
 
-import io
 import json
 import tempfile
 from pathlib import Path
@@ -18,25 +17,10 @@ from rompicapo.cli import main
 from rompicapo.common import write_checked_json
 from rompicapo.paths.count import CHECKPOINT_FORMAT, CHECKPOINT_VERSION, _problem
 from rompicapo.paths.moves import parse_moves
-from rompicapo.paths.rpath import write_path_array
 
-from .harness import Case, check_refused, random_bytes
+from .harness import Case, check_refused, npy_bytes, random_bytes, rpath_bytes
 
 HUGE = "99999999999999999999999"
-
-
-def _npy(array: np.ndarray) -> bytes:
-    buf = io.BytesIO()
-    np.save(buf, array)
-    return buf.getvalue()
-
-
-def _rpath() -> bytes:
-    """A valid .rpath file: the path 0, 1, 2, 3 of a 1x4 board with the moves (0, +-1)."""
-    with tempfile.TemporaryDirectory() as folder:
-        name = Path(folder) / "p.rpath"
-        write_path_array(name, np.arange(4), 1, 4, [(0, 1), (0, -1)])
-        return name.read_bytes()
 
 
 def _checkpoint(rows: int = 4, cols: int = 5) -> dict:
@@ -69,8 +53,8 @@ def _unchecked() -> bytes:
     return json.dumps(_checkpoint()).encode()
 
 
-RPATH = _rpath()
-NPY = _npy(np.arange(100))
+RPATH = rpath_bytes()
+NPY = npy_bytes(np.arange(100))
 RANDOM = random_bytes()
 
 PATH = [
@@ -81,7 +65,7 @@ PATH = [
     Case(["path", "5y7"]),
     Case(["path", HUGE]),
     Case(["path", HUGE, "--method", "greedy"]),
-    Case(["path", f"{HUGE}x2"]),
+    Case(["path", f"{HUGE}x5"]),
     Case(["path", "100000x100000", "--method", "greedy"], says="memory"),
     # the column profiles of a 3-row board keep a step id per column
     Case(["path", "3x99999999999", "--moves", "knight", "--time", "2"], says="memory"),
@@ -176,8 +160,8 @@ VERIFY = [
     Case(["verify-path", "missing.npy", "10"], says="no such file"),
     Case(["verify-path", "x.npy", "10"], files={"x.npy": RANDOM}, says="not a path"),
     Case(["verify-path", "x.npy", "10"], files={"x.npy": b""}),
-    Case(["verify-path", "x.npy", "10"], files={"x.npy": _npy(np.zeros(100, float))}),
-    Case(["verify-path", "x.npy", "10"], files={"x.npy": _npy(np.zeros((10, 10), int))}),
+    Case(["verify-path", "x.npy", "10"], files={"x.npy": npy_bytes(np.zeros(100, float))}),
+    Case(["verify-path", "x.npy", "10"], files={"x.npy": npy_bytes(np.zeros((10, 10), int))}),
     Case(["verify-path", "x.npy"], files={"x.npy": NPY}, says="size"),
     Case(["verify-path", "x.npy", "0"], files={"x.npy": NPY}),
     Case(["verify-path", "x.npy", "10", "--start", "10,10"], files={"x.npy": NPY}),
@@ -251,3 +235,12 @@ def test_an_open_rpath_checked_as_a_closed_tour_is_a_verdict_not_a_crash(tmp_pat
     lines = out.out.strip().splitlines()
     assert len(lines) == 1 and "the path is not closed" in lines[0] and not out.err.strip()
     assert main(["verify-path", str(f), *moves]) == 0
+
+
+def test_a_huge_board_where_no_move_fits_is_proved_impossible_at_once(capsys):
+    """On a board 2 columns wide only the moves (+-3, 0) of caselle fit, and no sum of them
+    joins two columns: a proof that needs no memory, so the answer is "impossible" (exit 1),
+    not a refusal for the board's size (issue 28: no O(cells) work past --time)."""
+    assert main(["path", f"{HUGE}x2", "--time", "2"]) == 1
+    out = capsys.readouterr()
+    assert "impossible: no sum of the caselle moves that fit" in out.out and not out.err

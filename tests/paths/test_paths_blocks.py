@@ -191,10 +191,15 @@ def test_resume_rewrites_only_the_damaged_chunks(tmp_path):
 
     write_rpath(f, 30, 40, (0, 0), CASELLE, fill, method="blocks", chunk_moves=100, resume=True)
     assert calls == [200, 700] and f.read_bytes() == fresh.read_bytes()
-    # another header (no method named) is not resumed: the file is rewritten whole
+    # a file of another header (no method named) cannot be continued: refused, left as it was
+    # (issue 28: --resume never replaces a file it cannot continue)
     calls.clear()
-    write_rpath(f, 30, 40, (0, 0), CASELLE, fill, chunk_moves=100, resume=True)
-    assert len(calls) == header.n_chunks
+    with pytest.raises(InputError, match="cannot resume"):
+        write_rpath(f, 30, 40, (0, 0), CASELLE, fill, chunk_moves=100, resume=True)
+    assert calls == [] and f.read_bytes() == fresh.read_bytes()
+    # without resume it is replaced whole, through FILE.part renamed at the end
+    write_rpath(f, 30, 40, (0, 0), CASELLE, fill, chunk_moves=100)
+    assert len(calls) == header.n_chunks and not (tmp_path / "f.rpath.part").exists()
 
 
 @pytest.mark.parametrize("mode", ["sequential", "partitioned"])
