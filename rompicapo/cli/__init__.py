@@ -33,6 +33,9 @@ from rompicapo.common import (
     EXIT_INTERRUPTED,
     InternalError,
     RompicapoError,
+    compile_budget_note,
+    compiled_seconds,
+    watch_compilation,
 )
 
 __all__ = ["COMMAND_GROUPS", "OneLineParser", "build_parser", "main"]
@@ -44,6 +47,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("two-player games", ("game",)),
     ("edge matching", ("edges",)),
     ("playground", ("serve",)),
+    ("set-up", ("warm-up",)),
 )
 
 
@@ -94,14 +98,10 @@ class _RootParser(OneLineParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    # one version in one place: the build reads the same attribute (pyproject's dynamic version)
+    from rompicapo import __version__
 
-    try:
-        return version("rompicapo")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        from rompicapo import __version__
-
-        return __version__
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,10 +138,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     name = f"rompicapo {args.command}"
+    quiet = bool(getattr(args, "quiet", False))
+    time_limit = getattr(args, "time_limit", None)
+    # one line on stderr before the first compilation of a kernel ("compiling the Sudoku
+    # solver, once: about 15 s"); --quiet keeps the count without the line
+    watch_compilation(None if quiet else sys.stderr)
+    compiled_before = compiled_seconds()
     if charge_start_up:
         _count_start_up(args)
     try:
-        return int(args.handler(args) or 0)
+        status = int(args.handler(args) or 0)
+        note = compile_budget_note(time_limit, compiled_seconds() - compiled_before)
+        if note is not None and not quiet:
+            print(f"{name}: {note}", file=sys.stderr)
+        return status
     except InternalError as exc:
         return _internal(name, exc, debug)
     except RompicapoError as exc:

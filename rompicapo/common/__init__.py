@@ -61,7 +61,16 @@ from rompicapo.common.run import (
     seed_sequence,
     seed_u64,
 )
-from rompicapo.common.timing import Deadline, Stopwatch, jit_warmup
+from rompicapo.common.timing import (
+    Deadline,
+    Stopwatch,
+    compile_budget_note,
+    compile_estimate,
+    compiled_seconds,
+    is_compile_notice,
+    jit_warmup,
+    watch_compilation,
+)
 
 __all__ = [
     "EXIT_INPUT",
@@ -90,11 +99,15 @@ __all__ = [
     "check_output_path",
     "check_seed",
     "check_time_limit",
+    "compile_budget_note",
+    "compile_estimate",
+    "compiled_seconds",
     "connect_scheduler",
     "decode_text",
     "default_jobs",
     "dumps_json",
     "format_bytes",
+    "is_compile_notice",
     "jit_warmup",
     "parse_scheduler_address",
     "peak_rss_bytes",
@@ -106,6 +119,7 @@ __all__ = [
     "seed_sequence",
     "seed_u64",
     "to_jsonable",
+    "watch_compilation",
     "write_bytes_atomic",
     "write_checked_json",
     "write_or_print",
