@@ -73,7 +73,7 @@ def _blocks(text: str, language: str) -> list[str]:
 
 
 def main() -> int:
-    readme, data, cache = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+    readme, data, cache = (Path(a).resolve() for a in sys.argv[1:4])  # before the chdir below
     site = Path(sysconfig.get_paths()["purelib"]).resolve()
     package = Path(rompicapo.__file__).resolve().parent
     failed: list[str] = []
