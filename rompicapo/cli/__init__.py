@@ -50,7 +50,10 @@ from rompicapo.common import (
     EXIT_OUTPUT,
     InternalError,
     RompicapoError,
+    compile_budget_note,
+    compiled_seconds,
     one_line,
+    watch_compilation,
 )
 
 __all__ = ["COMMAND_GROUPS", "OneLineParser", "build_parser", "main"]
@@ -62,6 +65,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("two-player games", ("game",)),
     ("edge matching", ("edges",)),
     ("playground", ("serve",)),
+    ("set-up", ("warm-up",)),
 )
 
 
@@ -112,14 +116,10 @@ class _RootParser(OneLineParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    # one version in one place: the build reads the same attribute (pyproject's dynamic version)
+    from rompicapo import __version__
 
-    try:
-        return version("rompicapo")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        from rompicapo import __version__
-
-        return __version__
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -169,6 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _flush()
             raise
         name = f"rompicapo {args.command}"
+        # one line on stderr before the first compilation of a kernel ("compiling the Sudoku
+        # solver, once: about 2 s"); --quiet keeps the count without the line
+        watch_compilation(None if getattr(args, "quiet", False) else sys.stderr)
         given = _time_budget(args)  # the limit as the user gave it, for the messages
         if charge_start_up:
             _count_start_up(args)
@@ -177,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _output_failed(name, exc)
         stops = []
     finally:
+        watch_compilation(None)  # the guarded stream ends with this command
         _restore(streams)
     if charge_start_up:
         _end_process(status, stopped=bool(stops))
@@ -233,7 +237,13 @@ def _run(
         with stop_signals(deadline, signals=signals) as stop:
             try:
                 _check_paths(args)
+                compiled_before = compiled_seconds()
                 status = int(args.handler(args) or 0)
+                note = compile_budget_note(
+                    getattr(args, "time_limit", None), compiled_seconds() - compiled_before
+                )
+                if note is not None and not getattr(args, "quiet", False):
+                    _say(f"{name}: {note}")
                 _flush()
                 if stop.reason is not None:  # stopped, and the handler kept what it had
                     stops.append(stop.reason)

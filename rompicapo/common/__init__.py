@@ -71,7 +71,16 @@ from rompicapo.common.run import (
     seed_sequence,
     seed_u64,
 )
-from rompicapo.common.timing import Deadline, Stopwatch, jit_warmup
+from rompicapo.common.timing import (
+    Deadline,
+    Stopwatch,
+    compile_budget_note,
+    compile_estimate,
+    compiled_seconds,
+    is_compile_notice,
+    jit_warmup,
+    watch_compilation,
+)
 
 __all__ = [
     "EXIT_INPUT",
@@ -103,11 +112,15 @@ __all__ = [
     "check_output_path",
     "check_seed",
     "check_time_limit",
+    "compile_budget_note",
+    "compile_estimate",
+    "compiled_seconds",
     "connect_scheduler",
     "decode_text",
     "default_jobs",
     "dumps_json",
     "format_bytes",
+    "is_compile_notice",
     "jit_warmup",
     "keep_elsewhere",
     "loads_json",
@@ -125,6 +138,7 @@ __all__ = [
     "seed_u64",
     "stdin_binary",
     "to_jsonable",
+    "watch_compilation",
     "write_bytes_atomic",
     "write_checked_json",
     "write_or_keep",

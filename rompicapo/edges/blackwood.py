@@ -904,24 +904,52 @@ def complete_board(partial: Board, puzzle: Puzzle, clues: Board | None = None) -
 # --------------------------------------------------------------------------------------------
 
 
-def _warm() -> None:
+def _warm(kind: str) -> None:
+    """Compile (or load from numba's cache) one kernel of the search on a 3x3 puzzle: ``"walk"``
+    (:func:`K.walk`, Blackwood's order and the row scan), ``"general"`` (:func:`K.search`, orders
+    with checked neighbours), ``"exact"`` (:func:`K.exact_search`) or ``"filter"`` (the adaptive
+    filter of the plans' machines, which are compiled per plan by :func:`_prepare_machine`). A
+    search compiles only the kernels its plans run (:func:`_kernel_of`): each is 1-2 s of
+    compilation on a cold cache."""
     from rompicapo.edges.generate import generate
 
     puzzle, _ = generate(3, 3, frame_colours=1, inner_colours=2, seed=0)
-    plan = make_plan(puzzle)
+    settings = Settings(order="frame", value_order="table") if kind == "general" else None
+    plan = make_plan(puzzle, settings=settings)
     tables = build_tables(plan, np.random.default_rng(0))
-    _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
-    # the adaptive filter's copy; the machines are compiled per plan, when a search uses one
-    # (_prepare_machine)
-    walk = tables.walk
-    fixed = np.zeros(len(plan.copies), dtype=np.uint8)
-    out, to_out = np.zeros(2 * len(walk), dtype=np.int32), np.zeros(len(walk), dtype=np.int32)
-    K.filter_walk_code(walk, 9, _lists_at(tables, 9), fixed, out, to_out, out.copy())
-    _run_exact(plan, tables, K.new_state(9, plan.copies), _exact_state(tables, 9), 100)
-    # the general kernel, for orders with checked neighbours
-    plan = make_plan(puzzle, settings=Settings(order="frame", value_order="table"))
-    tables = build_tables(plan, np.random.default_rng(0))
-    _run_kernel(plan, tables, K.new_state(9, plan.copies), 100)
+    if kind == "exact":
+        _run_exact(plan, tables, K.new_state(9, plan.copies), _exact_state(tables, 9), 100)
+    elif kind == "filter":
+        walk = tables.walk
+        fixed = np.zeros(len(plan.copies), dtype=np.uint8)
+        out, to_out = np.zeros(2 * len(walk), dtype=np.int32), np.zeros(len(walk), dtype=np.int32)
+        K.filter_walk_code(walk, 9, _lists_at(tables, 9), fixed, out, to_out, out.copy())
+    else:
+        _run_kernel(plan, tables, K.new_state(9, plan.copies), 100, general=kind == "general")
+
+
+def _kernel_of(plan: Plan) -> str:
+    """Which kernel runs ``plan``'s search (:func:`_warm`'s kinds)."""
+    if plan.exact:
+        return "exact"
+    if plan.checked:
+        return "general"
+    return "filter" if plan.use_machine else "walk"
+
+
+def _plans_of(puzzle: Puzzle, clues: Board | None, settings: Settings | None) -> list[Plan]:
+    """The plans a search runs: one, or the portfolio's orders in turn."""
+    plan = make_plan(puzzle, clues, settings)
+    plans = [plan]
+    if plan.settings.order == "portfolio":
+        plans += [make_plan(puzzle, clues, replace(plan.settings, order=o)) for o in PORTFOLIO[1:]]
+    return plans
+
+
+def _warm_plans(plans: Sequence[Plan]) -> float:
+    """Compile (or load) the kernels that ``plans`` run, each once per process: the seconds."""
+    kinds = dict.fromkeys(_kernel_of(p) for p in plans)
+    return sum(jit_warmup(f"edges.search.{kind}", lambda k=kind: _warm(k)) for kind in kinds)
 
 
 def _lists_at(tables: Tables, n: int) -> int:
@@ -1254,12 +1282,10 @@ def search(
     _check_puzzle(puzzle)
     events = Progress(progress, unit="nodes")
     seconds, max_nodes = time_limit, node_limit
-    plan = make_plan(puzzle, clues, settings)
-    plans = [plan]
-    if plan.settings.order == "portfolio":
-        plans += [make_plan(puzzle, clues, replace(plan.settings, order=o)) for o in PORTFOLIO[1:]]
-    compile_s = jit_warmup("edges.search", _warm)
-    compile_s += sum(_prepare_machine(p, deadline.time_limit, node_limit) for p in plans)
+    plans = _plans_of(puzzle, clues, settings)
+    plan = plans[0]
+    compile_s = sum(_prepare_machine(p, deadline.time_limit, node_limit) for p in plans)
+    compile_s += _warm_plans(plans)
     n = puzzle.rows * puzzle.cols
     rng = _rng(seed)
     totals = {"nodes": 0, "placements": 0, "restarts": 0}
@@ -1502,7 +1528,7 @@ def solve(
     st = settings or Settings()
     if not isinstance(st, Settings):
         raise InputError(f"settings must be a Settings, got {type(st).__name__}")
-    make_plan(puzzle, clues, st)  # fail early, in this process, on bad clues or settings
+    plans = _plans_of(puzzle, clues, st)  # fail early, in this process, on bad clues or settings
     clue_list = clues.placements() if clues is not None else []
     note = None
     client = None
@@ -1602,6 +1628,7 @@ def solve(
     results: list[dict] = []
     interrupted = False
     failures: list[BaseException] = []
+    parent_compile = 0.0
 
     def collect(job_specs: list[dict], workers: int) -> None:
         try:
@@ -1615,6 +1642,10 @@ def solve(
 
     try:
         if client is None and n_jobs > 1:
+            # The kernels are compiled (or loaded) here before any worker starts: on a cold
+            # cache the workers then load them from numba's cache instead of compiling them
+            # side by side with job 0 (on 2 cores, twice the wait, past the time limit).
+            parent_compile = _warm_plans(plans)
             # Job 0 runs here, in this process (started, kernels loaded), while the workers
             # start: the seconds a worker takes to start are not lost to the whole search.
             # run_jobs runs a lone job in this process; two slots make it a process pool,
@@ -1705,7 +1736,7 @@ def solve(
         wall_seconds=wall,
         note=note,
         cpu_seconds=sum(float(o.get("cpu_seconds", 0.0)) for o in results),
-        compile_seconds=max(o["compile_seconds"] for o in results),
+        compile_seconds=max(parent_compile, *(o["compile_seconds"] for o in results)),
         counts=counts,
         puzzle=puzzle,
         board=board,

@@ -314,7 +314,8 @@ def _stream_blocks(
     res.notes += [note] if note else []
     client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
     try:
-        res.compile_seconds = jit_warmup(f"paths.{method}", warm_up)
+        # the .rpath writer runs the move kernel; the streaming verifier compiles its own
+        res.compile_seconds = jit_warmup(f"paths.{method}.moves", lambda: warm_up("moves"))
         writing = Progress(progress, unit="chunks")
         with Stopwatch() as write_sw:
             header = write_blocks_rpath(
@@ -537,7 +538,7 @@ def _warm(kind: str) -> float:
     from rompicapo.paths import blocks, cycles
 
     module = blocks if kind == "blocks" else cycles
-    return jit_warmup(f"paths.{kind}", module.warm_up)
+    return jit_warmup(f"paths.{kind}.lookup", lambda: module.warm_up("lookup"))
 
 
 def _lookup(walker, kind, moves, start, closed, **fields) -> BlockLookup:

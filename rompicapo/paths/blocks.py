@@ -261,13 +261,23 @@ class BlockPath:
             pass
 
 
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the block kernels on a tiny board."""
-    bp = BlockPath(5, 5)
-    bp.cell_at(np.array([1, 25]))
-    bp.step_of(np.array([0]), np.array([0]))
-    bp.fill_path()
-    bp.fill_moves(np.empty(24, np.uint8))
+def warm_up(part: str = "all") -> None:
+    """Compile (or load from numba's cache) the block kernels on a 5x5 board: ``"path"`` (the
+    path writer, what ``construct`` runs), ``"moves"`` (the move writer of ``.rpath`` files),
+    ``"lookup"`` (``cells_at`` and ``steps_of``) or ``"all"``. A command compiles only the part
+    it runs: each part is a kernel or a signature of its own, about a second on a cold cache."""
+    warm_parts(BlockPath(5, 5), part)
+
+
+def warm_parts(walker, part: str) -> None:
+    """:func:`warm_up`'s calls on ``walker`` (a :class:`BlockPath` or a block cycle)."""
+    if part in ("lookup", "all"):
+        walker.cell_at(np.array([1, walker.cells]))
+        walker.step_of(np.array([0]), np.array([0]))
+    if part in ("path", "all"):
+        walker.fill_path()
+    if part in ("moves", "all"):
+        walker.fill_moves(np.empty(walker.cells - 1, np.uint8))
 
 
 # ------------------------------------------------------------------------------ streaming

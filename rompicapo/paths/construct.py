@@ -802,7 +802,7 @@ def _construct_blocks(rows: int, cols: int, mset: MoveSet, jobs: int | None) -> 
         f"a {rows}x{cols} block path ({n:,} cells at {itemsize + 1} bytes each with its check; "
         "write it to a .rpath file to stream it instead)",
     )
-    result.compile_seconds = jit_warmup("paths.blocks", warm_up)
+    result.compile_seconds = jit_warmup("paths.blocks.path", lambda: warm_up("path"))
     with Stopwatch() as sw:
         result.path = bp.fill_path(jobs=jobs)
     result.solve_seconds = sw.seconds
@@ -820,7 +820,7 @@ def _construct_cycle(rows, cols, mset, start, closed, jobs) -> PathResult:
     result = PathResult(
         rows=rows, cols=cols, start=start, moves=mset, closed=closed, method="blocks-cycle"
     )
-    result.compile_seconds = jit_warmup("paths.cycles", warm_up)
+    result.compile_seconds = jit_warmup("paths.cycles.path", lambda: warm_up("path"))
     n = rows * cols
     itemsize = 4 if n <= INT32_CELLS else 8
     check_memory(

@@ -29,7 +29,7 @@ import numpy as np
 
 from rompicapo.common import InputError, check_memory
 from rompicapo.paths import _cycles_kernel as kernel
-from rompicapo.paths.blocks import BlockPath
+from rompicapo.paths.blocks import BlockPath, warm_parts
 from rompicapo.paths.leaper_blocks import COMBOS, is_bipartite, load_table
 from rompicapo.paths.moves import MoveSet, parse_moves
 
@@ -299,13 +299,10 @@ class BlockCycle:
         return out
 
 
-def warm_up() -> None:
-    """Compile (or load from numba's cache) the cycle kernels on a small board."""
-    bc = BlockCycle(12, 12, "knight", (1, 1))
-    bc.cell_at(np.array([1, 144]))
-    bc.step_of(np.array([0]), np.array([0]))
-    bc.fill_path()
-    bc.fill_moves(np.empty(143, np.uint8))
+def warm_up(part: str = "all") -> None:
+    """Compile (or load from numba's cache) the cycle kernels on a 12x12 knight's board, one
+    part at a time as :func:`rompicapo.paths.blocks.warm_up` does."""
+    warm_parts(BlockCycle(12, 12, "knight", (1, 1)), part)
 
 
 # ------------------------------------------------------------------------------ streaming
