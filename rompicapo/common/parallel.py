@@ -38,7 +38,7 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from rompicapo.common.errors import InputError
-from rompicapo.common.run import check_int
+from rompicapo.common.run import check_int, default_jobs
 from rompicapo.common.timing import Deadline
 
 __all__ = [
@@ -57,14 +57,6 @@ __all__ = [
 
 J = TypeVar("J")
 R = TypeVar("R")
-
-
-def default_jobs() -> int:
-    """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def run_jobs(

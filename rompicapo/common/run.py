@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -39,6 +40,7 @@ __all__ = [
     "check_node_limit",
     "check_seed",
     "check_time_limit",
+    "default_jobs",
     "resolve_jobs",
     "seed_sequence",
     "seed_u64",
@@ -168,6 +170,14 @@ def seed_sequence(seed: int | None):
 # --------------------------------------------------------------------------------------------
 
 
+def default_jobs() -> int:
+    """All the cores this process may use (what ``jobs=None`` means)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
 def resolve_jobs(
     jobs: object, *, useful: int | None = None, name: str = "jobs"
 ) -> tuple[int, str | None]:
@@ -178,8 +188,6 @@ def resolve_jobs(
     not started: each would cost start-up time and memory and add nothing, so the count is
     capped and the note says so.
     """
-    from rompicapo.common.parallel import default_jobs
-
     cores = default_jobs()
     n = cores if jobs is None else check_int(jobs, name, minimum=1, maximum=4096)
     cap = cores if useful is None else max(1, min(int(useful), cores))
