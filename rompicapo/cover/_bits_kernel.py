@@ -19,7 +19,9 @@ at ``r * W``):
   or a shuffle for ``seed``); ``bit_option[k]`` is its option number;
 - *rank* ``r`` is the ``r``-th primary item in the order that breaks ties of the item choice;
 - ``item_bits[r]`` (``W`` words): the options containing primary item ``r``, whose nonzero
-  words are ``item_lo[r] .. item_hi[r] - 1``;
+  words are ``item_lo[r] .. item_hi[r] - 1``; ``by_word`` holds the same words word-major
+  (word ``v`` of every rank in a row), the order in which the item choice reads them, and
+  ``item_counts[r]`` receives each rank's count there;
 - ``conflict[k]`` (``W`` words): the options that cannot join option ``k`` in a solution:
   those sharing a primary item with it (``k`` included), an uncoloured secondary item, or a
   secondary item with another colour or none (so colours, Algorithm C, cost nothing more:
@@ -28,16 +30,26 @@ at ``r * W``):
 - per level ``l``: ``live[l]`` (``W`` words), ``uncovered[l]`` (``PW`` words: the ranks still
   to cover), ``best[l]`` (the rank chosen there) and ``choice[l]`` (the bit being tried).
 
+Option ``k`` of the caller is bit ``k`` unless a seed shuffles them; everything is ``uint64``
+words and ``int64`` indices (numba would make a float of ``uint64`` mixed with ``int64``).
+
 The tree is Knuth's: the item chosen is the uncovered primary item with the fewest live
 options, the first (lowest rank) on ties, a count of 0 ending the scan; its options are tried
 in bit order. So ``nodes`` equals DLX1's ``nodes`` (DLX2's for colours) on the same input.
 ``updates`` counts the options each step takes out of ``live`` (Knuth counts the nodes it
 unlinks, about the option length times as many).
 
-Why it wins: where DLX1 follows a pointer per node of every option it hides and restores,
-this loop reads consecutive words (the CPU's population count does 64 options at a time)
-and restores nothing. The scan for the best item stops counting an item once it reaches the
-best count so far, so after the first few items each costs a word or two.
+Why it wins (measured beside DLX1, same tree, queens-12: 89 ns a node against DLX1's 214 ns
+and 276 mems, and the dancing cells' 400 ns, which copy every item's set size in and out of
+each level and scan every primary item for the choice): where DLX1 follows a pointer per node
+of every option it hides and then restores, this loop reads consecutive words (a population
+count does 64 options at a time) and restores nothing. The item choice counts every rank's
+live options word by word (``item_counts[r] += popcount(live[v] & by_word[v, r])``, ``r``
+innermost), a loop without a branch that LLVM vectorises (AVX-512 ``vpopcntq`` where the CPU
+has it), skipping the words of ``live`` that are 0, as most are deep in a pentomino search.
+Measured paired on the same kernel otherwise: that count 1.22-1.61x faster than counting one
+item at a time with an early stop at the best count so far (queens, Langford, pentominoes);
+uint32 counts, or ranks padded to a multiple of 8, no faster (0.93-1.2x, noise).
 
 The search has the contract of :func:`rompicapo.cover._kernel.search_xc` (the ``state``
 program counter and level, ``counters``, the store, the return values).
@@ -73,7 +85,7 @@ NO_COUNT = U64(1 << 62)
 def build_bits(n_primary, n_items, option_start, option_items, option_colours, option_order,
                item_order):  # fmt: skip
     """The bit-set arrays: ``(W, PW, item_bits, item_lo, item_hi, conflict, primary,
-    bit_option, by_word, counts)``. Option ``option_order[k]`` becomes bit ``k``, primary
+    bit_option, by_word, item_counts)``. Option ``option_order[k]`` becomes bit ``k``, primary
     item ``item_order[r]`` rank ``r``."""
     n_options = len(option_start) - 1
     n_entries = len(option_items)
@@ -220,8 +232,8 @@ def commit_options(bits, W, PW, conflict, primary, live, uncovered, counters):
 
 
 @njit(cache=True, nogil=True)
-def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_option, by_word, cnt,
-                live, uncovered, best, choice, choice_k, choice_d, state, counters,
+def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_option, by_word,
+                item_counts, live, uncovered, best, choice, choice_k, choice_d, state, counters,
                 store, store_len, max_store, stop_after, node_budget, split_depth):  # fmt: skip
     """Run Algorithm X (C with colours) on bit sets from ``state`` until something stops it.
 
@@ -266,17 +278,17 @@ def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_optio
                     status = STOP_SOLUTIONS
                     break
                 continue
-            # the uncovered primary item with the fewest live options, the lowest rank on ties;
-            # counting an item stops once it reaches the best so far, the scan at a count of 0
+            # the uncovered primary item with the fewest live options, the lowest rank on ties,
+            # the scan ending at a count of 0: every rank counted first, word by word
             R = len(item_lo)
             for r in range(R):
-                cnt[r] = ZERO
+                item_counts[r] = ZERO
             for v in range(W):
                 x = live[lb + v]
                 if x != ZERO:
                     tb = v * R
                     for r in range(R):
-                        cnt[r] += _popcount(x & by_word[tb + r])
+                        item_counts[r] += _popcount(x & by_word[tb + r])
             least = NO_COUNT
             r_best = -1
             for w in range(PW):
@@ -284,7 +296,7 @@ def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_optio
                 while m != ZERO:
                     r = w * 64 + np.int64(_lowest_bit(m))
                     m &= m - ONE
-                    c = cnt[r]
+                    c = item_counts[r]
                     if c < least:
                         least = c
                         r_best = r
