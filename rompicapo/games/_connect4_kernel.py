@@ -182,7 +182,7 @@ def has_four(stones: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def parity_bound(pos: int, mask: int, moves: int) -> int:
+def parity_bound(pos: int, mask: int, moves: int, threats: int) -> int:
     """An upper bound on the mover's score proved by a strategy that fixes in advance which
     empty cells each player gets (Allis' claimeven and follow-up), or ``NO_BOUND``.
 
@@ -193,6 +193,7 @@ def parity_bound(pos: int, mask: int, moves: int) -> int:
     answer every column is even again. Whatever the mover does, the answerer then gets every
     other cell of each column, starting with the second empty one; the mover the rest, at
     most one bottom of each pair. A player who never gets four in a line never wins.
+    ``threats``: the opponent's winning cells (``winning_cells(pos ^ mask, mask)``).
 
     - The first player to move (every column even, or pairs): he gets at most the empty cells
       of rows 0, 2, 4 and the bottoms of the odd columns. No four there: he cannot win (bound
@@ -202,8 +203,9 @@ def parity_bound(pos: int, mask: int, moves: int) -> int:
       he has a winning cell on an even row r above its bottom. Nobody plays the cell below r
       (the second would lose at once, the first gives the cell away), so when everything else
       is full the second must, and loses. Before that the second gets at most rows 0, 2, 4
-      outside X, the other odd bottoms and X's odd rows up to r - 1: no four there, he loses
-      (bound -1).
+      outside X, the other odd bottoms and X's odd rows up to r - 1: no four there, he loses,
+      at the latest with the first's stone on r when only X's cells from r - 1 up were empty
+      (bound r / 2 - 3: -2 for r = 2, -1 for r = 4).
     """
     bases = (mask + BOTTOM) & ODD_ROWS  # the bottom empty cell of every odd column
     opp = pos ^ mask
@@ -213,7 +215,14 @@ def parity_bound(pos: int, mask: int, moves: int) -> int:
         if has_four(opp | (ODD_ROWS & ~mask & ~bases)):
             return -1
         return 0
-    odd_threats = winning_cells(opp, mask) & EVEN_ROWS
+    # the first player's winning cells on even rows above an odd column's bottom
+    above = bases
+    for _ in range(HEIGHT - 1):
+        above |= (above << 1) & BOARD
+    odd_threats = threats & EVEN_ROWS & above
+    if odd_threats == 0:
+        return NO_BOUND
+    bound = NO_BOUND
     for c in range(WIDTH):
         b = bases & COLUMN_MASK[c]
         t = odd_threats & COLUMN_MASK[c] & ~(b - 1)  # at or above the bottom: above it
@@ -221,8 +230,12 @@ def parity_bound(pos: int, mask: int, moves: int) -> int:
             r = t & -t  # the lowest
             mine = pos | (EVEN_ROWS & ~mask & ~COLUMN_MASK[c]) | (bases & ~COLUMN_MASK[c])
             if not has_four(mine | ((r - b) & ODD_ROWS)):
-                return -1
-    return NO_BOUND
+                # at the latest, 35 + row cells are full when the second must play below r
+                # (move 36 + row) and the first wins with move 37 + row, his stone
+                # 19 + row / 2: the second's score is at most row / 2 - 3
+                row = popcount(r - 1) - c * H1
+                bound = min(bound, row // 2 - 3)
+    return bound
 
 
 @njit(cache=True, inline="always")
@@ -239,8 +252,13 @@ def can_win_next(pos: int, mask: int) -> bool:
 @njit(cache=True, inline="always")
 def non_losing_moves(pos: int, mask: int) -> int:
     """The playable cells that do not hand the opponent a win next move (0 if none)."""
+    return _non_losing(mask, winning_cells(pos ^ mask, mask))
+
+
+@njit(cache=True, inline="always")
+def _non_losing(mask: int, threats: int) -> int:
+    """:func:`non_losing_moves` given the opponent's winning cells ``threats``."""
     possible = playable(mask)
-    threats = winning_cells(pos ^ mask, mask)
     forced = possible & threats
     if forced:
         if forced & (forced - 1):
@@ -428,7 +446,8 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             stats[4] = 1
             return 0
         m = moves + d
-        nxt = non_losing_moves(pos, mask)
+        threats = winning_cells(pos ^ mask, mask)
+        nxt = _non_losing(mask, threats)
         resolved = True
         if nxt == 0:
             v = -((SIZE - m) // 2)
@@ -444,7 +463,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     resolved = True
             hi = (SIZE - 1 - m) // 2  # we cannot win on this move
             if use_parity:
-                bound = parity_bound(pos, mask, m)
+                bound = parity_bound(pos, mask, m, threats)
                 if bound < hi:
                     hi = bound
                     parity_cuts += beta > hi
@@ -556,6 +575,16 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     val = OFFSET - ((cword >> 6) & 63)
                     hit = ((cword >> DATA_BITS) & ID_MASK) == cident
                     etc_best = max(etc_best, val if hit else -64)
+            if use_parity and etc_best < beta:
+                # the same with the children's parity bounds (computed, not looked up)
+                opp = pos ^ mask
+                for c in range(WIDTH):
+                    move = nxt & COLUMN_MASK[c]
+                    if move:
+                        cmask = mask | move
+                        bound = parity_bound(opp, cmask, m + 1, winning_cells(pos | move, cmask))
+                        if bound < NO_BOUND:
+                            etc_best = max(etc_best, -bound)
             if etc_best >= beta:
                 tt_cuts += 1
                 v = etc_best
