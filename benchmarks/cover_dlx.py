@@ -1,210 +1,262 @@
-"""Exact cover: our dancing links on every shared .dlx file, next to Knuth's DLX1 and xcover.
+"""Exact cover: rompicapo beside Knuth's DLX1, DLX2 and DLX3 on every .dlx file, side by side.
 
-Prints, per file: the count (checked against the README), the engine ``auto`` picked, our CPU
-seconds (median of the runs), nodes and updates, DLX1's CPU seconds from issue 5 (gcc -O2,
-"this kind of machine") and the ratio, and PyPI ``xcover`` (numba, Algorithm C on dancing
-cells) run side by side in this process after a warm-up (its first-call compilation excluded;
-its input converted to its arrays before the clock starts), if it is installed
-(``pip install xcover``); the runs of the two alternate. Then parallel counting of pento-6x10
-(all orientations) with 1 and 2 processes: wall clock, and CPU seconds of the workers.
+    python benchmarks/cover_dlx.py --peers ../peers-build [--json FILE] [--runs N]
+                                   [--only NAME,...] [--min-cpu S] [--engines] [--parallel]
 
-    .venv/bin/python benchmarks/cover_dlx.py [--quick] [--no-xcover] [--no-parallel] [--runs N]
-                                             [--engines]
+``--peers DIR`` is the folder ``bash ../shared/peers/build.sh DIR`` filled: ``dlx1``, ``dlx2``
+and ``dlx3``, Knuth's programs as ctangle writes them from his CWEB sources (gcc -O3), reading
+his ``.dlx`` format on standard input and printing ``Altogether N solutions, X+Y mems,
+U updates, ... K nodes`` on standard error. A file with multiplicities goes to DLX3, one with
+colours to DLX2, any other to DLX1.
 
-``--engines`` times both of our kernels (dancing cells and dancing links) on the problems
-without colours or multiplicities; "ours" is then the one ``engine="auto"`` picks.
+The files: every ``.dlx`` file under ``tests/data`` and in ``../shared/data/exact-cover``; a
+file in both (same bytes) is measured once, its row naming both places.
 
-CPU seconds (``time.process_time``) are quoted, as the issue's references are; the machine is
-shared, so the load average is printed too.
+For every file the peer and rompicapo run alternately, ``--runs`` times each (medians):
+- the peer: the CPU time (user + system) of its process, start-up and reading included, as a
+  user runs it (``dlx1 < file``); its start-up alone is printed first (a one-option file);
+- rompicapo: the CPU time of ``count(read_dlx(file), jobs=1)`` in this process (reading
+  included, one thread), after one untimed call on the file has compiled the engine (or loaded
+  it from numba's cache): compilation is printed apart, not timed.
+A run repeats its program until ``--min-cpu`` CPU seconds have passed and takes the mean, so
+files solved in a millisecond are timed as precisely as the others. Both solution counts are
+compared (a row says ``DIFFER`` and the script exits 1 when they do not agree), and Knuth's
+node counts are printed beside ours (bit sets walk Knuth's tree, so they agree there).
+
+``ratio`` is the peer's CPU time over ours: above 1 rompicapo is faster. The machine is
+shared and its CPU model changes from day to day, so the load average and the CPU model are
+printed with the figures; only a ratio measured in one run means anything.
+
+``--json FILE`` writes one row per file (``benchmarks/results/cover_dlx.json``, shown on the
+results page). ``--engines`` adds the CPU time of each of our engines (``engine=`` of
+:func:`rompicapo.cover.count`) on the files without multiplicities; ``--parallel`` counts
+pento-6x10 with 1 and 2 threads and 2 processes.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
+import json
 import os
+import re
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from rompicapo.cover import Packing, count, read_dlx
-from rompicapo.cover.solve import _Search, _warm
+from machine import commit, cpu_model
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "exact-cover"
+from rompicapo.cover import count, read_dlx
 
-# (file, README count, DLX1 CPU seconds quoted in issue 5 or None)
-CASES = [
-    ("queens-8", 92, None),
-    ("queens-10", 724, None),
-    ("queens-12", 14200, 0.075),
-    ("queens-13", 73712, None),
-    ("queens-14", 365596, None),
-    ("queens-15", 2279184, None),
-    ("langford-11", 35584, None),
-    ("langford-11-half", 17792, None),
-    ("langford-12-half", 108144, 0.39),
-    ("pento-3x20", 8, None),
-    ("pento-4x15", 1472, None),
-    ("pento-6x10-xq", 2339, 2.6),
-    ("pento-6x10", 9356, 10.4),
-    ("color-example", 1, None),
-    ("bounds-example", 1, None),
-]
-BIG = {"queens-14", "queens-15", "pento-6x10", "pento-4x15"}
+ROOT = Path(__file__).resolve().parents[1]
+SUMMARY = re.compile(
+    r"Altogether (\d+) solutions?, (\d+)\+(\d+)(?:-\d+)? mems, (\d+) updates,"
+    r"(?: (\d+) cleansings,)? \d+ bytes, (\d+) nodes"
+)
+ENGINES = ("bits", "cells", "links")
 
 
-def cpu_seconds(funcs: dict, runs: int) -> dict:
-    """Median CPU seconds and last result of each function, the runs interleaved (A B A B ...)
-    so a change of load on the shared machine hits every column alike."""
-    times: dict = {k: [] for k in funcs}
-    results: dict = {}
-    for _ in range(runs):
-        for k, func in funcs.items():
-            t0 = time.process_time()
-            results[k] = func()
-            times[k].append(time.process_time() - t0)
-    return {k: (statistics.median(times[k]), results[k]) for k in funcs}
+def find_shared() -> Path:
+    """``shared/data/exact-cover`` beside the checkout or beside one of its parents
+    (worktrees live one level deeper than the main checkout)."""
+    for parent in [ROOT, *ROOT.parents]:
+        candidate = parent / ".." / "shared" / "data" / "exact-cover"
+        if candidate.is_dir():
+            return candidate.resolve()
+    return ROOT / ".." / "shared" / "data" / "exact-cover"
 
 
-def xcover_counter(problem):
-    """A function counting ``problem``'s solutions with xcover's Algorithm C, its input already
-    converted to xcover's arrays (so only its search is timed), or None without xcover."""
-    try:
-        from xcover.dancing_cells import algorithm_c
-        from xcover.solvers import input_as_arrays
-    except ImportError:
-        return None
-    colored = bool(problem.arrays().has_colors)
-    options = [[str(i) if c is None else f"{i}:{c}" for i, c in opt] for opt in problem.options]
-    primary = [str(i) for i in problem.primary]
-    secondary = [str(i) for i in problem.secondary]
-    arrays = input_as_arrays(options, primary=primary, secondary=secondary, colored=colored)
-    return lambda: sum(1 for _ in algorithm_c(*arrays))
+def dlx_files(shared: Path) -> list[tuple[str, Path, list[str]]]:
+    """(name, path, places) for every distinct ``.dlx`` file, by name."""
+    found: dict[str, tuple[str, Path, list[str]]] = {}
+    places = [(ROOT / "tests" / "data", "tests/data"), (shared, "shared/data/exact-cover")]
+    for folder, label in places:
+        for path in sorted(folder.rglob("*.dlx")) if folder.is_dir() else []:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            if digest in found:
+                found[digest][2].append(label)
+            else:
+                found[digest] = (path.stem, path, [label])
+    # by family (the name up to its first "-"), then by size: the quick ones of a family first
+    return sorted(found.values(), key=lambda f: (f[0].split("-")[0], f[1].stat().st_size))
 
 
-def parallel_table(problem, runs: int) -> None:
-    """Count pento-6x10 with 1 worker, then 2 threads and 2 processes: wall seconds, and the
-    CPU seconds of the busiest worker (on a shared machine the wall time depends on the
-    other users; the busiest worker's CPU time is what the wall time would be on two idle
-    cores, less start-up, so both speed-ups are printed). Medians of ``runs``."""
-    print("\nparallel counting, pento-6x10 (all orientations), medians of", runs, "runs:")
-    print(
-        f"  {'workers':22} {'wall s':>7} {'speed-up':>8} {'busiest CPU s':>13}"
-        f" {'all CPU s':>9} {'CPU speed-up':>12} {'parts':>5}"
-    )
-    rows: dict = {
-        "1 (this process)": {"jobs": 1},
-        "2 threads": {"jobs": 2},
-        "2 processes (spawn)": {"jobs": 2, "processes": True},
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_peer(exe: Path, path: Path, min_cpu: float) -> tuple[float, dict]:
+    """Run the peer on ``path`` until ``min_cpu`` CPU seconds: CPU seconds per run, and its
+    summary line's figures."""
+    runs = 0
+    c0 = children_cpu()
+    while True:
+        with open(path, "rb") as stdin:
+            done = subprocess.run([str(exe)], stdin=stdin, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, check=True)  # fmt: skip
+        runs += 1
+        spent = children_cpu() - c0
+        if spent >= min_cpu:
+            break
+    m = SUMMARY.search(done.stderr.decode(errors="replace"))
+    if m is None:
+        sys.exit(f"{exe.name} printed no summary line on {path.name}: {done.stderr[-300:]!r}")
+    solutions, read_mems, mems, updates, cleansings, nodes = m.groups()
+    return spent / runs, {
+        "solutions": int(solutions),
+        "mems": int(read_mems) + int(mems),
+        "updates": int(updates),
+        "cleansings": int(cleansings or 0),
+        "nodes": int(nodes),
     }
+
+
+def run_ours(path: Path, min_cpu: float, engine: str = "auto"):
+    """``count(read_dlx(path), jobs=1)`` until ``min_cpu`` CPU seconds: CPU seconds per run,
+    and the last result."""
+    runs = 0
+    spent = 0.0
+    while True:
+        c0 = time.process_time()
+        result = count(read_dlx(path), jobs=1, engine=engine)
+        spent += time.process_time() - c0
+        runs += 1
+        if spent >= min_cpu:
+            return spent / runs, result
+
+
+def peer_for(problem_arrays) -> str:
+    if problem_arrays.has_multiplicities:
+        return "dlx3"
+    return "dlx2" if problem_arrays.has_colours else "dlx1"
+
+
+def parallel_table(path: Path, runs: int) -> None:
+    """Count ``path`` with 1 thread, 2 threads and 2 processes: medians of wall seconds, and
+    the CPU seconds of the busiest worker."""
+    problem = read_dlx(path)
+    print(f"\nparallel counting, {path.name}, medians of {runs} runs:")
+    print(f"  {'workers':22} {'wall s':>7} {'speed-up':>8} {'busiest CPU s':>13} {'count':>7}")
+    rows = {"1 (this process)": {"jobs": 1}, "2 threads": {"jobs": 2},
+            "2 processes (spawn)": {"jobs": 2, "processes": True}}  # fmt: skip
     walls: dict = {k: [] for k in rows}
-    cpus: dict = {k: [] for k in rows}
-    results: dict = {}
+    busiest: dict = {k: [] for k in rows}
+    counts: dict = {}
     for _ in range(runs):
         for label, kw in rows.items():
             t0, c0 = time.perf_counter(), time.process_time()
-            results[label] = r = count(problem, **kw)
+            r = count(problem, **kw)
             walls[label].append(time.perf_counter() - t0)
-            if kw["jobs"] > 1:
-                cpus[label].append((r.counts["worker_cpu_ms_max"] / 1000, r.counts))
-            else:
-                cpus[label].append((time.process_time() - c0, {}))
-    wall1 = statistics.median(walls["1 (this process)"])
-    cpu1 = statistics.median(c for c, _ in cpus["1 (this process)"])
+            cpu = r.counts.get("worker_cpu_ms_max")
+            busiest[label].append(cpu / 1000 if cpu is not None else time.process_time() - c0)
+            counts[label] = r.count
+    one = statistics.median(walls["1 (this process)"])
     for label in rows:
         wall = statistics.median(walls[label])
-        busiest = statistics.median(c for c, _ in cpus[label])
-        counts = cpus[label][-1][1]
-        total = counts.get("worker_cpu_ms_total", 1000 * busiest) / 1000
-        print(
-            f"  {label:22} {wall:7.2f} {wall1 / wall:7.2f}x {busiest:13.2f} {total:9.2f}"
-            f" {cpu1 / busiest:11.2f}x {counts.get('parts', 1):>5}"
-            + ("" if results[label].count == 9356 else "  WRONG COUNT"),
-            flush=True,
-        )
+        print(f"  {label:22} {wall:7.2f} {one / wall:7.2f}x"
+              f" {statistics.median(busiest[label]):13.2f} {counts[label]:7}")  # fmt: skip
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="skip the files that take seconds")
-    ap.add_argument("--no-xcover", action="store_true", help="do not run xcover side by side")
-    ap.add_argument("--no-parallel", action="store_true", help="skip the parallel runs")
-    ap.add_argument("--parallel-only", action="store_true", help="only the parallel runs")
-    ap.add_argument("--runs", type=int, default=3, help="runs per small file (median)")
-    ap.add_argument(
-        "--engines", action="store_true", help="time dancing cells and dancing links both"
-    )
+    ap.add_argument("--peers", type=Path, help="folder filled by ../shared/peers/build.sh")
+    ap.add_argument("--json", type=Path, help="write the result rows to this file")
+    ap.add_argument("--runs", type=int, default=3, help="alternated runs per program (median)")
+    ap.add_argument("--min-cpu", type=float, default=0.3, help="CPU seconds per run at least")
+    ap.add_argument("--only", default="", help="comma-separated file names (no .dlx)")
+    ap.add_argument("--engines", action="store_true", help="time each of our engines too")
+    ap.add_argument("--parallel", action="store_true", help="parallel counting of pento-6x10")
     args = ap.parse_args()
-    if not DATA.is_dir():  # outside the repository: say so in one line, no traceback
-        print(
-            "needs ../shared/data/exact-cover (the project's shared data folder, beside the "
-            "clone; the same .dlx files are in tests/data/exact-cover); not found",
-            file=sys.stderr,
-        )
+    shared = find_shared()
+    files = dlx_files(shared)
+    if not files:
+        print(f"no .dlx file in tests/data or {shared}", file=sys.stderr)
         sys.exit(2)
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print(f"compile/load of our kernels: {_warm():.2f} s")
-    if args.parallel_only:
-        parallel_table(read_dlx(DATA / "pento-6x10.dlx"), args.runs)
-        return
-    have_xcover = False
-    if not args.no_xcover:
-        t0 = time.process_time()
-        counter = xcover_counter(read_dlx(DATA / "queens-8.dlx"))
-        have_xcover = counter is not None and counter() == 92
-        if have_xcover:
-            print(f"xcover warm-up (compilation or cache load): {time.process_time() - t0:.1f} s")
-    head = (
-        f"{'file':18} {'count':>8} {'ok':>3} {'engine':>8} {'ours s':>8} {'nodes':>11}"
-        f" {'updates':>13} {'DLX1 s':>7} {'ours/DLX1':>9} {'xcover s':>9} {'xc/ours':>8}"
-        + (f" {'cells s':>8} {'links s':>8} {'links/cells':>11}" if args.engines else "")
-    )
+    if args.peers is not None:
+        missing = [p for p in ("dlx1", "dlx2", "dlx3") if not (args.peers / p).exists()]
+        if missing:
+            ap.error(f"{args.peers} lacks {', '.join(missing)}: run ../shared/peers/build.sh")
+    wanted = {w.strip() for w in args.only.split(",") if w.strip()}
+    cpu_name, rev = cpu_model(), commit()
+    print(f"CPU {cpu_name}, {os.cpu_count()} cores; load {os.getloadavg()[0]:.2f}; "
+          f"commit {rev}; {len(files)} files")  # fmt: skip
+    if args.peers is not None:
+        with tempfile.TemporaryDirectory() as folder:
+            trivial = Path(folder) / "one-option.dlx"
+            trivial.write_text("a\na\n")
+            floor, _ = run_peer(args.peers / "dlx1", trivial, args.min_cpu)
+        print(f"DLX1 on a one-option file (its start-up): {1000 * floor:.2f} ms CPU")
+    head = (f"{'file':17} {'peer':>4} {'solutions':>9} {'peer s':>9} {'ours s':>9} {'ratio':>6}"
+            f" {'peer nodes':>11} {'our nodes':>11} {'engine':>7} {'counts':>6} {'compile':>7}"
+            + "".join(f" {e + ' s':>8}" for e in ENGINES if args.engines))  # fmt: skip
     print(head)
     print("-" * len(head))
-    cases = [c for c in CASES if not (args.quick and c[0] in BIG)]
-    if not args.quick:
-        cases.append(("pento-5x12 (built)", 4040, 6.7))
-    for name, expected, dlx1 in cases:
-        if name.startswith("pento-5x12"):
-            problem = Packing.build("pentominoes", "5x12").problem
-        else:
-            problem = read_dlx(DATA / f"{name}.dlx")
-        arrays = problem.arrays()
-        both = args.engines and not (arrays.has_colours or arrays.has_multiplicities)
-        if both:  # time both engines; "ours" is the one "auto" picks
-            funcs = {
-                e: (lambda p=problem, e=e: count(p, engine=e, jobs=1)) for e in ("cells", "links")
-            }
-        else:
-            funcs = {"ours": lambda p=problem: count(p, jobs=1)}
-        counter = xcover_counter(problem) if have_xcover else None
-        if counter is not None:
-            funcs["xcover"] = counter
-        runs = 1 if name == "queens-15" else args.runs
-        got = cpu_seconds(funcs, runs)
-        if both:
-            got["ours"] = got[_Search(problem.arrays()).engine]
-        secs, r = got["ours"]
-        ratio = f"{secs / dlx1:9.2f}" if dlx1 else " " * 9
-        dlx1_text = f"{dlx1:7.3f}" if dlx1 else " " * 7
-        xc_text, xc_ratio = " " * 9, " " * 8
-        if "xcover" in got:
-            xs, xn = got["xcover"]
-            xc_text = f"{xs:9.3f}" + ("" if xn == expected else "!")
-            xc_ratio = f"{xs / secs:8.2f}" if secs > 0 else ""
-        engines_text = ""
-        if both:
-            cs, ls = got["cells"][0], got["links"][0]
-            engines_text = f" {cs:8.3f} {ls:8.3f} {ls / cs if cs > 0 else 0:11.2f}"
+    rows = []
+    bad = False
+    for name, path, places in files:
+        if wanted and name not in wanted:
+            continue
+        problem = read_dlx(path)
+        peer = peer_for(problem.arrays())
+        first = count(problem, jobs=1, node_limit=1)  # compiles (or loads) the engine
+        loads, peer_times, ours_times = [], [], []
+        peer_counts, result = None, None
+        for _ in range(args.runs):
+            loads.append(os.getloadavg()[0])
+            if args.peers is not None:
+                t, peer_counts = run_peer(args.peers / peer, path, args.min_cpu)
+                peer_times.append(t)
+            t, result = run_ours(path, args.min_cpu)
+            ours_times.append(t)
+        ours_s = statistics.median(ours_times)
+        peer_s = statistics.median(peer_times) if peer_times else None
+        agree = peer_counts is None or peer_counts["solutions"] == result.count
+        bad |= not agree
+        engines = {}
+        if args.engines and peer != "dlx3":
+            for e in ENGINES:
+                if e == "cells" and peer == "dlx2":
+                    continue
+                count(problem, jobs=1, engine=e, node_limit=1)
+                engines[e] = statistics.median(
+                    run_ours(path, args.min_cpu, e)[0] for _ in range(args.runs)
+                )
         print(
-            f"{name:18} {r.count:8} {'yes' if r.count == expected else 'NO':>3}"
-            f" {r.algorithm:>8} {secs:8.3f} {r.counts['nodes']:11,} {r.counts['updates']:13,}"
-            f" {dlx1_text} {ratio} {xc_text} {xc_ratio}{engines_text}",
+            f"{name:17} {peer:>4} {result.count:9} {peer_s or 0:9.4f} {ours_s:9.4f}"
+            f" {peer_s / ours_s if peer_s else 0:6.2f}"
+            f" {peer_counts['nodes'] if peer_counts else 0:11,} {result.counts['nodes']:11,}"
+            f" {result.algorithm:>7} {'agree' if agree else 'DIFFER':>6}"
+            f" {first.compile_seconds:7.2f}"
+            + "".join(f" {engines[e]:8.4f}" if e in engines else " " * 9
+                      for e in ENGINES if args.engines),
             flush=True,
-        )
-    if not args.no_parallel and not args.quick:
-        parallel_table(read_dlx(DATA / "pento-6x10.dlx"), args.runs)
+        )  # fmt: skip
+        rows.append({
+            "file": name, "peer": peer.upper(), "solutions": result.count,
+            "peer_s": round(peer_s, 6) if peer_s else None, "ours_s": round(ours_s, 6),
+            "ratio": round(peer_s / ours_s, 3) if peer_s else None,
+            "peer_nodes": peer_counts["nodes"] if peer_counts else None,
+            "ours_nodes": result.counts["nodes"], "engine": result.algorithm,
+            "counts_agree": agree, "unit": "CPU s per count", "load": round(
+                statistics.median(loads), 2), "cpu": cpu_name,
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "commit": rev, "places": places, "peer_counts": peer_counts,
+            "ours_counts": result.counts, "peer_runs": peer_times, "ours_runs": ours_times,
+        })  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.2f}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+        print(f"wrote {args.json}")
+    if args.parallel:
+        parallel_table(shared / "pento-6x10.dlx", args.runs)
+    if bad:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -39,10 +39,10 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--engine",
-        choices=["auto", "links", "cells", "m"],
+        choices=["auto", "bits", "links", "cells", "m"],
         default="auto",
-        help="auto (dancing cells or links, by the problem's shape; links with colours, M with "
-        "multiplicities), links, cells, m",
+        help="auto (bit sets, dancing cells or links, by the problem's shape; M with "
+        "multiplicities), bits, links, cells, m",
     )
     add_run_options(
         p,

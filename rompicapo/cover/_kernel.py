@@ -228,7 +228,7 @@ def _commit_others(x, n_primary, llink, rlink, top, ulink, dlink, color, length,
     updates = 0
     p = x + 1
     while p != x:
-        j = top[p]
+        j = np.int64(top[p])  # int64 as everywhere: one compiled version of _cover, _uncover
         if j <= 0:
             p = ulink[p]
             continue
@@ -251,7 +251,7 @@ def _uncommit_others(x, n_primary, llink, rlink, top, ulink, dlink, color, lengt
     """Undo :func:`_commit_others` (walking the option the other way)."""
     p = x - 1
     while p != x:
-        j = top[p]
+        j = np.int64(top[p])  # int64 as everywhere: one compiled version of _cover, _uncover
         if j <= 0:
             p = dlink[p]
             continue
@@ -286,10 +286,9 @@ def commit_options(options, option_node, n_primary, n_items, llink, rlink, top, 
             used[j] = c
             p += 1
     for k in range(len(options)):
-        first = option_node[options[k]]
-        p = first
+        p = np.int64(option_node[options[k]])
         while top[p] > 0:
-            j = top[p]
+            j = np.int64(top[p])
             if j <= n_primary or color[p] == 0:
                 counters[C_UPDATES] += _cover(j, llink, rlink, top, ulink, dlink, color, length)
             elif color[p] > 0:
@@ -377,7 +376,7 @@ def search_xc(n_primary, llink, rlink, top, ulink, dlink, color, length, node_op
             choice[level] = x
             choice_k[level] += 1
         if x <= n_items_bound:  # back at the item's header: every option has been tried
-            _uncover(x, llink, rlink, top, ulink, dlink, color, length)
+            _uncover(np.int64(x), llink, rlink, top, ulink, dlink, color, length)
             pc = PC_BACKDOWN
             continue
         updates += _commit_others(
@@ -582,10 +581,12 @@ def search_m(n_primary, llink, rlink, top, ulink, dlink, color, length, node_opt
             if bound[best] == 0 and slack[best] == 0:
                 _uncover(best, llink, rlink, top, ulink, dlink, color, length)
             elif bound[best] == 0:
-                _untweak(best, first_tweak[level], top, ulink, dlink, color, length, False)
+                _untweak(
+                    best, first_tweak[level], top, ulink, dlink, color, length, np.bool_(False)
+                )  # np.bool_: a literal False would compile a second version
                 _uncover(best, llink, rlink, top, ulink, dlink, color, length)
             else:
-                _untweak(best, first_tweak[level], top, ulink, dlink, color, length, True)
+                _untweak(best, first_tweak[level], top, ulink, dlink, color, length, np.bool_(True))
             bound[best] += 1
             pc = PC_BACKDOWN
             continue

@@ -42,6 +42,7 @@ from rompicapo.common import (
     resolve_jobs,
     seed_sequence,
 )
+from rompicapo.cover import _bits_kernel as BK
 from rompicapo.cover import _cells_kernel as CK
 from rompicapo.cover import _kernel as K
 from rompicapo.cover.problem import Problem, ProblemArrays, read_dlx
@@ -60,8 +61,19 @@ _STORE_ENTRIES = 1 << 24
 #: "auto" never picks dancing cells when their per-level copies (levels x items, twice)
 #: would take more than this: they would be slow to copy and may not fit at all.
 _CELLS_MAX_BYTES = 512 * 1024 * 1024
-#: The search engines: dancing cells, dancing links (X/C), dancing links with multiplicities.
-ENGINES = ("auto", "cells", "links", "m")
+#: The search engines: bit sets (X/C), dancing cells (X), dancing links (X/C), dancing links
+#: with multiplicities (M).
+ENGINES = ("auto", "bits", "cells", "links", "m")
+#: "auto" picks bit sets up to this many options (a table of conflicts of 8 MB, 128 words per
+#: set of options) ...
+_BITS_MAX_OPTIONS = 8192
+#: ... when counting the options of every primary item at a node (``primary items x words``)
+#: is at most this many times the work of taking an option in dancing links
+#: (:func:`_count_to_work_ratio`). Measured (CPU time of the best other engine over bits, one
+#: run each, load 9): pentominoes, ratio 0.3-0.34, 3.1-3.2x; queens, 0.3-0.45, 2.5-3.3x;
+#: Langford pairs, 0.7, 2.3-2.4x; 4x4 Sudoku, 1.0, 2.8x; 6x6 Sudoku with givens, 6.0,
+#: 0.5-1.3x (even); 9x9 Sudoku with givens, 27, 0.5-0.8x; empty 16x16 Sudoku, 256, 0.05x.
+_BITS_MAX_COUNT_RATIO = 4.0
 #: Solutions stored per kernel call (the store is this many rows of one level each).
 _STORE_BATCH = 4096
 #: Subproblems per worker in a parallel count. Measured on pento-6x10 with 2 threads: 8 gave
@@ -75,6 +87,9 @@ _PARTS_PER_JOB = 8
 #: faster; Langford pairs, 0.24, 1.27x; queens, 0.44, 1.11-1.16x; 9x9 Sudoku, 2.25, even
 #: (637 and 618 puzzles/s, one call per puzzle); 16x16 Sudoku, 4.0, links 1.13x faster.
 _CELLS_MAX_COPY_RATIO = 3.0
+#: Searches whose arrays take less than this are not checked against the free memory: asking
+#: the system costs 0.1 ms, a fifth of counting a small problem such as 8 queens.
+_CHECK_MEMORY_ABOVE = 64 * 1024 * 1024
 #: A budget that never runs out.
 _UNLIMITED = np.int64(2**62)
 
@@ -161,31 +176,32 @@ class CoverResult(SearchResult):
         return "\n".join(out)
 
 
-def _warm() -> float:
-    """Compile (or load from numba's cache) the kernels on a tiny problem; seconds taken."""
+def _warm(engine: str) -> float:
+    """Compile (or load from numba's cache) the kernels of one engine on a tiny problem (a
+    command compiles only what it runs); seconds taken, 0 once done in this process."""
 
     def tiny() -> None:
-        a = Problem(primary=["a", "b"], secondary=["x"])
-        a.add_option(["a", "x"], colours={"x": 1})
-        a.add_option(["b", "x"], colours={"x": 1})
-        b = Problem(primary=["a", "b"], secondary=["x"])
-        b.add_option(["a", "x"])
-        b.add_option(["b"])
-        for arrays, engine in ((a.arrays(), "links"), (a.arrays(), "m"), (b.arrays(), "cells")):
-            search = _Search(arrays, engine=engine)
-            search.run(stop_after=2, max_store=2, node_budget=_UNLIMITED, split_depth=-1)
-            if engine != "m":
-                _Search(arrays, givens=[0], engine=engine).run(
-                    stop_after=1, max_store=0, node_budget=_UNLIMITED, split_depth=1
-                )
+        p = Problem(primary=["a", "b"], secondary=["x"])
+        colours = {"x": 1} if engine in ("links", "m") else {}  # links also run Algorithm C
+        p.add_option(["a", "x"], colours=colours)
+        p.add_option(["b", "x"], colours=colours)
+        arrays = p.arrays()
+        _Search(arrays, engine=engine).run(stop_after=2, max_store=2, node_budget=_UNLIMITED)
+        if engine != "m":
+            _Search(arrays, givens=[0], engine=engine).run(
+                stop_after=1, max_store=0, node_budget=_UNLIMITED, split_depth=1
+            )
 
-    return jit_warmup("cover.dlx", tiny)
+    return jit_warmup(f"cover.dlx.{engine}", tiny)
 
 
 def _levels(a: ProblemArrays, engine: str) -> int:
-    """Search-tree levels: one per primary item, and for Algorithm M one per unit of bound."""
+    """Search-tree levels: one per primary item, and for Algorithm M one per unit of bound; bit
+    sets keep a row per level, so they count no more levels than options either."""
     if engine == "m":
         return int(a.upper.astype(np.int64).sum()) + a.n_primary + 1
+    if engine == "bits":
+        return min(a.n_primary, a.n_options) + 1
     return a.n_primary + 1
 
 
@@ -194,13 +210,19 @@ def search_bytes(a: ProblemArrays, engine: str) -> int:
     the per-level arrays, one solution store), from the sizes alone, in Python integers."""
     entries = len(a.option_items)
     items, options, primary = a.n_items, a.n_options, a.n_primary
-    levels = _levels(a, engine) if engine in ("cells", "links", "m") else primary + 1
+    levels = _levels(a, engine) if engine in ENGINES[1:] else primary + 1
     rows = max(1, min(_STORE_BATCH, _STORE_ENTRIES // max(levels, 1)))
     common = levels * (4 + 8 + 8) + rows * (levels + 1) * 4 + 8 * options  # + orders
     if engine == "cells":
         sets = 4 * (7 * entries + 3 * items + 3 * primary + 8)
         saved = levels * (2 * items + 2 + 1) * 4  # saved sizes before and after, active, best
         return common + sets + saved
+    if engine == "bits":
+        words, pwords = -(-options // 64), -(-primary // 64)
+        sets = 8 * words * (options + 2 * primary + levels + 1)  # conflicts, items, live rows
+        sets += 8 * pwords * (options + levels + 1)  # primary items of options, uncovered
+        building = items * options + 64 * pwords * options + 8 * words * entries
+        return common + sets + building
     nodes = items + 1 + entries + options + 1
     links = 4 * (5 * nodes + options + 3 * (items + 2)) + 8 * (items + 2)
     return common + links + levels * 4
@@ -213,6 +235,8 @@ def plan_engine(a: ProblemArrays, engine: str = "auto") -> str:
     if engine == "auto":
         if a.has_multiplicities:
             engine = "m"
+        elif a.n_options <= _BITS_MAX_OPTIONS and _count_to_work_ratio(a) <= _BITS_MAX_COUNT_RATIO:
+            engine = "bits"
         elif (
             a.has_colours
             or _copy_to_work_ratio(a) > _CELLS_MAX_COPY_RATIO
@@ -225,41 +249,51 @@ def plan_engine(a: ProblemArrays, engine: str = "auto") -> str:
         raise InputError(f"engine must be one of {', '.join(ENGINES)}, got {str(engine)[:20]!r}")
     if engine == "cells" and (a.has_colours or a.has_multiplicities):
         raise InputError("dancing cells here handle neither colours nor multiplicities")
-    if engine == "links" and a.has_multiplicities:
+    if engine in ("bits", "links") and a.has_multiplicities:
         raise InputError("multiplicities need Algorithm M (engine 'm')")
-    check_memory(
-        search_bytes(a, engine),
-        f"a search of {a.n_items} items and {a.n_options} option"
-        f"{'s' * (a.n_options != 1)} ({engine} engine)",
-    )
+    need = search_bytes(a, engine)
+    if need > _CHECK_MEMORY_ABOVE:
+        check_memory(
+            need,
+            f"a search of {a.n_items} items and {a.n_options} option"
+            f"{'s' * (a.n_options != 1)} ({engine} engine)",
+        )
     return engine
 
 
-def _copy_to_work_ratio(a: ProblemArrays) -> float:
-    """Items (what dancing cells copy per level) over the mean work of taking an option: for
-    each of its items, that item's option count, times the option's length (the entries a
-    take walks when every option is still there)."""
+def _take_work(a: ProblemArrays) -> float:
+    """The mean work of taking an option in dancing links: for each of its items, that
+    item's option count, times the option's length (the entries a take walks when every
+    option is still there); at least 1."""
     if a.n_options == 0 or a.n_items == 0:
-        return 0.0
+        return 1.0
     set_len = np.bincount(a.option_items, minlength=a.n_items)
     opt_len = np.diff(a.option_start)
     sums = np.concatenate(([0], np.cumsum(set_len[a.option_items])))
     walked = (sums[a.option_start[1:]] - sums[a.option_start[:-1]]) * opt_len
-    return a.n_items / max(float(walked.mean()), 1.0)
+    return max(float(walked.mean()), 1.0)
+
+
+def _copy_to_work_ratio(a: ProblemArrays) -> float:
+    """Items (what dancing cells copy per level) over the work of taking an option."""
+    return a.n_items / _take_work(a)
+
+
+def _count_to_work_ratio(a: ProblemArrays) -> float:
+    """The words bit sets read to count every primary item's options at a node, over the work
+    of taking an option in dancing links."""
+    return a.n_primary * -(-a.n_options // 64) / _take_work(a)
 
 
 class _Search:
     """One resumable search over one problem (a kernel's arrays and state).
 
-    ``engine``: ``"cells"`` (dancing cells, sparse sets, Algorithm X with uncoloured secondary
-    items), ``"links"`` (dancing links, Algorithms X and C), ``"m"`` (dancing links,
-    Algorithm M), or ``"auto"``: cells when nothing is coloured, every bound is 1 and the
-    per-level copy of cells is small next to the work of a step (``_CELLS_MAX_COPY_RATIO``),
-    else links or M (multiplicities). Dancing cells
-    stop taking an option as soon as an item would lose its last option, so they visit a
-    third of the nodes and fewer updates than links on pentominoes, and their unsigned arrays
-    skip numba's negative-index test: measured 2.6x faster than links on pento-6x10, 1.27x on
-    Langford pairs, 1.11-1.16x on queens (benchmarks/cover_dlx.py --engines).
+    ``engine``: ``"bits"`` (bit sets, Algorithms X and C), ``"cells"`` (dancing cells, sparse
+    sets, Algorithm X with uncoloured secondary items), ``"links"`` (dancing links, Algorithms
+    X and C), ``"m"`` (dancing links, Algorithm M), or ``"auto"`` (see :func:`plan_engine`).
+    ``planned``: ``engine`` comes from :func:`plan_engine` already (not checked again).
+    ``layout``: the read-only bit-set arrays of an earlier search of the same problem without
+    a seed (the parts of a parallel count share them).
     """
 
     def __init__(
@@ -269,11 +303,15 @@ class _Search:
         givens: Sequence[int] = (),
         seed: int | None = None,
         engine: str = "auto",
+        planned: bool = False,
+        layout: tuple | None = None,
     ) -> None:
         a = arrays
         self.arrays = a
-        engine = plan_engine(a, engine)
+        if not planned:
+            engine = plan_engine(a, engine)
         self.engine = engine
+        self.layout = None
         self.use_m = engine == "m"
         n_options = a.n_options
         if seed is None:
@@ -304,6 +342,19 @@ class _Search:
             self.saved_after = np.zeros((levels, a.n_items), np.uint32)
             self.saved_active = np.zeros((levels, 2), np.uint32)
             self.state[CK.STATE_ACTIVE] = a.n_primary
+        elif engine == "bits":
+            if layout is None or seed is not None:
+                layout = BK.build_bits(
+                    a.n_primary, a.n_items, a.option_start, a.option_items, a.option_colours,
+                    option_order, item_order,
+                )  # fmt: skip
+            self.bits = self.layout = layout
+            words, pwords = self.bits[0], self.bits[1]
+            self.live, self.uncovered = BK.start_rows(n_options, a.n_primary, levels, words, pwords)
+            self.best = np.zeros(levels, np.int64)
+            self.choice = np.zeros(levels, np.int64)
+            self.option_bit = np.empty(n_options, np.int64)
+            self.option_bit[option_order] = np.arange(n_options)
         else:
             self.links = K.build_links(
                 a.n_primary,
@@ -331,7 +382,13 @@ class _Search:
         if not all(0 <= g < a.n_options for g in self.givens):
             raise InputError(f"a given option number is outside 0..{a.n_options - 1}")
         givens = np.asarray(self.givens, np.int32)
-        if self.engine == "cells":
+        if self.engine == "bits":
+            words, pwords, _, _, _, conflict, primary = self.bits[:7]
+            ok = BK.commit_options(
+                self.option_bit[givens], words, pwords, conflict, primary, self.live,
+                self.uncovered, self.counters,
+            )  # fmt: skip
+        elif self.engine == "cells":
             c = self.cells
             ok = CK.commit_options(
                 givens, a.option_start, a.n_primary, a.n_items, *c[:-1], self.state,
@@ -365,7 +422,11 @@ class _Search:
             self.choice, self.choice_k, self.choice_d, self.state, self.counters, store,
             store_len, max_store, np.int64(stop_after), np.int64(node_budget),
         )  # fmt: skip
-        if self.engine == "cells":
+        if self.engine == "bits":
+            status, stored = BK.search_bits(
+                *self.bits, self.live, self.uncovered, self.best, *tail, split_depth
+            )
+        elif self.engine == "cells":
             status, stored = CK.search_cells(
                 self.arrays.n_primary,
                 *self.cells,
@@ -529,9 +590,9 @@ def solve(
     events = Progress(progress, unit="%", total=100)
     problem = _as_problem(problem)
     engine = plan_engine(problem.arrays(), engine)  # refused here, before compiling anything
-    compile_seconds = _warm()
+    compile_seconds = _warm(engine)
     with Stopwatch() as sw:
-        search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
+        search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine, planned=True)
         keep_n = (limit if limit is not None else 1 << 62) if keep is None else keep
         kept, found, complete, stopped = _drive(
             search,
@@ -574,8 +635,8 @@ def iter_solutions(
     batch = check_int(batch, "batch", minimum=1, maximum=_STORE_BATCH)
     problem = _as_problem(problem)
     engine = plan_engine(problem.arrays(), engine)
-    _warm()
-    search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine)
+    _warm(engine)
+    search = _Search(problem.arrays(), givens=givens, seed=seed, engine=engine, planned=True)
     size = 1
     while not search.done:
         _, sols = search.run(stop_after=size, max_store=size, node_budget=int(_UNLIMITED))
@@ -608,11 +669,14 @@ def _count_job(
     total = nodes = updates = cleansings = 0
     stopped = False
     budget = _NODE_CHUNK if end is not None else _QUIET_CHUNK
+    engine = plan_engine(arrays, engine)
+    layout = None
     for prefix in prefixes:
         if (end is not None and time.time() >= end) or (stop is not None and stop.is_set()):
             stopped = True
             break
-        search = _Search(arrays, givens=prefix, engine=engine)
+        search = _Search(arrays, givens=prefix, engine=engine, planned=True, layout=layout)
+        layout = search.layout
         while not search.done:
             search.run(stop_after=int(_UNLIMITED), max_store=0, node_budget=budget)
             if search.done:
@@ -696,7 +760,7 @@ def count(
     explicit = jobs is not None and check_int(jobs, "jobs", minimum=1, maximum=4096) > 1
     problem = _as_problem(problem)
     arrays = problem.arrays()
-    plan_engine(arrays, engine)  # the engine applies and fits, before a scheduler or a split
+    engine = plan_engine(arrays, engine)  # it applies and fits, before a scheduler or a split
     why_single = (
         "a problem with multiplicities"
         if arrays.has_multiplicities
@@ -758,7 +822,7 @@ def _count_parallel(
 
     arrays = problem.arrays()
     search0 = _Search(arrays, engine=engine)  # checks the engine and the memory up front
-    compile_seconds = _warm()
+    compile_seconds = _warm(search0.engine)
     total = nodes = updates = cleansings = 0
     cpu_by_worker: dict[tuple[int, int], float] = {}
     stopped = None

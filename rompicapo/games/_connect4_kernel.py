@@ -47,9 +47,9 @@ the first child's children ahead.
 
 The search is iterative: an explicit stack (one row of ``scratch`` per ply) instead of
 recursive calls, which in numba pass every array argument and check an error status on each
-return. ``stats``: [0] nodes (negamax calls), [1] table probes that changed the window or
-answered, [2] beta cutoffs, [3] node budget (0: none), [4] 1 when the budget ran out (result
-invalid).
+return. ``stats`` (``N_STATS`` int64): [0] nodes (negamax calls), [1] table probes that
+changed the window or answered, [2] beta cutoffs, [3] node budget (0: none), [4] 1 when the
+budget ran out (result invalid), [5] nodes whose window a parity strategy narrowed.
 """
 
 from __future__ import annotations
@@ -79,13 +79,28 @@ TT_MOVE = 1  # try the table's best move first
 MIRROR = 2  # a position and its mirror image share one table entry
 ETC = 4  # enhanced transposition cutoff: look up every child before searching any
 PREFETCH = 8  # at each node, ask the memory for the children's table entries first
-ALL_FEATURES = TT_MOVE | MIRROR | ETC | PREFETCH
+PARITY = 16  # bounds from the parity strategies (claimeven, follow-up below an odd threat)
+FORCED = 32  # a node with a single move that does not lose keeps no table entry
+ALL_FEATURES = TT_MOVE | MIRROR | ETC | PREFETCH | PARITY | FORCED
 DEFAULT_FEATURES = ALL_FEATURES
 # ETC waits for the children's entries to arrive from memory: at every node it saved 23% of
 # the nodes on Begin-Medium but cost 10% more time; at nodes with 16 or more empty cells, whose
 # subtrees pay for the wait, it saves 14% of the nodes at the same time, and 12% of the time
 # on Begin-Hard (measured side by side, issue 16).
 ETC_MIN_EMPTY = 16
+
+# rows 0, 2, 4 (the first player's, when the second answers every move on top of it) and rows
+# 1, 3, 5 of every column; a column's marker bit (the cell above its top stone, ``mask +
+# BOTTOM``) lies on an odd row when it holds an odd number of stones
+EVEN_ROWS = 0
+ODD_ROWS = 0
+for _c in range(WIDTH):
+    for _r in range(HEIGHT):
+        if _r & 1:
+            ODD_ROWS |= 1 << (_c * H1 + _r)
+        else:
+            EVEN_ROWS |= 1 << (_c * H1 + _r)
+NO_BOUND = 64  # larger than any score
 
 OFFSET = 32  # scores lie in -21..21; +32 makes them fit six bits as 11..53
 KEY_BITS = WIDTH * H1  # 49
@@ -109,6 +124,7 @@ F_CHILD = 24  # per column: the child's hashed key (PREFETCH)
 F_PF = 31  # the key (pos + mask) of the position whose children's hashes F_CHILD holds
 STACK_FIELDS = 32
 STACK_ROWS = SIZE + 2
+N_STATS = 6
 
 
 @njit(cache=True, inline="always")
@@ -150,6 +166,79 @@ def winning_cells(pos: int, mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def has_four(stones: int) -> bool:
+    """Four in a line among ``stones``."""
+    m = stones & (stones >> H1)
+    if m & (m >> (2 * H1)):
+        return True
+    m = stones & (stones >> HEIGHT)
+    if m & (m >> (2 * HEIGHT)):
+        return True
+    m = stones & (stones >> (HEIGHT + 2))
+    if m & (m >> (2 * (HEIGHT + 2))):
+        return True
+    m = stones & (stones >> 1)
+    return (m & (m >> 2)) != 0
+
+
+@njit(cache=True, inline="always")
+def parity_bound(pos: int, mask: int, moves: int, threats: int) -> int:
+    """An upper bound on the mover's score proved by a strategy that fixes in advance which
+    empty cells each player gets (Allis' claimeven and follow-up), or ``NO_BOUND``.
+
+    A column is *odd* when it has an odd number of empty cells; the odd columns come in pairs
+    plus, when the second player is to move, one more. The answering player (the one not to
+    move) replies to a move on top of it in the same column, and to a move into the bottom
+    cell of an odd column with the bottom cell of the column paired with it; after that
+    answer every column is even again. Whatever the mover does, the answerer then gets every
+    other cell of each column, starting with the second empty one; the mover the rest, at
+    most one bottom of each pair. A player who never gets four in a line never wins.
+    ``threats``: the opponent's winning cells (``winning_cells(pos ^ mask, mask)``).
+
+    - The first player to move (every column even, or pairs): he gets at most the empty cells
+      of rows 0, 2, 4 and the bottoms of the odd columns. No four there: he cannot win (bound
+      0); and if the second then has four among the cells he surely gets (rows 1, 3, 5 above
+      the odd bottoms), the second wins (bound -1).
+    - The second player to move: the first answers as above, except in one odd column X where
+      he has a winning cell on an even row r above its bottom. Nobody plays the cell below r
+      (the second would lose at once, the first gives the cell away), so when everything else
+      is full the second must, and loses. Before that the second gets at most rows 0, 2, 4
+      outside X, the other odd bottoms and X's odd rows up to r - 1: no four there, he loses,
+      at the latest with the first's stone on r when only X's cells from r - 1 up were empty
+      (bound r / 2 - 3: -2 for r = 2, -1 for r = 4).
+    """
+    bases = (mask + BOTTOM) & ODD_ROWS  # the bottom empty cell of every odd column
+    opp = pos ^ mask
+    if (moves & 1) == 0:
+        if has_four(pos | (EVEN_ROWS & ~mask) | bases):
+            return NO_BOUND
+        if has_four(opp | (ODD_ROWS & ~mask & ~bases)):
+            return -1
+        return 0
+    # the first player's winning cells on even rows above an odd column's bottom
+    above = bases
+    for _ in range(HEIGHT - 1):
+        above |= (above << 1) & BOARD
+    odd_threats = threats & EVEN_ROWS & above
+    if odd_threats == 0:
+        return NO_BOUND
+    bound = NO_BOUND
+    for c in range(WIDTH):
+        b = bases & COLUMN_MASK[c]
+        t = odd_threats & COLUMN_MASK[c] & ~(b - 1)  # at or above the bottom: above it
+        if b != 0 and t != 0:
+            r = t & -t  # the lowest
+            mine = pos | (EVEN_ROWS & ~mask & ~COLUMN_MASK[c]) | (bases & ~COLUMN_MASK[c])
+            if not has_four(mine | ((r - b) & ODD_ROWS)):
+                # at the latest, 35 + row cells are full when the second must play below r
+                # (move 36 + row) and the first wins with move 37 + row, his stone
+                # 19 + row / 2: the second's score is at most row / 2 - 3
+                row = popcount(r - 1) - c * H1
+                bound = min(bound, row // 2 - 3)
+    return bound
+
+
+@njit(cache=True, inline="always")
 def playable(mask: int) -> int:
     """One bit per non-full column: the cell where a stone would land."""
     return (mask + BOTTOM) & BOARD
@@ -163,8 +252,13 @@ def can_win_next(pos: int, mask: int) -> bool:
 @njit(cache=True, inline="always")
 def non_losing_moves(pos: int, mask: int) -> int:
     """The playable cells that do not hand the opponent a win next move (0 if none)."""
+    return _non_losing(mask, winning_cells(pos ^ mask, mask))
+
+
+@njit(cache=True, inline="always")
+def _non_losing(mask: int, threats: int) -> int:
+    """:func:`non_losing_moves` given the opponent's winning cells ``threats``."""
     possible = playable(mask)
-    threats = winning_cells(pos ^ mask, mask)
     forced = possible & threats
     if forced:
         if forced & (forced - 1):
@@ -334,10 +428,13 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
     use_tt_move = (features & TT_MOVE) != 0
     use_etc = (features & ETC) != 0
     use_prefetch = (features & PREFETCH) != 0
+    use_parity = (features & PARITY) != 0
+    use_forced = (features & FORCED) != 0
     scratch[:, F_PF] = -1
     nodes = stats[0]
     budget = stats[3]
     tt_cuts = 0
+    parity_cuts = 0
     cutoffs = 0
     d = 0
     v = 0
@@ -349,7 +446,8 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             stats[4] = 1
             return 0
         m = moves + d
-        nxt = non_losing_moves(pos, mask)
+        threats = winning_cells(pos ^ mask, mask)
+        nxt = _non_losing(mask, threats)
         resolved = True
         if nxt == 0:
             v = -((SIZE - m) // 2)
@@ -364,6 +462,11 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     v = alpha
                     resolved = True
             hi = (SIZE - 1 - m) // 2  # we cannot win on this move
+            if use_parity:
+                bound = parity_bound(pos, mask, m, threats)
+                if bound < hi:
+                    hi = bound
+                    parity_cuts += beta > hi
             if not resolved and beta > hi:
                 beta = hi
                 if alpha >= beta:
@@ -371,16 +474,20 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     resolved = True
         key = pos + mask
         mirrored = False
-        slot = 0
+        slot = -1  # no table entry
         ident = 0
         tt_col = -1
         entry_lo = -64
         entry_hi = 64
         n = 0
-        if not resolved and (use_prefetch or use_etc) and scratch[d, F_PF] != pos + mask:
-            _child_hashes(pos, mask, nxt, table, scratch, d, tag_bits, use_mirror, use_prefetch)
-            scratch[d, F_PF] = pos + mask
-        if not resolved:
+        forced = use_forced and not resolved and (nxt & (nxt - 1)) == 0
+        if forced:
+            # a single move that does not lose at once: played without a table entry, hashes
+            # or ordering (its child has an entry; a transposition costs one node more)
+            n = 1
+            scratch[d, F_COLS] = popcount(nxt - 1) // H1
+        searched = not resolved and not forced
+        if searched:
             if use_mirror:
                 mk = mirror_key(key)
                 if mk < key:
@@ -412,7 +519,13 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     if alpha >= beta:
                         v = beta
                         resolved = True
-        if not resolved:
+        searched = not resolved and not forced
+        if searched and (use_prefetch or use_etc) and scratch[d, F_PF] != pos + mask:
+            # the children's entries, asked for now (this node's own entry, which its parent
+            # asked for, is read above: a node it settles hashes nothing)
+            _child_hashes(pos, mask, nxt, table, scratch, d, tag_bits, use_mirror, use_prefetch)
+            scratch[d, F_PF] = pos + mask
+        if searched:
             # Move ordering: the table's best move, then the moves that create the most
             # winning cells (threats), ties broken centre first: insertion sort of
             # (score << 3 | column) into this ply's stack row.
@@ -432,7 +545,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                         j -= 1
                     scratch[d, F_COLS + j] = e
                     n += 1
-        if not resolved and use_etc and SIZE - m >= ETC_MIN_EMPTY and d + 1 < STACK_ROWS:
+        if searched and use_etc and SIZE - m >= ETC_MIN_EMPTY and d + 1 < STACK_ROWS:
             # the first child's children: requested now, they arrive while this node waits
             # for its own children's entries below
             c = scratch[d, F_COLS] & 7
@@ -443,7 +556,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     cpos, cmask, playable(cmask), table, scratch, d + 1, tag_bits, use_mirror, True
                 )
                 scratch[d + 1, F_PF] = cpos + cmask
-        if not resolved and use_etc and SIZE - m >= ETC_MIN_EMPTY:
+        if searched and use_etc and SIZE - m >= ETC_MIN_EMPTY:
             # Enhanced transposition cutoff: a child whose stored upper bound already proves
             # a score >= beta for us ends the node before any child is searched.
             # Branch-free over the children (their matches are unpredictable): the best of
@@ -462,6 +575,16 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     val = OFFSET - ((cword >> 6) & 63)
                     hit = ((cword >> DATA_BITS) & ID_MASK) == cident
                     etc_best = max(etc_best, val if hit else -64)
+            if use_parity and etc_best < beta:
+                # the same with the children's parity bounds (computed, not looked up)
+                opp = pos ^ mask
+                for c in range(WIDTH):
+                    move = nxt & COLUMN_MASK[c]
+                    if move:
+                        cmask = mask | move
+                        bound = parity_bound(opp, cmask, m + 1, winning_cells(pos | move, cmask))
+                        if bound < NO_BOUND:
+                            etc_best = max(etc_best, -bound)
             if etc_best >= beta:
                 tt_cuts += 1
                 v = etc_best
@@ -495,6 +618,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                 stats[0] = nodes
                 stats[1] += tt_cuts
                 stats[2] += cutoffs
+                stats[5] += parity_cuts
                 return v
             d -= 1
             score = -v
@@ -503,17 +627,18 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             beta = scratch[d, F_BETA]
             if score >= beta:
                 cutoffs += 1
-                _store(
-                    table,
-                    scratch[d, F_SLOT],
-                    scratch[d, F_IDENT],
-                    score,
-                    scratch[d, F_HI],
-                    c,
-                    scratch[d, F_MIRR] != 0,
-                    nodes - scratch[d, F_NODES0],
-                    tag_bits,
-                )
+                if scratch[d, F_SLOT] >= 0:
+                    _store(
+                        table,
+                        scratch[d, F_SLOT],
+                        scratch[d, F_IDENT],
+                        score,
+                        scratch[d, F_HI],
+                        c,
+                        scratch[d, F_MIRR] != 0,
+                        nodes - scratch[d, F_NODES0],
+                        tag_bits,
+                    )
                 v = score
                 continue
             alpha = scratch[d, F_ALPHA]
@@ -536,7 +661,9 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             best = scratch[d, F_BEST]
             if best < 0:
                 best = scratch[d, F_TTCOL]
-            if alpha > scratch[d, F_ALPHA0]:
+            if scratch[d, F_SLOT] < 0:
+                pass  # a forced move's node: no entry
+            elif alpha > scratch[d, F_ALPHA0]:
                 # a move raised alpha: an exact score inside the original window
                 _store(
                     table,

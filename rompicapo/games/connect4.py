@@ -443,7 +443,7 @@ class Connect4Solver:
         self.table = np.zeros(entries, dtype=np.int64)
         self.table.fill(0)  # touch every page now, not during the first timed solves
         self.scratch = np.zeros((K.STACK_ROWS, K.STACK_FIELDS), dtype=np.int64)
-        self.stats = np.zeros(5, dtype=np.int64)
+        self.stats = np.zeros(K.N_STATS, dtype=np.int64)
         self.features = features
         self.epoch = 0
         # the epoch lives in the bits of each entry's identity above its tag
@@ -460,7 +460,7 @@ class Connect4Solver:
             False,
             np.zeros(1 << K.MIN_TABLE_LOG2, np.int64),
             1,
-            np.zeros(5, np.int64),
+            np.zeros(K.N_STATS, np.int64),
             np.zeros((K.STACK_ROWS, K.STACK_FIELDS), np.int64),
             K.ALL_FEATURES,
         )
@@ -519,7 +519,12 @@ class Connect4Solver:
         res.cpu_seconds = cpu
         res.compile_seconds = self.compile_seconds
         self.compile_seconds = 0.0
-        res.counts = {"nodes": int(stats[0]), "tt_cuts": int(stats[1]), "cutoffs": int(stats[2])}
+        res.counts = {
+            "nodes": int(stats[0]),
+            "tt_cuts": int(stats[1]),
+            "cutoffs": int(stats[2]),
+            "parity_cuts": int(stats[5]),
+        }
         return res
 
     def _run_kernel(

@@ -72,6 +72,40 @@ def test_queens_12_update_count_matches_knuths_dlx1():
     assert 6_250_000 < r.counts["updates"] < 6_330_000
 
 
+# DLX1's own "nodes" figure on these files (Knuth's dlx1.w built with gcc -O3, run on the file
+# as it stands here): bit sets choose the same item at every node and so walk the same tree
+DLX1_NODES = {
+    "queens-12": 327_813,
+    "queens-13": 1_651_935,
+    "langford-11": 439_747,
+    "langford-12-half": 1_564_533,
+    "pento-6x10-xq": 909_153,
+    "pento-3x20": 32_978,
+}
+
+
+@pytest.mark.parametrize("name", ["queens-12", "langford-11", "pento-3x20"])
+def test_bit_sets_walk_knuths_tree(name):
+    r = count(read_dlx(DATA / f"{name}.dlx"), engine="bits", jobs=1)
+    assert r.algorithm == "X/bits"
+    assert r.count == README_COUNTS[name] and r.counts["nodes"] == DLX1_NODES[name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["queens-13", "langford-12-half", "pento-6x10-xq"])
+def test_bit_sets_walk_knuths_tree_on_the_bigger_files(name):
+    test_bit_sets_walk_knuths_tree(name)
+
+
+def test_bit_sets_find_knuths_solutions_in_his_order():
+    # the first solutions of dancing links (Knuth's order: options in input order) come first
+    # with bit sets too, and every one of them is an exact cover
+    problem = read_dlx(DATA / "pento-6x10-xq.dlx")
+    links = solve(problem, limit=3, engine="links")
+    bits = solve(problem, limit=3, engine="bits")
+    assert bits.solutions == links.solutions and bits.verify()
+
+
 def test_every_solution_of_small_files_verifies():
     for name in ("queens-8", "langford-8-half", "color-example", "bounds-example", "pento-3x20"):
         problem = read_dlx(DATA / f"{name}.dlx")
@@ -176,20 +210,21 @@ def test_givens_fix_options_and_contradictions_give_no_solution():
 
 def test_split_covers_the_tree_exactly():
     problem = read_dlx(DATA / "langford-8.dlx")
-    for engine in ("links", "cells"):
+    for engine in ("links", "cells", "bits"):
         parts = split(problem, 20, engine=engine)
         assert len(parts) >= 20
         assert sum(count(problem, givens=p, engine=engine).count for p in parts) == 300
 
 
 def test_parallel_count_with_two_threads_and_two_processes():
-    # 724: queens-10 in the shared README; the colour example (1) goes through dancing links
+    # 724: queens-10 in the shared README; the colour example (1) goes through bit sets, which
+    # take colours as they come (an option excludes those giving its items other colours)
     for processes in (False, True):
         r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2, processes=processes)
         assert r.count == 724 and r.jobs == 2 and r.counts["parts"] >= 16
         assert r.counts["workers"] in (1, 2)  # one may finish every part before the other starts
     r = count(read_dlx(DATA / "color-example.dlx"), jobs=2)
-    assert r.count == 1 and r.algorithm == "C/links"
+    assert r.count == 1 and r.algorithm == "C/bits"
 
 
 def test_multiplicities_refuse_parallel_and_givens():
@@ -251,10 +286,11 @@ def brute_force(problem):
     )
 
 
+@pytest.mark.parametrize("engine", ["links", "bits"])
 @settings(max_examples=300, deadline=None)
-@given(small_problems(colours=True, bounds=False))
-def test_algorithm_c_finds_exactly_the_brute_force_solutions(problem):
-    found = sorted(tuple(sorted(s)) for s in solve(problem, limit=None).solutions)
+@given(problem=small_problems(colours=True, bounds=False))
+def test_algorithm_c_finds_exactly_the_brute_force_solutions(engine, problem):
+    found = sorted(tuple(sorted(s)) for s in solve(problem, limit=None, engine=engine).solutions)
     assert found == brute_force(problem)
 
 
@@ -265,15 +301,18 @@ def test_dancing_cells_finds_exactly_the_brute_force_solutions(problem):
     assert found == brute_force(problem)
 
 
+@pytest.mark.parametrize("engine", ["cells", "bits"])
 @settings(max_examples=200, deadline=None)
-@given(small_problems(colours=False, bounds=False), st.integers(0, 2**32 - 1))
-def test_dancing_cells_with_a_seed_and_a_given_match_brute_force(problem, seed):
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_engines_with_a_seed_and_a_given_match_brute_force(engine, data, seed):
     # a seed shuffles the option and tie-break orders; a given must be in every solution
+    # (dancing cells take no colours, bit sets do)
+    problem = data.draw(small_problems(colours=engine == "bits", bounds=False))
     every = brute_force(problem)
-    found = solve(problem, limit=None, engine="cells", seed=seed).solutions
+    found = solve(problem, limit=None, engine=engine, seed=seed).solutions
     assert sorted(tuple(sorted(s)) for s in found) == every
     given_option = seed % len(problem.options)
-    with_given = solve(problem, limit=None, engine="cells", givens=[given_option]).solutions
+    with_given = solve(problem, limit=None, engine=engine, givens=[given_option]).solutions
     assert sorted(tuple(sorted(s)) for s in with_given) == [c for c in every if given_option in c]
 
 
@@ -285,16 +324,20 @@ def test_dancing_cells_counts_agree_with_links(name):
 
 
 def test_auto_engine_follows_the_measured_cut():
-    # solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a step's
-    # work (pentominoes, Langford pairs, queens), links where it is not (16x16 Sudoku), links
-    # for colours, Algorithm M for multiplicities
+    # solve._BITS_MAX_COUNT_RATIO: bit sets where counting every item's options at a node is
+    # small next to a step's work (pentominoes, Langford pairs, queens, colours included);
+    # then solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a
+    # step's work (9x9 Sudoku), links where it is not (16x16 Sudoku); Algorithm M for
+    # multiplicities
     sixteen, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
     assert _Search(sixteen.arrays()).algorithm == "X/links"
+    nine, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 81))
+    assert _Search(nine.arrays()).algorithm == "X/cells"
     expected = {
-        "pento-3x20": "X/cells",
-        "langford-8": "X/cells",
-        "queens-8": "X/cells",
-        "color-example": "C/links",
+        "pento-3x20": "X/bits",
+        "langford-8": "X/bits",
+        "queens-8": "X/bits",
+        "color-example": "C/bits",
         "bounds-example": "M/links",
     }
     for name, algorithm in expected.items():

@@ -167,3 +167,36 @@ def test_node_limit_stops_the_iterative_search():
     assert solver.try_solve(moves, node_limit=max(1, full.nodes // 10)) is None
     # the aborted search leaves nothing behind that changes the next answer
     assert solver.solve(moves).score == expected
+
+
+def test_parity_bound_never_exceeds_the_true_score():
+    # the bound the parity strategies prove (claimeven and pairs for the second player, the
+    # follow-up below an odd threat for the first) against the independent memoised negamax
+    # of verify.py, on random boards of 8-10 empty cells, both players to move
+    rng = random.Random(27)
+    fired = {0: 0, -1: 0, -2: 0}
+    boards = 0
+    while boards < 1000:
+        p = parse_position("")
+        target = rng.randint(32, 34)
+        while p.count < target and not p.over:
+            p = p.play(rng.choice(p.playable_columns()))
+        if p.over:
+            continue
+        boards += 1
+        threats = K.winning_cells(p.pos ^ p.mask, p.mask)
+        bound = int(K.parity_bound(p.pos, p.mask, p.count, threats))
+        if bound == K.NO_BOUND:
+            continue
+        fired[bound] += 1
+        assert V.connect4_score(p.moves) <= bound, (p.moves, bound)
+    assert min(fired.values()) >= 5, fired  # the test reaches every kind of bound
+
+
+def test_parity_strategies_change_no_score_on_random_middle_games():
+    # 24-30 stones: every enhancement (the parity bounds, forced moves without an entry
+    # included) against Pons' algorithm with a two-bound table (features 0)
+    fast = Connect4Solver(18)
+    plain = Connect4Solver(18, features=0)
+    for moves in random_positions(seed=28, count=40, lo=24, hi=30):
+        assert fast.solve(moves).score == plain.solve(moves).score, moves
