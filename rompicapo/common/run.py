@@ -20,6 +20,7 @@ work starts:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import os
@@ -300,7 +301,9 @@ class Progress:
         self._emit("best", counts)
 
     def finish(self, *, counts: dict[str, int] | None = None, message: str = "") -> None:
-        self._emit("done", counts, message)
+        # the run is over: a stop asked for at its very end has nothing left to stop
+        with contextlib.suppress(KeyboardInterrupt):
+            self._emit("done", counts, message)
 
 
 # --------------------------------------------------------------------------------------------

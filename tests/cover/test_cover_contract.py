@@ -276,6 +276,7 @@ def test_progress_is_one_callback_of_progress_events():
 
 
 def test_ctrl_c_keeps_the_solutions_found_so_far(monkeypatch, capsys, tmp_path):
+    solve(parse_dlx(QUEENS6))  # compile first: the warm-up runs the search on a tiny problem
     real_run = solve_module._Search.run
     calls = {"n": 0}
 
@@ -312,13 +313,22 @@ def test_a_stop_from_the_progress_callback_keeps_the_solutions_found_so_far():
 
         return callback, calls
 
+    # 15 queens: seconds of work, longer than the 0.2 s between two progress reports
     callback, calls = stop_once_some_are_found()
-    r = solve(queens_problem(13), limit=None, progress=callback)
+    r = solve(queens_problem(15), limit=None, progress=callback)
     assert calls == ["progress"] and r.stopped == "interrupted" and not r.complete
-    assert 0 < r.count < 73_712 and len(r.solutions) == r.count and r.verify()
+    assert 0 < r.count < 2_279_184 and len(r.solutions) == r.count and r.verify()
     callback, calls = stop_once_some_are_found()
-    c = count(queens_problem(13), jobs=1, progress=callback)
-    assert calls == ["progress"] and c.stopped == "interrupted" and 0 < c.count < 73_712
+    c = count(queens_problem(15), jobs=1, progress=callback)
+    assert calls == ["progress"] and c.stopped == "interrupted" and 0 < c.count < 2_279_184
+    # a stop asked for by the closing report finds nothing left to stop: the result is whole
+    done = count(queens_problem(6), jobs=1, progress=lambda e: _stop_at_done(e))
+    assert done.complete and done.count == 4 and done.stopped is None
+
+
+def _stop_at_done(event: ProgressEvent) -> None:
+    if event.kind == "done":
+        raise StopRequested
 
 
 # --- Sudoku files: the layout is decided in the API ---------------------------------------

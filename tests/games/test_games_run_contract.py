@@ -130,10 +130,10 @@ def test_connect4_limits():
     assert (cut.stopped, cut.nodes) == ("time", G.CONNECT4_SLICE_NODES)
     # sliced or not, the same score: each slice resumes from what the last left in the table
     events = []
-    moves = "634766171"  # Pons' Test_L1_R2, score 4: about 2.6 M nodes, three slices
+    moves = "634766171"  # Pons' Test_L1_R2, score 4: about 1.9 M nodes, two slices
     sliced = solver.solve(moves, progress=events.append)
     assert sliced.complete and sliced.score == 4 == solver.solve(moves).score
-    assert sliced.nodes > G.CONNECT4_SLICE_NODES * 2
+    assert sliced.nodes > G.CONNECT4_SLICE_NODES  # more than one slice
     assert [e.kind for e in events][0 :: len(events) - 1] == ["start", "done"]
     assert events[-1].counts["nodes"] == sliced.nodes
     analysis = solver.analyse("4455", node_limit=50_000)
