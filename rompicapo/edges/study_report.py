@@ -25,7 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import InputError, NotVerifiable, SearchResult, loads_json
+from rompicapo.common import (
+    InputError,
+    NotVerifiable,
+    SearchResult,
+    atomic_path,
+    loads_json,
+    write_text_atomic,
+)
 from rompicapo.edges.puzzle import Puzzle
 from rompicapo.edges.study import Variant, load_results
 
@@ -221,7 +228,7 @@ def write_report(rows: list[dict], out: Path) -> dict:
 
     matplotlib.use("Agg")
     if not rows:
-        (out / "summary.md").write_text("# Study report\n\nNo finished jobs yet.\n")
+        write_text_atomic(out / "summary.md", "# Study report\n\nNo finished jobs yet.\n")
         return {"jobs": 0, "files": [str(out / "summary.md")]}
     puzzle, base = _facts(rows)
     if base is None:
@@ -246,7 +253,7 @@ def write_report(rows: list[dict], out: Path) -> dict:
 
 
 def _write_csv(path: Path, variants: list[dict]) -> Path:
-    with path.open("w", newline="") as f:
+    with atomic_path(path) as tmp, tmp.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["variant", "group", "heuristic", "breaks", "quota_level", "quota_peak", "jobs",
                     "depth_mean", "depth_lo", "depth_hi", "score_mean", "score_lo", "score_hi",
@@ -438,7 +445,7 @@ def _write_summary(
                 f"| {list(d['variant'].breaks)}{mark} | {d['n']} | {_fmt_ci(*d['depth'])} | "
                 f"{_fmt_ci(*d['score'])} |"
             )
-    path.write_text("\n".join(lines) + "\n")
+    write_text_atomic(path, "\n".join(lines) + "\n")
     return path
 
 
@@ -491,7 +498,8 @@ def _plot_colour_sets(path: Path, variants, base: Variant, puzzle: Puzzle | None
     fig.suptitle(f"Mean depth per prioritised colour set: frame colour (panel) x inner pair "
                  f"(red: Blackwood's {'+'.join(map(str, base.heuristic))})",
                  fontsize=10)  # fmt: skip
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
+        fig.savefig(tmp, dpi=DPI, format="png")
     plt.close(fig)
     return path
 
@@ -534,7 +542,8 @@ def _plot_quota(path: Path, variants, base: Variant):
     ax2.set_ylabel("depth reached")
     ax2.set_title("Depth against how far the curve rises above his", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
+        fig.savefig(tmp, dpi=DPI, format="png")
     plt.close(fig)
     return path
 
@@ -579,7 +588,8 @@ def _plot_scores(path: Path, rows, variants, base: Variant):
     ax2.set_title(f"Blackwood's colours (red) and the best colour sets{more}", fontsize=10)
     ax2.set_ylabel("mean score")
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
+        fig.savefig(tmp, dpi=DPI, format="png")
     plt.close(fig)
     return path
 
@@ -615,6 +625,7 @@ def _plot_heat(path: Path, rows, puzzle: Puzzle | None, base: Variant):
     fig.suptitle("Where the search spends its placements (board as printed, top row first)",
                  fontsize=10)  # fmt: skip
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
+        fig.savefig(tmp, dpi=DPI, format="png")
     plt.close(fig)
     return path

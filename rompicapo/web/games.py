@@ -512,7 +512,8 @@ TTT_SECONDS = 10.0
 
 
 def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
-    """The alpha-beta tree after ``cells`` (at most :data:`TREE_MAX_NODES` nodes)."""
+    """The alpha-beta tree after ``cells``; with more than :data:`TREE_MAX_NODES` nodes, no
+    tree (``"tree": None``) and a ``"note"`` that says why."""
     from rompicapo.games import TicTacToe
     from rompicapo.games.search import static_order
     from rompicapo.games.tree_trace import alphabeta_tree
@@ -524,12 +525,14 @@ def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
     tree = alphabeta_tree(
         g, s, order=static_order(list(ORDER)) if ordered else None, node_limit=TREE_MAX_NODES
     )
-    if not tree.complete:
-        raise InputError(
-            f"the tree has more than {TREE_MAX_NODES:,} nodes: too big to draw; play more moves"
-        )
-    return {"moves": list(cells), "ordered": ordered, "counts": dict(tree.counts),
-            "tree": tree.to_dict()}  # fmt: skip
+    answer = {"moves": list(cells), "ordered": ordered, "counts": dict(tree.counts)}
+    if not tree.complete:  # not a mistake: the page says why there is no picture yet
+        return answer | {
+            "tree": None,
+            "note": f"the tree has more than {TREE_MAX_NODES:,} nodes, too many to draw: "
+            "play a move or two and it appears",
+        }
+    return answer | {"tree": tree.to_dict()}
 
 
 async def ttt_analyze(request: Request) -> JSONResponse:

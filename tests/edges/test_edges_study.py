@@ -154,6 +154,27 @@ def test_report_renders_pngs_that_open(tmp_path: Path) -> None:
     summary = (tmp_path / "report" / "summary.md").read_text()
     assert "| baseline | 1 | 10 |" in summary  # Design default: 10 baseline seeds
     assert (tmp_path / "report" / "variants.csv").read_text().count("\n") == out["variants"] + 1
+    # every file is written whole through a temporary one renamed into place: none is left
+    assert sorted(p.name for p in (tmp_path / "report").iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_report_that_fails_midway_keeps_the_earlier_files_whole(tmp_path: Path, monkeypatch):
+    import matplotlib.figure
+
+    db = tmp_path / "r.sqlite"
+    run_study(db, PUZZLE, Design(colour_sets="sample:6", curves=3, break_variants=2, seeds=1),
+              BUDGET, jobs=1)  # fmt: skip
+    study_report(db, tmp_path / "report")
+    before = {p.name: p.read_bytes() for p in (tmp_path / "report").iterdir()}
+
+    def full_disk(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", full_disk)
+    with pytest.raises(OSError):
+        study_report(db, tmp_path / "report")
+    after = {p.name: p.read_bytes() for p in (tmp_path / "report").iterdir()}
+    assert after == before  # the pictures of the first report, whole; no temporary file left
 
 
 def test_bad_study_files_give_one_line_errors(tmp_path: Path, capsys) -> None:

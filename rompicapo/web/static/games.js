@@ -271,6 +271,10 @@ async function tttTree(a) {
   }
   if (request !== tttTreeRequest) return;
   box.replaceChildren();
+  if (!t.tree) {
+    $("ttt-tree-note").textContent = `${t.note}.`;
+    return;
+  }
   const c = t.counts;
   $("ttt-tree-note").textContent =
     `${fmt(c.nodes)} nodes visited, ${fmt(c.leaves)} leaves, ${fmt(c.cut_moves)} branches cut (red, dashed). ` +
