@@ -132,8 +132,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--goal", type=positive_int, default=100, help="points to win (2..400, default 100)"
     )
     p.add_argument("--scores", help="my,opponent,turn-total: the advice in that state")
-    add_run_options(p, time=False, jobs=False)
-    p.set_defaults(handler=_pig, stops_between_calls=False)  # one value-iteration call
+    add_run_options(p, jobs=False)
+    p.set_defaults(handler=_pig)
 
     p = sub.add_parser("play", help="play against the engine in the terminal")
     p.add_argument(
@@ -213,7 +213,10 @@ def _pig(args: argparse.Namespace) -> int:
 
             raise InputError("--scores needs my,opponent,turn-total")
         check_pig_state(args.goal, *scores)
-    solution: PigSolution = solve_pig(args.goal)
+    from rompicapo.cli.progress import ProgressPrinter
+
+    with ProgressPrinter("sweeps", enabled=not (args.quiet or args.json)) as progress:
+        solution: PigSolution = solve_pig(args.goal, time_limit=time_left(args), progress=progress)
     # checked before printing anything: a bad state is one line, not half an answer
     advice = () if scores is None else (solution.advice(*scores),)
     return _print(args, solution, *advice)

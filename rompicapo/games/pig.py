@@ -17,7 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from rompicapo.common import InputError, SearchResult, check_int, jit_warmup
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    check_int,
+    check_time_limit,
+    jit_warmup,
+)
 from rompicapo.games import _pig_kernel as K
 from rompicapo.games.game import CHANCE, MAX, MIN, Game
 
@@ -34,6 +43,8 @@ class PigSolution(SearchResult):
     ``roll[i, j, k]``: True where rolling is optimal (else hold)."""
 
     goal: int = 100
+    complete: bool = True
+    stopped: str | None = None  # "time" or "interrupted": the values have not settled
     win: np.ndarray = field(default_factory=lambda: np.zeros(0))
     roll: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
@@ -59,10 +70,19 @@ class PigSolution(SearchResult):
         return {"first_player_win": self.first_player_win}
 
     def report(self) -> str:
+        sweeps = f"{self.counts.get('sweeps', 0)} sweeps, {self.solve_seconds:.2f} s"
+        if self.stopped is not None:
+            change = self.counts.get("largest_change")
+            if change is None:
+                return f"Pig to {self.goal}: stopped ({self.stopped}) before the first sweep ended"
+            return (
+                f"Pig to {self.goal}: stopped ({self.stopped}) after {sweeps}, before the values "
+                f"settled (largest change in the last sweep {change:.1e}); the first player's "
+                f"win probability so far {self.first_player_win:.6f}, not yet the optimum"
+            )
         return (
             f"Pig to {self.goal}: the first player wins with probability "
-            f"{self.first_player_win:.6f} under optimal play "
-            f"({self.counts.get('sweeps', 0)} sweeps, {self.solve_seconds:.2f} s)"
+            f"{self.first_player_win:.6f} under optimal play ({sweeps})"
         )
 
     def advice(self, my_score: int, opponent_score: int, turn_total: int) -> str:
@@ -97,19 +117,52 @@ def check_pig_state(goal: int, my_score: int, opponent_score: int, turn_total: i
     return i, j, k
 
 
-def solve_pig(goal: int = 100) -> PigSolution:
-    """Optimal play of Pig to ``goal`` by value iteration (numba)."""
+def solve_pig(
+    goal: int = 100,
+    *,
+    time_limit: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> PigSolution:
+    """Optimal play of Pig to ``goal`` by value iteration (numba).
+
+    The tables are swept one sweep per kernel call, so ``time_limit`` (seconds of wall clock)
+    and Ctrl-C stop between two sweeps: the result then has ``complete=False``, ``stopped``
+    saying why, and values not yet converged (``counts["largest_change"]`` says how far).
+    ``progress`` receives a :class:`~rompicapo.common.ProgressEvent` per sweep (throttled), its
+    ``done`` the sweeps made.
+    """
     goal = check_int(goal, "goal", minimum=2, maximum=400)
-    compile_seconds = jit_warmup(
-        "games.pig", lambda: K.value_iteration(3, 1e-6, 100, *K.empty_tables(3))
-    )
+    deadline = Deadline(check_time_limit(time_limit))
+    events = Progress(progress, unit="sweeps")
+    compile_seconds = jit_warmup("games.pig", lambda: K.sweep_totals(3, 4, 0, *K.empty_tables(3)))
     win, roll = K.empty_tables(goal)
+    # a slice of score sums per kernel call, about a million states: tens of milliseconds
+    per_call = max(1, 2_000_000 // (goal * goal))
     t0 = time.perf_counter()
-    sweeps = K.value_iteration(goal, TOLERANCE, 100_000, win, roll)
-    out = PigSolution(goal=goal, win=win, roll=roll.astype(bool))
+    sweeps, delta, stopped = 0, float("inf"), None
+    try:
+        while delta >= TOLERANCE:
+            sweep_delta = 0.0
+            for high in range(2 * goal - 2, -1, -per_call):
+                if deadline.expired():
+                    stopped = "time"
+                    break
+                low = max(0, high - per_call + 1)
+                sweep_delta = max(sweep_delta, K.sweep_totals(goal, high, low, win, roll))
+            if stopped is not None:
+                break
+            sweeps, delta = sweeps + 1, sweep_delta
+            events.update(sweeps, counts={"sweeps": sweeps}, message=f"change {delta:.1e}")
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    out = PigSolution(goal=goal, win=win, roll=roll.view(bool))  # 0 or 1: no copy
+    out.complete, out.stopped = stopped is None, stopped
     out.solve_seconds = time.perf_counter() - t0
     out.compile_seconds = compile_seconds
-    out.counts = {"sweeps": int(sweeps), "states": goal * goal * (goal + 1) // 2}
+    out.counts = {"sweeps": sweeps, "states": goal * goal * (goal + 1) // 2}
+    if np.isfinite(delta):  # none before the first sweep
+        out.counts["largest_change"] = float(delta)  # type: ignore[assignment]
+    events.finish(counts={"sweeps": sweeps})
     return out
 
 

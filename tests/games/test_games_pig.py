@@ -81,3 +81,17 @@ def test_star1_prunes_pig():
     s2 = star2(game, depth=12)
     assert math.isclose(full.value, s1.value) and math.isclose(full.value, s2.value)
     assert s1.stats.nodes < full.stats.nodes
+
+
+def test_a_time_limit_stops_between_two_slices_of_a_sweep(capsys):
+    from rompicapo.cli import main
+
+    r = solve_pig(400, time_limit=0.3)  # 159+ sweeps of 32 M states: minutes of work
+    assert (r.complete, r.stopped) == (False, "time") and r.counts["sweeps"] < 159
+    assert "not yet the optimum" in r.report() or "before the first sweep" in r.report()
+    assert r.to_dict()["stopped"] == "time"
+    done = solve_pig(20, time_limit=60)
+    assert done.complete and done.stopped is None and done.verify()
+    # the command takes --time like every long command
+    assert main(["game", "pig", "--goal", "20", "--time", "60", "--json"]) == 0
+    assert '"complete": true' in capsys.readouterr().out

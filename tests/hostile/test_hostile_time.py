@@ -44,6 +44,7 @@ ISSUE_SHAPES = [
     ["sudoku", "generate", "--box", "5x5"],
     ["game", "grundy", "octal", "0.777777", "--upto", "10000"],
     ["path", "1x100000", "--method", "greedy"],
+    ["game", "pig", "--goal", "400"],  # value iteration over 32 M states: minutes
 ]
 
 
