@@ -24,6 +24,7 @@ from rompicapo.cover import (
     sudoku,
 )
 from rompicapo.cover.solve import _Search
+from rompicapo.cover.sudoku_model import problem_and_givens
 from rompicapo.cover.verify import cover_violations
 
 DATA = datafiles.DATA / "exact-cover"
@@ -329,9 +330,9 @@ def test_auto_engine_follows_the_measured_cut():
     # then solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a
     # step's work (9x9 Sudoku), links where it is not (16x16 Sudoku); Algorithm M for
     # multiplicities
-    sixteen, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
+    sixteen, _ = problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
     assert _Search(sixteen.arrays()).algorithm == "X/links"
-    nine, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 81))
+    nine, _ = problem_and_givens(sudoku.Sudoku.parse("." * 81))
     assert _Search(nine.arrays()).algorithm == "X/cells"
     expected = {
         "pento-3x20": "X/bits",
