@@ -22,7 +22,7 @@ from rompicapo.common import (
     StopRequested,
     default_jobs,
 )
-from rompicapo.cover import count, pack, parse_dlx, queens, solve, sudoku
+from rompicapo.cover import count, counting, engine, pack, parse_dlx, queens, solve, sudoku
 from rompicapo.cover.polyomino import load_pieces, load_region
 from rompicapo.cover.queens import queens_problem
 
@@ -150,11 +150,12 @@ def _no_kernels(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("a kernel was reached")
 
-    monkeypatch.setattr(solve_module, "_warm", boom)
-    monkeypatch.setattr(solve_module.CK, "build_cells", boom)
-    monkeypatch.setattr(solve_module.BK, "build_bits", boom)
-    monkeypatch.setattr(solve_module.K, "build_links", boom)
-    monkeypatch.setattr(solve_module, "split", boom)
+    monkeypatch.setattr(solve_module, "warm_engine", boom)
+    monkeypatch.setattr(counting, "warm_engine", boom)
+    monkeypatch.setattr(engine.CK, "build_cells", boom)
+    monkeypatch.setattr(engine.BK, "build_bits", boom)
+    monkeypatch.setattr(engine.K, "build_links", boom)
+    monkeypatch.setattr(counting, "split", boom)
 
 
 def test_memory_is_estimated_before_any_array_or_kernel(monkeypatch):
@@ -277,7 +278,7 @@ def test_progress_is_one_callback_of_progress_events():
 
 def test_ctrl_c_keeps_the_solutions_found_so_far(monkeypatch, capsys, tmp_path):
     solve(parse_dlx(QUEENS6))  # compile first: the warm-up runs the search on a tiny problem
-    real_run = solve_module._Search.run
+    real_run = engine.Search.run
     calls = {"n": 0}
 
     def run_then_interrupt(self, **kw):
@@ -288,7 +289,7 @@ def test_ctrl_c_keeps_the_solutions_found_so_far(monkeypatch, capsys, tmp_path):
         kw["max_store"] = min(kw["max_store"], 5)
         return real_run(self, **kw)
 
-    monkeypatch.setattr(solve_module._Search, "run", run_then_interrupt)
+    monkeypatch.setattr(engine.Search, "run", run_then_interrupt)
     r = solve(parse_dlx(QUEENS6), limit=None)
     assert r.stopped == "interrupted" and not r.complete and r.count == 5
     assert len(r.solutions) == 5 and r.verify()

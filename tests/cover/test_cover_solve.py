@@ -23,7 +23,7 @@ from rompicapo.cover import (
     split,
     sudoku,
 )
-from rompicapo.cover.solve import _Search
+from rompicapo.cover.engine import Search
 from rompicapo.cover.sudoku_model import problem_and_givens
 from rompicapo.cover.verify import cover_violations
 
@@ -239,7 +239,7 @@ def test_multiplicities_refuse_parallel_and_givens():
 def test_algorithm_m_on_exactly_once_problems_matches_algorithm_x():
     for name in ("queens-8", "langford-8", "pento-3x20"):
         problem = read_dlx(DATA / f"{name}.dlx")
-        engine = _Search(problem.arrays(), engine="m")
+        engine = Search(problem.arrays(), engine="m")
         engine.run(stop_after=10**12, max_store=0, node_budget=10**15)
         assert int(engine.counters[0]) == README_COUNTS[name]
 
@@ -325,15 +325,15 @@ def test_dancing_cells_counts_agree_with_links(name):
 
 
 def test_auto_engine_follows_the_measured_cut():
-    # solve._BITS_MAX_COUNT_RATIO: bit sets where counting every item's options at a node is
+    # engine._BITS_MAX_COUNT_RATIO: bit sets where counting every item's options at a node is
     # small next to a step's work (pentominoes, Langford pairs, queens, colours included);
-    # then solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a
+    # then engine._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a
     # step's work (9x9 Sudoku), links where it is not (16x16 Sudoku); Algorithm M for
     # multiplicities
     sixteen, _ = problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
-    assert _Search(sixteen.arrays()).algorithm == "X/links"
+    assert Search(sixteen.arrays()).algorithm == "X/links"
     nine, _ = problem_and_givens(sudoku.Sudoku.parse("." * 81))
-    assert _Search(nine.arrays()).algorithm == "X/cells"
+    assert Search(nine.arrays()).algorithm == "X/cells"
     expected = {
         "pento-3x20": "X/bits",
         "langford-8": "X/bits",
@@ -342,7 +342,7 @@ def test_auto_engine_follows_the_measured_cut():
         "bounds-example": "M/links",
     }
     for name, algorithm in expected.items():
-        assert _Search(read_dlx(DATA / f"{name}.dlx").arrays()).algorithm == algorithm
+        assert Search(read_dlx(DATA / f"{name}.dlx").arrays()).algorithm == algorithm
 
 
 def test_engine_names_are_checked():
