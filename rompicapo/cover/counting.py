@@ -63,7 +63,7 @@ def _count_job(
         search = Search(arrays, givens=prefix, engine=engine, planned=True, layout=layout)
         layout = search.layout
         while not search.done:
-            search.run(stop_after=int(UNLIMITED), max_store=0, node_budget=budget)
+            search.run(stop_after=int(UNLIMITED), max_store=0, chunk_nodes=budget)
             if search.done:
                 break
             if (end is not None and time.time() >= end) or (stop is not None and stop.is_set()):
@@ -94,7 +94,7 @@ def split(
             _, part = search.run(
                 stop_after=STORE_BATCH,
                 max_store=STORE_BATCH,
-                node_budget=int(UNLIMITED),
+                chunk_nodes=int(UNLIMITED),
                 split_depth=depth,
             )
             prefixes.extend(part)
@@ -105,18 +105,17 @@ def split(
 
 def count_parallel(
     problem: Problem,
-    n_jobs: int,
+    jobs: int,
     scheduler: Any,
-    processes: bool,
     parts_per_job: int,
     engine: str,
     events: Progress,
     notes: list[str],
     deadline: Deadline,
 ) -> CoverResult:
-    """Count ``problem``'s solutions on ``n_jobs`` workers (threads of this process, or
-    processes with ``processes``) or on a Dask ``scheduler`` (a client): the tree is cut into
-    about ``parts_per_job * n_jobs`` subproblems (:func:`split`) dealt out round-robin;
+    """Count ``problem``'s solutions on ``jobs`` threads of this process (the kernels release
+    the GIL) or on a Dask ``scheduler`` (a client): the tree is cut into
+    about ``parts_per_job * jobs`` subproblems (:func:`split`) dealt out round-robin;
     ``events`` hears each group finish, ``deadline`` stops the workers. What
     :func:`rompicapo.cover.count` runs once its arguments are checked."""
     from rompicapo.common import run_jobs
@@ -128,14 +127,14 @@ def count_parallel(
     cpu_by_worker: dict[tuple[int, int], float] = {}
     stopped = None
     with Stopwatch() as sw:
-        n_parts = parts_per_job * n_jobs
+        n_parts = parts_per_job * jobs
         prefixes = split(problem, n_parts, engine=engine)
         # deal the prefixes round-robin so every job gets early and late parts of the
         # tree; many small jobs, handed out as workers free up, keep the ending balanced
         n_groups = min(len(prefixes), n_parts)
         groups = [prefixes[g::n_groups] for g in range(n_groups)] if prefixes else []
         events.total = len(groups)
-        pool = {} if scheduler is not None or processes else {"threads": True}
+        pool = {} if scheduler is not None else {"threads": True}
         # wall-clock end for the workers (time.time(): the same clock in every process of
         # this machine; monotonic clocks are not comparable across processes)
         end = None if deadline.time_limit is None else time.time() + deadline.remaining()
@@ -144,7 +143,7 @@ def count_parallel(
         finished = run_jobs(
             _count_job,
             [(arrays, g, engine, end, token) for g in groups],
-            n_jobs=n_jobs,
+            n_jobs=jobs,
             scheduler=scheduler,
             **pool,
         )
@@ -183,7 +182,7 @@ def count_parallel(
         complete=stopped is None,
         stopped=stopped,
         algorithm=search0.algorithm,
-        jobs=n_jobs,
+        jobs=jobs,
         solve_seconds=sw.seconds,
         compile_seconds=compile_seconds,
         peak_bytes=peak_rss_bytes(),

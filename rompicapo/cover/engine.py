@@ -30,9 +30,11 @@ __all__ = [
     "Search",
     "as_problem",
     "check_givens",
+    "check_keep_solutions",
     "dropped_notes",
     "plan_engine",
     "search_bytes",
+    "solutions_to_keep",
     "warm_engine",
 ]
 
@@ -89,10 +91,10 @@ def warm_engine(engine: str) -> float:
         p.add_option(["a", "x"], colours=colours)
         p.add_option(["b", "x"], colours=colours)
         arrays = p.arrays()
-        Search(arrays, engine=engine).run(stop_after=2, max_store=2, node_budget=UNLIMITED)
+        Search(arrays, engine=engine).run(stop_after=2, max_store=2, chunk_nodes=UNLIMITED)
         if engine != "m":
             Search(arrays, givens=[0], engine=engine).run(
-                stop_after=1, max_store=0, node_budget=UNLIMITED, split_depth=1
+                stop_after=1, max_store=0, chunk_nodes=UNLIMITED, split_depth=1
             )
 
     return jit_warmup(f"cover.dlx.{engine}", tiny)
@@ -311,9 +313,11 @@ class Search:
         return int(self.state[K.STATE_PC]) == K.PC_DONE
 
     def run(
-        self, *, stop_after: int, max_store: int, node_budget: int, split_depth: int = -1
+        self, *, stop_after: int, max_store: int, chunk_nodes: int, split_depth: int = -1
     ) -> tuple[int, list[list[int]]]:
-        """One kernel call; returns (status, solutions stored in this call)."""
+        """One kernel call of at most ``chunk_nodes`` nodes, which pauses after ``stop_after``
+        more solutions and stores at most ``max_store`` of them; returns (status, solutions
+        stored in this call)."""
         if max_store > self.store_rows:
             # a smaller store than asked: pause when it is full so no solution is lost (every
             # caller calls again until the search is done)
@@ -323,7 +327,7 @@ class Search:
         store_len = np.zeros(max(max_store, 1), np.int32)
         tail = (
             self.choice, self.choice_k, self.choice_d, self.state, self.counters, store,
-            store_len, max_store, np.int64(stop_after), np.int64(node_budget),
+            store_len, max_store, np.int64(stop_after), np.int64(chunk_nodes),
         )  # fmt: skip
         if self.engine == "bits":
             status, stored = BK.search_bits(
@@ -403,6 +407,23 @@ def check_givens(givens: object) -> list[int]:
     if isinstance(givens, (str, bytes)) or not hasattr(givens, "__iter__"):
         raise InputError("givens must be a list of option numbers")
     return [check_int(g, "a given option", minimum=0, maximum=2**31 - 1) for g in givens]
+
+
+def check_keep_solutions(keep_solutions: object) -> int | None:
+    """How many solutions to store (0 or more), or None for the caller's default, checked."""
+    if keep_solutions is None:
+        return None
+    return check_int(keep_solutions, "keep_solutions", minimum=0, maximum=10**18)
+
+
+def solutions_to_keep(limit: int | None, keep_solutions: object) -> int:
+    """How many solutions a call that counts or lists keeps (queens, packings):
+    ``keep_solutions`` checked, or by default the ``limit``'s worth (none without a limit: a
+    count)."""
+    keep = check_keep_solutions(keep_solutions)
+    if keep is None:
+        return 0 if limit is None else limit
+    return keep
 
 
 def dropped_notes(problem: Problem) -> list[str]:

@@ -30,7 +30,9 @@ from rompicapo.common import (
     check_time_limit,
     connect_scheduler,
     peak_rss_bytes,
+    renamed_keywords,
     resolve_jobs,
+    retired_keywords,
 )
 from rompicapo.cover import _kernel as K
 from rompicapo.cover.counting import PARTS_PER_JOB, count_parallel, split
@@ -43,6 +45,7 @@ from rompicapo.cover.engine import (
     Search,
     as_problem,
     check_givens,
+    check_keep_solutions,
     dropped_notes,
     plan_engine,
     search_bytes,
@@ -94,7 +97,7 @@ def _drive(
             if store > 0:  # pause when the store is full, so no kept solution is lost
                 want = min(want, store)
             before = int(search.counters[K.C_SOLUTIONS])
-            _, sols = search.run(stop_after=want, max_store=store, node_budget=int(budget))
+            _, sols = search.run(stop_after=want, max_store=store, chunk_nodes=int(budget))
             found += int(search.counters[K.C_SOLUTIONS]) - before
             kept.extend(sols)
             progress.update(
@@ -113,11 +116,12 @@ def _drive(
     return kept, found, search.done and stopped is None, stopped
 
 
+@renamed_keywords(keep="keep_solutions")
 def solve(
     problem: Problem | str | os.PathLike,
     *,
     limit: int | None = 1,
-    keep: int | None = None,
+    keep_solutions: int | None = None,
     givens: Sequence[int] = (),
     seed: int | None = None,
     time_limit: float | None = None,
@@ -128,7 +132,8 @@ def solve(
     """Find solutions: the first (``limit=1``), at most ``limit``, or all (``limit=None``).
 
     ``problem`` is a :class:`Problem` or the name of a ``.dlx`` file (``"-"`` = stdin).
-    ``keep`` bounds how many are stored (default: all found, up to ``limit``); ``givens`` are
+    ``keep_solutions`` bounds how many are stored (default: all found, up to ``limit``; 0 counts
+    up to ``limit`` and keeps none; formerly ``keep``); ``givens`` are
     option numbers forced into every solution (contradicting givens give no solution);
     ``seed`` (any integer) shuffles the option and item order, so ``limit=1`` gives a random
     solution (reproducible, though not uniformly distributed); ``time_limit`` (seconds of wall
@@ -141,7 +146,7 @@ def solve(
     """
     deadline = Deadline(check_time_limit(time_limit))
     limit = check_limit(limit)
-    keep = None if keep is None else check_int(keep, "keep", minimum=0, maximum=10**18)
+    keep = check_keep_solutions(keep_solutions)
     givens = check_givens(givens)
     seed = check_seed(seed)
     node_limit = check_node_limit(node_limit)
@@ -197,18 +202,18 @@ def iter_solutions(
     search = Search(problem.arrays(), givens=givens, seed=seed, engine=engine, planned=True)
     size = 1
     while not search.done:
-        _, sols = search.run(stop_after=size, max_store=size, node_budget=int(UNLIMITED))
+        _, sols = search.run(stop_after=size, max_store=size, chunk_nodes=int(UNLIMITED))
         yield from sols
         size = min(batch, size * 4)
 
 
+@retired_keywords(processes="the count runs on threads (the kernels release the GIL)")
 def count(
     problem: Problem | str | os.PathLike,
     *,
     givens: Sequence[int] = (),
     jobs: int | None = None,
     scheduler: Any = None,
-    processes: bool = False,
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
@@ -218,15 +223,15 @@ def count(
     """Count every solution without keeping any (exact, 64-bit per kernel call, summed in
     Python integers across subproblems, so the total has no upper limit).
 
-    ``jobs``: workers; None (the default) = all cores of this machine, 1 = in this process;
-    more than the cores is capped (``notes`` says so). With several jobs or a Dask
-    ``scheduler`` (an address, or a ``distributed.Client``), the tree is cut into about
-    ``parts_per_job * jobs`` subproblems (:func:`split`) counted in parallel by
-    :func:`rompicapo.common.run_jobs`: on this machine by threads (the kernels release the
-    GIL, so threads need no start-up; a spawned process first spends 0.5-1 s loading numba and
-    the kernels), or by processes with ``processes=True``; ``counts`` then sums the workers'
-    measures (plus the splitting) and their CPU time (``worker_cpu_ms_max``: the busiest
-    worker, ``worker_cpu_ms_total``: all of them).
+    ``jobs``: workers; None (the default) = all cores of this machine, 1 = in this process; more
+    than the cores is capped (``notes`` says so). With several jobs or a Dask ``scheduler`` (an
+    address, or a ``distributed.Client``), the tree is cut into about ``parts_per_job * jobs``
+    subproblems (:func:`split`) counted in parallel by :func:`rompicapo.common.run_jobs`: on this
+    machine by threads (the kernels release the GIL, so threads need no start-up, where a spawned
+    process first spends 0.5-1 s loading numba and the kernels; ``processes=``, which asked for
+    processes, is accepted and ignored with a DeprecationWarning); ``counts`` then sums the workers'
+    measures (plus the splitting) and their CPU time (``worker_cpu_ms_max``: the busiest worker,
+    ``worker_cpu_ms_total``: all of them).
 
     ``time_limit`` covers the whole call (splitting and workers' start-up included): the
     workers stop when it runs out and ``count`` is then a lower bound (``stopped="time"``). A
@@ -254,7 +259,7 @@ def count(
         if n_jobs > 1:
             notes.append(f"counted in one process ({why_single} cannot be split)")
         result = solve(
-            problem, limit=None, keep=0, givens=givens, time_limit=deadline.time_left(),
+            problem, limit=None, keep_solutions=0, givens=givens, time_limit=deadline.time_left(),
             node_limit=node_limit, progress=progress, engine=engine,
         )  # fmt: skip
         result.notes = notes + result.notes
@@ -262,8 +267,7 @@ def count(
     events = Progress(progress, unit="parts")
     with _connected(scheduler) as scheduler:
         return count_parallel(
-            problem, n_jobs, scheduler, processes, parts_per_job, engine, events, notes,
-            deadline,
+            problem, n_jobs, scheduler, parts_per_job, engine, events, notes, deadline,
         )  # fmt: skip
 
 
@@ -292,8 +296,10 @@ def _connected(scheduler: Any) -> Iterator[Any]:
         client.close()
 
 
-def estimate_remaining(fraction: float, seconds: float) -> float:
-    """Seconds left if the tree is as uniform as Knuth's progress estimate assumes."""
+@renamed_keywords(seconds="elapsed")
+def estimate_remaining(fraction: float, elapsed: float) -> float:
+    """Seconds left after ``elapsed`` seconds (formerly ``seconds``) have searched ``fraction``
+    of the tree, if it is as uniform as Knuth's progress estimate assumes."""
     if fraction <= 0:
         return math.inf
-    return seconds * (1 - fraction) / fraction
+    return elapsed * (1 - fraction) / fraction

@@ -84,7 +84,9 @@ def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
     from rompicapo.cover.solve import solve as cover_solve
 
     problem, givens = problem_and_givens(puzzle)
-    dlx = cover_solve(problem, limit=2, keep=0, givens=givens, time_limit=deadline.time_left())
+    dlx = cover_solve(
+        problem, limit=2, keep_solutions=0, givens=givens, time_limit=deadline.time_left()
+    )
     nodes = dlx.counts["nodes"]
     if dlx.stopped in ("time", "interrupted"):
         return Rating(

@@ -341,7 +341,12 @@ def count_upto(
     # a progress callback makes the solver look up between short kernel calls, so Ctrl-C and
     # SIGTERM stop a count of a big grid within a fraction of a second
     r = solve_cover(
-        problem, limit=limit, keep=0, givens=givens, time_limit=time_limit, progress=_listening
+        problem,
+        limit=limit,
+        keep_solutions=0,
+        givens=givens,
+        time_limit=time_limit,
+        progress=_listening,
     )
     if r.stopped == "interrupted":
         raise KeyboardInterrupt

@@ -138,7 +138,7 @@ def test_queens_builder_matches_the_shared_files():
         assert sorted(map(sorted, ([i for i, _ in o] for o in built.options))) == sorted(
             map(sorted, ([i for i, _ in o] for o in shared.options))
         )
-    r = queens(8, limit=None, keep=92)
+    r = queens(8, limit=None, keep_solutions=92)
     assert r.count == 92 and len(r.placements) == 92 and r.verify()
 
 
@@ -146,7 +146,7 @@ def test_langford_builder_counts():
     assert langford(7).count == 52
     assert langford(8, half=True).count == 150
     assert len(langford_problem(11, half=True).options) == 155  # README: 155 options
-    r = langford(7, keep=52)
+    r = langford(7, keep_solutions=52)
     assert r.verify() and len(r.sequences) == 52
 
 
@@ -177,9 +177,9 @@ def test_random_solutions_are_seeded_valid_and_vary():
 
 def test_node_and_time_limits_stop_early_with_a_lower_bound():
     problem = read_dlx(DATA / "queens-12.dlx")
-    r = solve(problem, limit=None, keep=0, node_limit=1000)
+    r = solve(problem, limit=None, keep_solutions=0, node_limit=1000)
     assert r.stopped == "nodes" and not r.complete and r.counts["nodes"] <= 1000
-    r = solve(problem, limit=None, keep=0, time_limit=1e-9)
+    r = solve(problem, limit=None, keep_solutions=0, time_limit=1e-9)
     assert r.stopped == "time" and r.count < 14200
 
 
@@ -217,13 +217,15 @@ def test_split_covers_the_tree_exactly():
         assert sum(count(problem, givens=p, engine=engine).count for p in parts) == 300
 
 
-def test_parallel_count_with_two_threads_and_two_processes():
+def test_parallel_count_with_two_threads():
     # 724: queens-10 in the shared README; the colour example (1) goes through bit sets, which
     # take colours as they come (an option excludes those giving its items other colours)
-    for processes in (False, True):
-        r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2, processes=processes)
-        assert r.count == 724 and r.jobs == 2 and r.counts["parts"] >= 16
-        assert r.counts["workers"] in (1, 2)  # one may finish every part before the other starts
+    r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2)
+    assert r.count == 724 and r.jobs == 2 and r.counts["parts"] >= 16
+    assert r.counts["workers"] in (1, 2)  # one may finish every part before the other starts
+    with pytest.warns(DeprecationWarning, match="processes= is no longer used"):
+        r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2, processes=True)  # threads all the same
+    assert r.count == 724 and r.jobs == 2
     r = count(read_dlx(DATA / "color-example.dlx"), jobs=2)
     assert r.count == 1 and r.algorithm == "C/bits"
 
@@ -240,7 +242,7 @@ def test_algorithm_m_on_exactly_once_problems_matches_algorithm_x():
     for name in ("queens-8", "langford-8", "pento-3x20"):
         problem = read_dlx(DATA / f"{name}.dlx")
         engine = Search(problem.arrays(), engine="m")
-        engine.run(stop_after=10**12, max_store=0, node_budget=10**15)
+        engine.run(stop_after=10**12, max_store=0, chunk_nodes=10**15)
         assert int(engine.counters[0]) == README_COUNTS[name]
 
 
