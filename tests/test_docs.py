@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from commands import commands
 
 from rompicapo.cli import build_parser
 from rompicapo.cli.reference import cli_reference
@@ -25,17 +26,9 @@ def test_cli_reference_is_current():
     )
 
 
-def _parsers(parser: argparse.ArgumentParser, name: str = "rompicapo"):
-    yield name, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child_name, child in action.choices.items():
-                yield from _parsers(child, f"{name} {child_name}")
-
-
 def test_every_option_of_every_command_has_help():
     missing = []
-    for name, parser in _parsers(build_parser()):
+    for name, parser in commands(build_parser()):
         for action in parser._actions:
             if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
                 continue

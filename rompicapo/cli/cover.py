@@ -11,13 +11,27 @@ import argparse
 import contextlib
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, time_left
+from rompicapo.cli.options import (
+    add_deprecated_flag,
+    add_run_options,
+    int_arg,
+    mark_paths,
+    positive_int,
+    time_left,
+)
 from rompicapo.common import EXIT_INTERRUPTED, InputError, InternalError, NotVerifiable, dumps_json
 
 __all__ = ["register"]
 
 
 def register(subparsers) -> None:
+    _register_cover(subparsers)
+    _register_queens(subparsers)
+    _register_polyomino(subparsers)
+    _register_sudoku(subparsers)
+
+
+def _register_cover(subparsers) -> None:
     p = subparsers.add_parser(
         "cover",
         help="solve an exact-cover problem in Knuth's DLX1/DLX2/DLX3 text format",
@@ -30,13 +44,19 @@ def register(subparsers) -> None:
     mode.add_argument("--first", action="store_true", help="print the first solution")
     mode.add_argument("--all", action="store_true", help="print every solution")
     mode.add_argument("--limit", type=positive_int, metavar="K", help="print at most K solutions")
-    mode.add_argument(
-        "--random", type=int_arg, metavar="SEED", help="print a random solution (any integer)"
-    )
-    p.add_argument("--progress", action="store_true", help="progress bar and estimate on stderr")
     p.add_argument(
-        "--processes", action="store_true", help="with --jobs: worker processes, not threads"
+        "--seed",
+        type=int_arg,
+        metavar="N",
+        help="shuffle the search order with seed N (any integer): alone, print one random "
+        "solution; with --limit K or --all, list them in that order (formerly --random)",
     )
+    add_deprecated_flag(p, "--random", "--seed", dest="seed", type=int_arg, metavar="SEED")
+    p.add_argument("--progress", action="store_true", help="progress bar and estimate on stderr")
+    add_deprecated_flag(
+        p, "--processes", None, dest="processes", nargs=0, const=True,
+        instead="ignored: the count runs on threads",
+    )  # fmt: skip
     p.add_argument(
         "--engine",
         choices=["auto", "bits", "links", "cells", "m"],
@@ -54,21 +74,25 @@ def register(subparsers) -> None:
     p.set_defaults(handler=_cover)
     mark_paths(p, inputs=("file",))
 
+
+def _register_queens(subparsers) -> None:
     q = subparsers.add_parser("queens", help="n queens: count or list the placements")
     q.add_argument("n", type=positive_int, help="board size")
     qm = q.add_mutually_exclusive_group()
     qm.add_argument("--count", action="store_true", help="count the solutions (default)")
     qm.add_argument(
-        "--list", "--limit", dest="list", type=positive_int, metavar="K",
-        help="draw the first K solutions (also --limit, the solution limit's name in every "
-        "command)",
+        "--limit", type=positive_int, metavar="K",
+        help="draw the first K solutions (formerly --list)",
     )  # fmt: skip
+    add_deprecated_flag(qm, "--list", "--limit", dest="limit", type=positive_int, metavar="K")
     q.add_argument("--progress", action="store_true", help="progress bar on stderr")
     add_run_options(
         q, nodes=True, jobs_help="count with N threads (default: all cores; 1 = this process)"
     )
     q.set_defaults(handler=_queens)
 
+
+def _register_polyomino(subparsers) -> None:
     y = subparsers.add_parser(
         "polyomino", help="pack polyominoes into a region (pentominoes in a 6x10 box, ...)"
     )
@@ -84,10 +108,10 @@ def register(subparsers) -> None:
     ym = y.add_mutually_exclusive_group()
     ym.add_argument("--count", action="store_true", help="count the packings (default)")
     ym.add_argument(
-        "--list", "--limit", dest="list", type=positive_int, metavar="K",
-        help="draw the first K packings (also --limit, the solution limit's name in every "
-        "command)",
+        "--limit", type=positive_int, metavar="K",
+        help="draw the first K packings (formerly --list)",
     )  # fmt: skip
+    add_deprecated_flag(ym, "--list", "--limit", dest="limit", type=positive_int, metavar="K")
     y.add_argument(
         "--orientations",
         choices=["all", "rotations", "fixed"],
@@ -108,8 +132,6 @@ def register(subparsers) -> None:
     )
     y.set_defaults(handler=_polyomino)
     mark_paths(y, inputs=("pieces", "region"))
-
-    _register_sudoku(subparsers)
 
 
 # --------------------------------------------------------------------------------------------
@@ -154,17 +176,18 @@ def _finish(args: argparse.Namespace, result, footer: str | None = None) -> int:
 def _cover(args: argparse.Namespace) -> int:
     from rompicapo.cover import count, solve
 
-    listing = args.first or args.all or args.limit is not None or args.random is not None
+    listing = args.first or args.all or args.limit is not None or args.seed is not None
+    if args.count and args.seed is not None:
+        raise InputError("--seed orders a listing (--first, --limit K, --all); a count is the same")
     if listing and ((args.jobs or 1) > 1 or args.scheduler):
         raise InputError("--jobs and --scheduler apply to --count only")
     limits = {"time_limit": time_left(args), "node_limit": args.node_limit}
     with _progress(args, "searching") as progress:
         if listing:
-            limit = 1 if (args.first or args.random is not None) else args.limit
             result = solve(
                 args.file,
-                limit=None if args.all else limit,
-                seed=args.random,
+                limit=None if args.all else (args.limit or 1),
+                seed=args.seed,
                 progress=progress,
                 engine=args.engine,
                 **limits,
@@ -174,7 +197,6 @@ def _cover(args: argparse.Namespace) -> int:
                 args.file,
                 jobs=args.jobs,
                 scheduler=args.scheduler,
-                processes=args.processes,
                 progress=progress,
                 engine=args.engine,
                 **limits,
@@ -188,8 +210,7 @@ def _queens(args: argparse.Namespace) -> int:
     with _progress(args, "queens") as progress:
         result = queens(
             args.n,
-            limit=args.list,
-            keep=args.list or 0,
+            limit=args.limit,
             jobs=args.jobs,
             time_limit=time_left(args),
             node_limit=args.node_limit,
@@ -207,8 +228,7 @@ def _polyomino(args: argparse.Namespace) -> int:
             args.region,
             orientations=args.orientations,
             symmetry=not args.no_symmetry,
-            limit=args.list,
-            keep=args.list or 0,
+            limit=args.limit,
             jobs=args.jobs,
             scheduler=args.scheduler,
             time_limit=time_left(args),

@@ -15,8 +15,9 @@ flag           API keyword         meaning
 ``--quiet``                        no progress, no report lines on stderr
 ============== =================== =========================================================
 
-Older spellings stay as aliases (``--time-limit``, ``--seconds``, ``--node-cap``, ...): a flag
-that an earlier release documented keeps working.
+Older spellings stay as aliases (``--time-limit``, ``--max-nodes``, ``--list``, ...): a flag
+that an earlier release documented keeps working, as a :class:`DeprecatedFlag` (hidden from
+``--help``, parsed into the new flag's value, one line on stderr that names the new flag).
 
 :func:`mark_paths` says which arguments of a command are files it reads and writes: before any
 work the CLI compares every output a command line names with its inputs and its other outputs
@@ -27,9 +28,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from typing import Any
 
 __all__ = [
+    "DeprecatedFlag",
+    "add_deprecated_flag",
     "add_run_options",
     "int_arg",
     "mark_paths",
@@ -131,8 +135,8 @@ def add_run_options(
 ) -> None:
     """Add the run contract's flags to ``parser`` (see the module's table).
 
-    ``*_aliases`` are older spellings that keep working (hidden from --help's list of flags
-    but shown in the option's help).
+    ``*_aliases`` are older spellings that keep working, each a :class:`DeprecatedFlag` (hidden
+    from --help's list of flags, named in the option's help, a note on stderr when used).
     """
     group = parser.add_argument_group("run options")
     if time:
@@ -197,9 +201,54 @@ def add_run_options(
 
 
 def _with_aliases(group, name: str, aliases: tuple[str, ...], *, help: str, **kw) -> None:
-    """One flag and its older spellings; the help names the aliases."""
-    extra = f" (alias {', '.join(aliases)})" if aliases else ""
-    group.add_argument(name, *aliases, help=help + extra, **kw)
+    """One flag and its older spellings (each a :class:`DeprecatedFlag`); the help names them."""
+    extra = f" (formerly {', '.join(aliases)})" if aliases else ""
+    group.add_argument(name, help=help + extra, **kw)
+    for old in aliases:
+        add_deprecated_flag(group, old, name, dest=kw["dest"], type=kw.get("type"),
+                            metavar=kw.get("metavar"))  # fmt: skip
+
+
+class DeprecatedFlag(argparse.Action):
+    """A flag of an earlier release: parsed as before into ``dest`` (the new flag's), hidden from
+    ``--help``, and one line on stderr says what to write instead. Made by
+    :func:`add_deprecated_flag`; the test of one name per idea knows an old flag by this class.
+
+    ``instead``: what the line says after "is deprecated; " (``"use --limit"``). ``nargs=0``
+    flags store ``const``.
+    """
+
+    def __init__(self, option_strings, dest, *, instead: str, **kw) -> None:
+        self.instead = instead
+        kw.setdefault("default", argparse.SUPPRESS)  # the new flag's default stands
+        super().__init__(option_strings, dest, **kw)
+
+    @property
+    def help(self) -> str:
+        return argparse.SUPPRESS
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        """Ignored: an old flag stays out of --help whatever a command sets for its dest."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(
+            f"{parser.prog}: warning: {option_string} is deprecated; {self.instead}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+def add_deprecated_flag(
+    parser, old: str, new: str | None, *, dest: str, instead: str | None = None, **kw
+) -> None:
+    """Keep ``old`` working as a :class:`DeprecatedFlag` that stores into ``dest`` (``new``'s
+    destination); ``instead`` replaces the default advice "use NEW". ``kw`` as for
+    ``add_argument`` (``type``, ``metavar``; ``nargs=0, const=True`` for a switch)."""
+    kw = {k: v for k, v in kw.items() if v is not None}
+    parser.add_argument(
+        old, action=DeprecatedFlag, dest=dest, instead=instead or f"use {new}", **kw
+    )
 
 
 def time_left(args: argparse.Namespace) -> float | None:

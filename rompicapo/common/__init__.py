@@ -68,6 +68,7 @@ from rompicapo.common.run import (
     check_time_limit,
     renamed_keywords,
     resolve_jobs,
+    retired_keywords,
     seed_sequence,
     seed_u64,
 )
@@ -133,6 +134,7 @@ __all__ = [
     "read_text",
     "renamed_keywords",
     "resolve_jobs",
+    "retired_keywords",
     "run_jobs",
     "seed_sequence",
     "seed_u64",

@@ -43,6 +43,7 @@ __all__ = [
     "check_time_limit",
     "default_jobs",
     "resolve_jobs",
+    "retired_keywords",
     "seed_sequence",
     "seed_u64",
 ]
@@ -335,6 +336,35 @@ def renamed_keywords(**old_to_new: str):
                         stacklevel=2,
                     )
                     kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return inner
+
+    return wrap
+
+
+def retired_keywords(**why: str):
+    """Decorator: keywords a public function no longer takes are still accepted, and ignored.
+
+    ``@retired_keywords(processes="the count picks threads itself")`` drops ``processes=...``
+    from a call and warns once (DeprecationWarning: "count(): processes= is no longer used; the
+    count picks threads itself"), so earlier scripts keep running while the signature shows
+    only the run contract's names.
+    """
+    import functools
+    import warnings
+
+    def wrap(func):
+        @functools.wraps(func)
+        def inner(*args, **kwargs):
+            for old, reason in why.items():
+                if old in kwargs:
+                    kwargs.pop(old)
+                    warnings.warn(
+                        f"{func.__name__}(): {old}= is no longer used; {reason}",
+                        DeprecationWarning,
+                        stacklevel=2,
+                    )
             return func(*args, **kwargs)
 
         return inner

@@ -5,7 +5,7 @@ and what they solve.
   colours) and options; :func:`read_dlx` / :func:`parse_dlx` / :func:`format_dlx` for Knuth's
   DLX1-DLX3 text format.
 - :func:`solve` (first, at most k, all, random with a seed, time and node limits),
-  :func:`count` (exact, in parallel on all cores by default, threads or processes, or a Dask
+  :func:`count` (exact, in parallel on all cores by default, on threads or a Dask
   ``scheduler``),
   :func:`iter_solutions` (lazy). Each takes a :class:`Problem` or a ``.dlx`` file name and
   the run contract's keywords (``time_limit``, ``node_limit``, ``limit``, ``seed``, ``jobs``,

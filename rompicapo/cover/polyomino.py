@@ -41,6 +41,7 @@ from rompicapo.common import (
     check_time_limit,
     parse_scheduler_address,
     read_text,
+    renamed_keywords,
 )
 from rompicapo.cover.problem import Problem
 
@@ -460,7 +461,7 @@ class PackingResult(SearchResult):
     """``count`` solutions found (tilings counted once per symmetry class when
     ``symmetry_factor > 1``; ``total`` is then ``count * symmetry_factor``), ``drawings``
     the kept ones drawn with letters; ``listing`` when the call listed packings (a limit or
-    ``keep``) rather than counting them all.
+    ``keep_solutions``) rather than counting them all.
 
     ``to_dict()`` (``rompicapo polyomino --json``): ``pieces`` (how many), ``cells``,
     ``options``, ``solutions`` (the number found), ``symmetry_factor``, ``total`` (None when
@@ -531,6 +532,7 @@ class PackingResult(SearchResult):
         return "\n".join(out)
 
 
+@renamed_keywords(keep="keep_solutions")
 def pack(
     pieces: str | dict = "pentominoes",
     region: str | frozenset = "6x10",
@@ -538,14 +540,17 @@ def pack(
     orientations: str = "all",
     symmetry: bool = True,
     limit: int | None = None,
-    keep: int = 0,
+    keep_solutions: int | None = None,
     jobs: int | None = None,
     scheduler: Any = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> PackingResult:
-    """Count (``limit=None`` and ``keep=0``) or list packings; keep the first ``keep``.
+    """Count the packings, or list the first ``limit`` of them.
+
+    ``keep_solutions`` (formerly ``keep``) is how many packings to keep: by default all that
+    are found when there is a ``limit``, none when counting them all.
 
     ``pieces``: a set name, a file, a drawing or a dict of shapes (:func:`load_pieces`);
     ``region``: ``"RxC"``, a file, a drawing or a set of cells (:func:`load_region`). Counting
@@ -553,11 +558,12 @@ def pack(
     :func:`rompicapo.cover.count` does; ``time_limit``, ``node_limit`` and ``progress`` are
     the run contract's. Everything is checked before the placements are listed.
     """
+    from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve
 
     deadline = Deadline(check_time_limit(time_limit))
     limit = check_limit(limit)
-    keep = check_int(keep, "keep", minimum=0, maximum=10**18)
+    keep = solutions_to_keep(limit, keep_solutions)
     check_node_limit(node_limit)
     if jobs is not None:
         check_int(jobs, "jobs", minimum=1, maximum=4096)
@@ -567,7 +573,9 @@ def pack(
         raise InputError(f"symmetry must be True or False, got {symmetry!r}")
     listing = keep > 0 or limit is not None
     if listing and scheduler is not None:
-        raise InputError("a scheduler counts packings; it does not list them (limit, keep)")
+        raise InputError(
+            "a scheduler counts packings; it does not list them (limit, keep_solutions)"
+        )
     try:
         packing = Packing.build(
             pieces, region, orientations=orientations, symmetry=symmetry, deadline=deadline
@@ -584,7 +592,7 @@ def pack(
     if not listing:
         r = count(packing.problem, jobs=jobs, scheduler=scheduler, **common)
     else:
-        r = solve(packing.problem, limit=limit, keep=keep, **common)
+        r = solve(packing.problem, limit=limit, keep_solutions=keep, **common)
     return PackingResult(
         packing=packing,
         count=r.count,

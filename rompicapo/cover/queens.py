@@ -22,6 +22,7 @@ from rompicapo.common import (
     check_limit,
     check_memory,
     check_time_limit,
+    renamed_keywords,
 )
 from rompicapo.cover.problem import Problem
 
@@ -117,25 +118,29 @@ def _columns(n: int, solution: list[int]) -> list[int]:
     return cols
 
 
+@renamed_keywords(keep="keep_solutions")
 def queens(
     n: int,
     *,
     limit: int | None = None,
-    keep: int = 0,
+    keep_solutions: int | None = None,
     jobs: int | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
 ) -> QueensResult:
-    """Count the n-queens solutions (``limit=None``: all), keeping the first ``keep``.
+    """Count the n-queens solutions, or list the first ``limit`` of them.
 
-    Counting runs on ``jobs`` workers (None = all cores, 1 = this process); the other
-    keywords are the run contract's (see :func:`rompicapo.cover.solve`)."""
+    ``keep_solutions`` (formerly ``keep``) is how many placements to keep: by default all that are
+    found when there is a ``limit``, none when counting them all. Counting runs on ``jobs`` workers
+    (None = all cores, 1 = this process); the other keywords are the run contract's (see
+    :func:`rompicapo.cover.solve`)."""
+    from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve
 
     deadline = Deadline(check_time_limit(time_limit))
     limit = check_limit(limit)
-    keep = check_int(keep, "keep", minimum=0, maximum=10**18)
+    keep = solutions_to_keep(limit, keep_solutions)
     if jobs is not None:
         check_int(jobs, "jobs", minimum=1, maximum=4096)
     listing = keep > 0 or limit is not None
@@ -153,7 +158,7 @@ def queens(
     if not listing:
         r = count(problem, jobs=jobs, **common)
     else:
-        r = solve(problem, limit=limit, keep=keep, **common)
+        r = solve(problem, limit=limit, keep_solutions=keep, **common)
     return QueensResult(
         n=n,
         count=r.count,
@@ -215,20 +220,22 @@ def _sequence(problem: Problem, n: int, solution: list[int]) -> list[int]:
     return seq
 
 
+@renamed_keywords(keep="keep_solutions")
 def langford(
     n: int,
     *,
     half: bool = False,
-    keep: int = 0,
+    keep_solutions: int = 0,
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
 ) -> LangfordResult:
-    """Count Langford pairings of 1..n (``half``: one of each mirror pair)."""
+    """Count Langford pairings of 1..n (``half``: one of each mirror pair), keeping the first
+    ``keep_solutions`` sequences (formerly ``keep``)."""
     from rompicapo.cover.solve import solve
 
-    keep = check_int(keep, "keep", minimum=0, maximum=10**18)
+    keep = check_int(keep_solutions, "keep_solutions", minimum=0, maximum=10**18)
     problem = langford_problem(n, half=half)
-    r = solve(problem, limit=None, keep=keep, time_limit=time_limit, progress=progress)
+    r = solve(problem, limit=None, keep_solutions=keep, time_limit=time_limit, progress=progress)
     return LangfordResult(
         n=n,
         count=r.count,

@@ -163,7 +163,7 @@ def queens_solution(n: int, index: int) -> dict[str, Any]:
     from rompicapo.cover import queens
     from rompicapo.cover.verify import queens_ok
 
-    r = queens(n, limit=index + 1, keep=index + 1, jobs=1)
+    r = queens(n, limit=index + 1, jobs=1)
     if len(r.placements) <= index:
         raise InputError(f"{n} queens have only {len(r.placements)} solutions")
     cols = r.placements[index]
@@ -198,7 +198,7 @@ def packing(pieces: str, region_text: str, index: int) -> dict[str, Any]:
     from rompicapo.cover.verify import tiling_ok
 
     shapes, region = parse_pieces(pieces), parse_region(region_text)
-    r = pack(shapes, region, symmetry=False, limit=index + 1, keep=index + 1, jobs=1,
+    r = pack(shapes, region, symmetry=False, limit=index + 1, jobs=1,
              time_limit=POLY_SECONDS)  # fmt: skip
     drawings = r.drawings
     if len(drawings) <= index:

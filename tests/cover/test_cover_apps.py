@@ -20,7 +20,7 @@ DATA = datafiles.DATA / "exact-cover"
 
 def test_pentomino_rectangles_with_symmetry_breaking():
     # Haselgrove & Haselgrove 1960 / README: 3x20 has 2 tilings up to symmetry (8 in all)
-    r = pack("pentominoes", "3x20", keep=8, limit=None)
+    r = pack("pentominoes", "3x20", keep_solutions=8, limit=None)
     assert r.count == 2 and r.packing.symmetry_factor == 4 and r.total == 8
     assert r.verify()
     full = pack("pentominoes", "3x20", symmetry=False)
@@ -42,7 +42,7 @@ def test_tetromino_packing_with_holes_and_letters():
     # 5 free tetrominoes (20 cells) cannot tile 4x5 (parity of T), a well-known fact
     assert pack("tetrominoes", "4x5", symmetry=False).count == 0
     # in a 5x5 box with 5 holes they fit; cells are secondary items, drawings verified
-    r = pack("tetrominoes", "5x5", limit=3, keep=3)
+    r = pack("tetrominoes", "5x5", limit=3)
     assert r.count == 3 and r.verify()
     assert all(d.count(".") == 5 for d in r.drawings)
 
@@ -92,7 +92,7 @@ def test_langford_verifier(seq):
 
 
 def test_tiling_verifier_rejects_wrong_shapes_and_gaps():
-    r = pack("pentominoes", "3x20", limit=1, keep=1)
+    r = pack("pentominoes", "3x20", limit=1)
     drawing = r.drawings[0]
     pieces, region = r.packing.pieces, r.packing.region
     assert tiling_ok(pieces, region, drawing)
@@ -118,7 +118,7 @@ def test_cli_cover_count_json_and_listing(capsys):
     assert code == 0 and "A C X:1 Y:1" in out and out.strip().endswith("s")
     code, out, _ = run(capsys, "cover", str(DATA / "queens-8.dlx"), "--limit", "3", "--json")
     assert len(json.loads(out)["kept"]) == 3
-    code, out, _ = run(capsys, "cover", str(DATA / "queens-8.dlx"), "--random", "4")
+    code, out, _ = run(capsys, "cover", str(DATA / "queens-8.dlx"), "--seed", "4")
     assert code == 0 and out.count("  r") == 8
 
 
@@ -140,11 +140,11 @@ def test_cli_errors_are_one_line_exit_2(capsys, tmp_path):
 def test_cli_queens_and_polyomino(capsys):
     code, out, _ = run(capsys, "queens", "8")
     assert code == 0 and out.startswith("92 solutions")
-    code, out, _ = run(capsys, "queens", "5", "--list", "2")
+    code, out, _ = run(capsys, "queens", "5", "--limit", "2")
     assert out.count("Q") == 10
     code, out, _ = run(capsys, "polyomino", "--pieces", "pentominoes", "--region", "3x20")
     assert code == 0 and out.startswith("8 packings (2 up to")
-    code, out, _ = run(capsys, "polyomino", "--region", "3x20", "--list", "1")
+    code, out, _ = run(capsys, "polyomino", "--region", "3x20", "--limit", "1")
     assert "XXX" in out
 
 
@@ -168,5 +168,5 @@ def test_cli_sudoku_solve_generate_rate(capsys, tmp_path):
 
 
 def test_queens_api_lists_and_verifies():
-    r = queens(6, limit=None, keep=4)
+    r = queens(6, limit=None, keep_solutions=4)
     assert r.count == 4 and r.verify()

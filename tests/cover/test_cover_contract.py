@@ -22,7 +22,7 @@ from rompicapo.common import (
     StopRequested,
     default_jobs,
 )
-from rompicapo.cover import count, pack, parse_dlx, queens, solve, sudoku
+from rompicapo.cover import count, counting, engine, pack, parse_dlx, queens, solve, sudoku
 from rompicapo.cover.polyomino import load_pieces, load_region
 from rompicapo.cover.queens import queens_problem
 
@@ -79,7 +79,7 @@ def test_json_of_every_command_equals_to_dict_of_the_api_result(capsys, tmp_path
     cli = _json(capsys, "polyomino", "--region", "3x20", "--json", "--jobs", "1")
     assert _stable(cli) == _stable(pack("pentominoes", "3x20", jobs=1).to_dict())
     assert cli["total"] == 8 and cli["solutions"] == 2
-    cli = _json(capsys, "polyomino", "--region", "3x20", "--list", "1", "--json")
+    cli = _json(capsys, "polyomino", "--region", "3x20", "--limit", "1", "--json")
     assert cli["total"] is None and len(cli["drawings"]) == 1
 
     cli = _json(capsys, "sudoku", "solve", PUZZLE, "--json")
@@ -99,12 +99,15 @@ def test_json_of_every_command_equals_to_dict_of_the_api_result(capsys, tmp_path
 
 
 def test_limit_is_the_solution_limit_in_queens_and_polyomino_too(capsys):
-    # cover and sudoku call it --limit; queens and polyomino's --list takes the name too
+    # cover and sudoku call it --limit; queens and polyomino's --list is its deprecated alias
     for cmd, shown in (
         (["queens", "8"], "placements"),
         (["polyomino", "--region", "3x20"], "drawings"),
     ):
-        listed = _json(capsys, *cmd, "--list", "2", "--json")
+        assert main([*cmd, "--list", "2", "--json"]) == 0
+        out, err = capsys.readouterr()
+        listed = json.loads(out)
+        assert "--list is deprecated; use --limit" in err
         limited = _json(capsys, *cmd, "--limit", "2", "--json")
         assert listed["solutions"] == limited["solutions"] == 2 and limited["stopped"] == "limit"
         assert listed[shown] == limited[shown] and len(limited[shown]) == 2
@@ -120,6 +123,15 @@ def test_earlier_flags_still_parse(capsys, tmp_path):
     assert _json(capsys, "cover", str(f), "--time", "30", "--json")["solutions"] == 720
     assert _json(capsys, "cover", str(f), "--random", "-7", "--json")["solutions"] == 1
     assert _json(capsys, "cover", str(f), "--processes", "--jobs", "1", "--json")["jobs"] == 1
+    seeded = _json(capsys, "cover", str(f), "--seed", "-7", "--json")
+    assert seeded["solutions"] == 1
+    assert main(["cover", str(f), "--random", "-7", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["kept"] == seeded["kept"] and "--random is deprecated" in err
+    assert main(["cover", str(f), "--seed", "3", "--limit", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["solutions"] == 2
+    assert main(["cover", str(f), "--count", "--seed", "3"]) == 2
+    assert "--seed orders a listing" in capsys.readouterr().err
     r = _json(capsys, "sudoku", "solve", "." * 81, "--max-solutions", "3", "--json")
     assert r["solutions"] == 3 and r["limit"] == 3
     assert main(["queens", "5", "--count", "--jobs", "1"]) == 0
@@ -139,6 +151,14 @@ def test_old_keyword_names_work_with_a_warning():
         p.add_option(["A", "X"], colors={"X": "red"})
     assert p.options == [(("A", None), ("X", "red"))]
     assert p.arrays().has_colours and p.arrays().has_colors  # the old spelling stays
+    # keep= was a second name beside limit=; keep_solutions= says what it bounds
+    with pytest.warns(DeprecationWarning, match="keep= is now keep_solutions="):
+        r = solve(parse_dlx(QUEENS6), limit=3, keep=1)
+    assert r.count == 3 and len(r.solutions) == 1
+    with pytest.warns(DeprecationWarning, match="keep= is now keep_solutions="):
+        assert len(queens(6, limit=None, keep=2).placements) == 2
+    with pytest.warns(DeprecationWarning, match="keep= is now keep_solutions="):
+        assert len(pack("pentominoes", "3x20", limit=2, keep=1).drawings) == 1
 
 
 # --- validation before work ----------------------------------------------------------------
@@ -150,11 +170,12 @@ def _no_kernels(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("a kernel was reached")
 
-    monkeypatch.setattr(solve_module, "_warm", boom)
-    monkeypatch.setattr(solve_module.CK, "build_cells", boom)
-    monkeypatch.setattr(solve_module.BK, "build_bits", boom)
-    monkeypatch.setattr(solve_module.K, "build_links", boom)
-    monkeypatch.setattr(solve_module, "split", boom)
+    monkeypatch.setattr(solve_module, "warm_engine", boom)
+    monkeypatch.setattr(counting, "warm_engine", boom)
+    monkeypatch.setattr(engine.CK, "build_cells", boom)
+    monkeypatch.setattr(engine.BK, "build_bits", boom)
+    monkeypatch.setattr(engine.K, "build_links", boom)
+    monkeypatch.setattr(counting, "split", boom)
 
 
 def test_memory_is_estimated_before_any_array_or_kernel(monkeypatch):
@@ -234,7 +255,7 @@ def test_verify_means_checked_or_not_verifiable():
         queens(6, jobs=1).verify()
     with pytest.raises(NotVerifiable):
         pack("pentominoes", "3x20", jobs=1).verify()
-    assert queens(6, limit=2, keep=2).verify() is True
+    assert queens(6, limit=2).verify() is True
 
 
 def test_any_integer_seed_and_reproducible():
@@ -271,13 +292,13 @@ def test_progress_is_one_callback_of_progress_events():
     assert r.total == 8 and all(isinstance(e, ProgressEvent) for e in seen)
     assert seen[0].kind == "start" and seen[-1].kind == "done"
     seen.clear()
-    queens(6, limit=1, keep=1, progress=seen.append)
+    queens(6, limit=1, progress=seen.append)
     assert seen[-1].counts["solutions"] == 1
 
 
 def test_ctrl_c_keeps_the_solutions_found_so_far(monkeypatch, capsys, tmp_path):
     solve(parse_dlx(QUEENS6))  # compile first: the warm-up runs the search on a tiny problem
-    real_run = solve_module._Search.run
+    real_run = engine.Search.run
     calls = {"n": 0}
 
     def run_then_interrupt(self, **kw):
@@ -288,7 +309,7 @@ def test_ctrl_c_keeps_the_solutions_found_so_far(monkeypatch, capsys, tmp_path):
         kw["max_store"] = min(kw["max_store"], 5)
         return real_run(self, **kw)
 
-    monkeypatch.setattr(solve_module._Search, "run", run_then_interrupt)
+    monkeypatch.setattr(engine.Search, "run", run_then_interrupt)
     r = solve(parse_dlx(QUEENS6), limit=None)
     assert r.stopped == "interrupted" and not r.complete and r.count == 5
     assert len(r.solutions) == 5 and r.verify()

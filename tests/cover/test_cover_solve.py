@@ -23,7 +23,8 @@ from rompicapo.cover import (
     split,
     sudoku,
 )
-from rompicapo.cover.solve import _Search
+from rompicapo.cover.engine import Search
+from rompicapo.cover.sudoku_model import problem_and_givens
 from rompicapo.cover.verify import cover_violations
 
 DATA = datafiles.DATA / "exact-cover"
@@ -137,7 +138,7 @@ def test_queens_builder_matches_the_shared_files():
         assert sorted(map(sorted, ([i for i, _ in o] for o in built.options))) == sorted(
             map(sorted, ([i for i, _ in o] for o in shared.options))
         )
-    r = queens(8, limit=None, keep=92)
+    r = queens(8, limit=None, keep_solutions=92)
     assert r.count == 92 and len(r.placements) == 92 and r.verify()
 
 
@@ -145,7 +146,7 @@ def test_langford_builder_counts():
     assert langford(7).count == 52
     assert langford(8, half=True).count == 150
     assert len(langford_problem(11, half=True).options) == 155  # README: 155 options
-    r = langford(7, keep=52)
+    r = langford(7, keep_solutions=52)
     assert r.verify() and len(r.sequences) == 52
 
 
@@ -176,9 +177,9 @@ def test_random_solutions_are_seeded_valid_and_vary():
 
 def test_node_and_time_limits_stop_early_with_a_lower_bound():
     problem = read_dlx(DATA / "queens-12.dlx")
-    r = solve(problem, limit=None, keep=0, node_limit=1000)
+    r = solve(problem, limit=None, keep_solutions=0, node_limit=1000)
     assert r.stopped == "nodes" and not r.complete and r.counts["nodes"] <= 1000
-    r = solve(problem, limit=None, keep=0, time_limit=1e-9)
+    r = solve(problem, limit=None, keep_solutions=0, time_limit=1e-9)
     assert r.stopped == "time" and r.count < 14200
 
 
@@ -216,13 +217,15 @@ def test_split_covers_the_tree_exactly():
         assert sum(count(problem, givens=p, engine=engine).count for p in parts) == 300
 
 
-def test_parallel_count_with_two_threads_and_two_processes():
+def test_parallel_count_with_two_threads():
     # 724: queens-10 in the shared README; the colour example (1) goes through bit sets, which
     # take colours as they come (an option excludes those giving its items other colours)
-    for processes in (False, True):
-        r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2, processes=processes)
-        assert r.count == 724 and r.jobs == 2 and r.counts["parts"] >= 16
-        assert r.counts["workers"] in (1, 2)  # one may finish every part before the other starts
+    r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2)
+    assert r.count == 724 and r.jobs == 2 and r.counts["parts"] >= 16
+    assert r.counts["workers"] in (1, 2)  # one may finish every part before the other starts
+    with pytest.warns(DeprecationWarning, match="processes= is no longer used"):
+        r = count(read_dlx(DATA / "queens-10.dlx"), jobs=2, processes=True)  # threads all the same
+    assert r.count == 724 and r.jobs == 2
     r = count(read_dlx(DATA / "color-example.dlx"), jobs=2)
     assert r.count == 1 and r.algorithm == "C/bits"
 
@@ -238,8 +241,8 @@ def test_multiplicities_refuse_parallel_and_givens():
 def test_algorithm_m_on_exactly_once_problems_matches_algorithm_x():
     for name in ("queens-8", "langford-8", "pento-3x20"):
         problem = read_dlx(DATA / f"{name}.dlx")
-        engine = _Search(problem.arrays(), engine="m")
-        engine.run(stop_after=10**12, max_store=0, node_budget=10**15)
+        engine = Search(problem.arrays(), engine="m")
+        engine.run(stop_after=10**12, max_store=0, chunk_nodes=10**15)
         assert int(engine.counters[0]) == README_COUNTS[name]
 
 
@@ -324,15 +327,15 @@ def test_dancing_cells_counts_agree_with_links(name):
 
 
 def test_auto_engine_follows_the_measured_cut():
-    # solve._BITS_MAX_COUNT_RATIO: bit sets where counting every item's options at a node is
+    # engine._BITS_MAX_COUNT_RATIO: bit sets where counting every item's options at a node is
     # small next to a step's work (pentominoes, Langford pairs, queens, colours included);
-    # then solve._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a
+    # then engine._CELLS_MAX_COPY_RATIO: cells where the per-level copy is small next to a
     # step's work (9x9 Sudoku), links where it is not (16x16 Sudoku); Algorithm M for
     # multiplicities
-    sixteen, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
-    assert _Search(sixteen.arrays()).algorithm == "X/links"
-    nine, _ = sudoku._problem_and_givens(sudoku.Sudoku.parse("." * 81))
-    assert _Search(nine.arrays()).algorithm == "X/cells"
+    sixteen, _ = problem_and_givens(sudoku.Sudoku.parse("." * 256, box="4x4"))
+    assert Search(sixteen.arrays()).algorithm == "X/links"
+    nine, _ = problem_and_givens(sudoku.Sudoku.parse("." * 81))
+    assert Search(nine.arrays()).algorithm == "X/cells"
     expected = {
         "pento-3x20": "X/bits",
         "langford-8": "X/bits",
@@ -341,7 +344,7 @@ def test_auto_engine_follows_the_measured_cut():
         "bounds-example": "M/links",
     }
     for name, algorithm in expected.items():
-        assert _Search(read_dlx(DATA / f"{name}.dlx").arrays()).algorithm == algorithm
+        assert Search(read_dlx(DATA / f"{name}.dlx").arrays()).algorithm == algorithm
 
 
 def test_engine_names_are_checked():

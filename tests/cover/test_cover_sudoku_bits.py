@@ -17,6 +17,7 @@ from rompicapo.common import InputError, NotVerifiable
 from rompicapo.cover import _sudoku_kernel as cell_kernel
 from rompicapo.cover import sudoku
 from rompicapo.cover.sudoku import Sudoku
+from rompicapo.cover.sudoku_generate import random_full_grid
 from rompicapo.cover.verify import sudoku_ok
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sudoku-speed"
@@ -99,7 +100,7 @@ def puzzles_from_a_grid(draw):
     """A random solved grid (DLX with a random seed) with a random set of cells emptied, and
     sometimes one given changed to another digit (often no solution)."""
     seed = draw(st.integers(0, 2**20))
-    full = sudoku._random_full_grid(Sudoku.parse("." * 81), seed).reshape(81)
+    full = random_full_grid(Sudoku.parse("." * 81), seed).reshape(81)
     keep = draw(st.integers(17, 40))
     rng = np.random.default_rng(draw(st.integers(0, 2**20)))
     cells = rng.permutation(81)[:keep]

@@ -132,6 +132,7 @@ QUEENS = [
     Case(["queens", HUGE]),
     Case(["queens", "1001"], says="at most 1000"),
     Case(["queens", "abc"]),
+    Case(["queens", "8", "--limit", "0"]),
     Case(["queens", "8", "--list", "0"]),
     Case(["queens", "8", "--jobs", "0"]),
     Case(["queens", "8", "--jobs", "5000"], says="jobs"),
@@ -170,7 +171,7 @@ POLYOMINO = [
     Case(["polyomino", "--nodes", HUGE]),
     Case(["polyomino", "--region", "3x20", "--scheduler", "{closed}"], says="Dask scheduler"),
     Case(["polyomino", "--region", "3x20", "--scheduler", "{http}"], says="Dask scheduler"),
-    Case(["polyomino", "--list", "2", "--scheduler", "{closed}"], says="scheduler"),
+    Case(["polyomino", "--limit", "2", "--scheduler", "{closed}"], says="scheduler"),
 ]
 
 CASES = COVER + SUDOKU + QUEENS + POLYOMINO
