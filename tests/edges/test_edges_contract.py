@@ -72,11 +72,11 @@ def test_improve_bad_output_refused_before_the_search(tmp_path, monkeypatch) -> 
 
 
 def test_bad_scheduler_refused_before_any_worker(monkeypatch) -> None:
-    import rompicapo.edges.blackwood as BW
+    import rompicapo.edges.blackwood_solve as BW
 
     monkeypatch.setattr(BW, "run_jobs", _no_search)
     with pytest.raises(InputError, match="Dask scheduler"):
-        BW.solve(PUZZLE, time_limit=600, scheduler="tcp://no-such-host.invalid:8786")
+        B.solve(PUZZLE, time_limit=600, scheduler="tcp://no-such-host.invalid:8786")
 
 
 def test_heuristic_colours_must_be_the_puzzles() -> None:

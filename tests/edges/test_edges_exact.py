@@ -16,14 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rompicapo.edges import _kernel as K
-from rompicapo.edges.blackwood import (
-    Settings,
-    _exact_state,
-    _run_exact,
-    build_tables,
-    make_plan,
-    search,
-)
+from rompicapo.edges.blackwood import Settings, build_tables, make_plan, search
+from rompicapo.edges.blackwood_walker import exact_state, run_exact
 from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import Puzzle, load_pieces
 from rompicapo.edges.verify import board_problems, count_matched_joints
@@ -105,8 +99,8 @@ def test_candidate_lists_are_sorted_fewest_options_next_first() -> None:
     tables = build_tables(plan, np.random.default_rng(0))
     n = puzzle.rows * puzzle.cols
     state = K.new_state(n, plan.copies)
-    extra = _exact_state(tables, n)
-    _run_exact(plan, tables, state, extra, 40)
+    extra = exact_state(tables, n)
+    run_exact(plan, tables, state, extra, 40)
     cand, n_cand, _ = extra
     avail, _, top, right = state[0], state[1], state[2].copy(), state[3].copy()
     depth = int(state[-1][K.C_DEPTH])
