@@ -107,7 +107,7 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
 
 
 def _study(args) -> int:
-    from rompicapo.cli.progress import ProgressPrinter
+    from rompicapo.cli.progress import LOG_SECONDS, ProgressPrinter
     from rompicapo.common import dumps_json
     from rompicapo.edges.study import Design, study
 
@@ -122,7 +122,8 @@ def _study(args) -> int:
         design_seed=args.design_seed,
         level_spread=args.level_spread,
     )
-    with ProgressPrinter("study", enabled=not (args.quiet or args.json)) as progress:
+    show = not (args.quiet or args.json)
+    with ProgressPrinter("study", enabled=show, log_every=LOG_SECONDS) as progress:
         run = study(
             args.pieces,
             args.db,

@@ -213,7 +213,9 @@ class ProgressEvent:
       unknown);
     - ``elapsed``: seconds since the run started; ``rate``: ``unit`` per second, or None;
     - ``best``: the best score or answer so far (family-specific, JSON-friendly), or None;
-    - ``counts``: counters so far (nodes, placements, ...); ``message``: a short free text.
+    - ``counts``: counters so far (nodes, placements, ...); ``message``: a short free text;
+    - ``answer``: the best answer itself, when the family sends it beside its score in
+      ``best`` (edges: the best board's placements, ``[row, col, piece, turn]``), or None.
     """
 
     kind: str
@@ -225,6 +227,7 @@ class ProgressEvent:
     best: Any = None
     counts: dict[str, int] = field(default_factory=dict)
     message: str = ""
+    answer: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -262,6 +265,7 @@ class Progress:
         self._last = -math.inf
         self.done: float = 0
         self.best_value: Any = None
+        self.answer: Any = None
         self.stop_raised = False
         self._emit("start")
 
@@ -281,6 +285,7 @@ class Progress:
             best=self.best_value,
             counts=dict(counts or {}),
             message=message,
+            answer=self.answer,
         )
         try:
             self.callback(event)
@@ -296,8 +301,14 @@ class Progress:
         if self.callback is not None and time.monotonic() - self._last >= self.interval:
             self._emit("progress", counts, message)
 
-    def best(self, value: Any, *, counts: dict[str, int] | None = None) -> None:
+    def best(
+        self, value: Any, *, counts: dict[str, int] | None = None, answer: Any = None
+    ) -> None:
+        """A better answer: ``value`` its score (``best`` of the events from now on) and,
+        when given, ``answer`` the answer itself (their ``answer``)."""
         self.best_value = value
+        if answer is not None:
+            self.answer = answer
         self._emit("best", counts)
 
     def finish(self, *, counts: dict[str, int] | None = None, message: str = "") -> None:

@@ -8,6 +8,7 @@ Ctrl-C; the best partial board over all runs is kept and completed greedily.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -40,7 +41,7 @@ from rompicapo.edges.blackwood_walker import (
 from rompicapo.edges.puzzle import Board, Puzzle
 from rompicapo.edges.puzzle import score as model_score
 
-__all__ = ["CHUNK_SECONDS", "LegacyProgress", "search", "search_reporting"]
+__all__ = ["CHUNK_SECONDS", "LegacyProgress", "search", "warn_on_progress"]
 
 # A kernel call runs this long before Python looks at the clock, prints the live line and
 # lets Ctrl-C in: short enough to feel live, long enough that the calls cost nothing.
@@ -171,9 +172,11 @@ class _Restarts:
         }
         counts = {k: int(v) for k, v in info.items() if k != "seconds"}
         events = self.events
-        events.update(done_nodes, counts=counts)
+        # the best first: the events after it carry its board (answer) with its score
         if self.best_score > (-1 if events.best_value is None else events.best_value):
-            events.best(self.best_score, counts=counts)
+            events.done = done_nodes
+            events.best(self.best_score, counts=counts, answer=self.best_partial.placements())
+        events.update(done_nodes, counts=counts)
         if self.report is not None:
             self.report({**info, "best": self.best_partial.placements()})
 
@@ -213,38 +216,6 @@ class _Restarts:
         )
 
 
-def search_reporting(
-    puzzle: Puzzle,
-    clues: Board | None = None,
-    *,
-    settings: Settings | None = None,
-    time_limit: float | None = 60.0,
-    node_limit: int | None = None,
-    seed: int | None = 0,
-    progress: ProgressCallback | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    report: LegacyProgress | None = None,
-) -> EdgeSearchResult:
-    """:func:`search`, with ``report`` receiving a dict with the best board's placements
-    beside every progress event (what :func:`~.blackwood_solve.solve`'s workers write to
-    their progress files)."""
-    deadline = Deadline(check_time_limit(time_limit))
-    node_limit = check_node_limit(node_limit)
-    seed = check_seed(seed) or 0
-    check_puzzle(puzzle)
-    events = Progress(progress, unit="nodes")
-    plans = plans_of(puzzle, clues, settings)
-    compile_s = sum(prepare_machine(p, deadline.time_limit, node_limit) for p in plans)
-    compile_s += warm_plans(plans)
-    restarts = _Restarts(plans, deadline, node_limit, should_stop, events, report)
-    cpu0 = time.thread_time()
-    with Stopwatch() as sw:
-        restarts.run(_rng(seed))
-    result = restarts.result(seed, compile_s, sw, time.thread_time() - cpu0)
-    events.finish(counts=restarts.totals)
-    return result
-
-
 @renamed_keywords(seconds="time_limit", max_nodes="node_limit")
 def search(
     puzzle: Puzzle,
@@ -267,11 +238,39 @@ def search(
     greedily. A KeyboardInterrupt ends the search and returns what was found so far
     (``interrupted``). ``progress`` receives :class:`~rompicapo.common.ProgressEvent`
     objects about every half second (``done``: nodes; ``best``: the best search score;
-    ``counts``: nodes, placements, deepest, best_score, max_score). ``on_progress`` is the
-    earlier dict callback, kept for old scripts. (Old keyword names: ``seconds``,
+    ``counts``: nodes, placements, deepest, best_score, max_score; ``answer``: the best
+    partial board's placements). ``should_stop()`` is asked between kernel calls.
+
+    ``on_progress``, the dict callback of earlier releases, still works for this release
+    with a DeprecationWarning: pass ``progress``. (Old keyword names: ``seconds``,
     ``max_nodes``.)
     """
-    return search_reporting(
-        puzzle, clues, settings=settings, time_limit=time_limit, node_limit=node_limit,
-        seed=seed, progress=progress, should_stop=should_stop, report=on_progress,
-    )  # fmt: skip
+    if on_progress is not None:
+        warn_on_progress("search")
+    deadline = Deadline(check_time_limit(time_limit))
+    node_limit = check_node_limit(node_limit)
+    seed = check_seed(seed) or 0
+    check_puzzle(puzzle)
+    events = Progress(progress, unit="nodes")
+    plans = plans_of(puzzle, clues, settings)
+    compile_s = sum(prepare_machine(p, deadline.time_limit, node_limit) for p in plans)
+    compile_s += warm_plans(plans)
+    restarts = _Restarts(plans, deadline, node_limit, should_stop, events, on_progress)
+    cpu0 = time.thread_time()
+    with Stopwatch() as sw:
+        restarts.run(_rng(seed))
+    result = restarts.result(seed, compile_s, sw, time.thread_time() - cpu0)
+    events.finish(counts=restarts.totals)
+    return result
+
+
+def warn_on_progress(function: str) -> None:
+    """The DeprecationWarning of a call that passes ``on_progress`` (stack: the caller, the
+    renamed-keywords wrapper, the function, this)."""
+    warnings.warn(
+        f"{function}(): on_progress= is deprecated and goes in the next release; pass "
+        "progress= (a callable taking rompicapo.common.ProgressEvent; the best board is in "
+        "its answer)",
+        DeprecationWarning,
+        stacklevel=4,
+    )

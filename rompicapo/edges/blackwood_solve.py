@@ -24,6 +24,7 @@ from rompicapo.common import (
     Overseer,
     Progress,
     ProgressCallback,
+    ProgressEvent,
     ProgressFolder,
     check_int,
     check_node_limit,
@@ -36,7 +37,7 @@ from rompicapo.common import (
 )
 from rompicapo.edges.blackwood_plan import Plan, Settings, check_puzzle
 from rompicapo.edges.blackwood_results import EdgeSearchResult, complete_board
-from rompicapo.edges.blackwood_search import LegacyProgress, search, search_reporting
+from rompicapo.edges.blackwood_search import LegacyProgress, search, warn_on_progress
 from rompicapo.edges.blackwood_walker import plans_of, warm_plans
 from rompicapo.edges.puzzle import Board, Puzzle
 from rompicapo.edges.puzzle import score as model_score
@@ -71,6 +72,16 @@ def _report_of(res: EdgeSearchResult) -> dict:
     }
 
 
+def _writer(channel: JobChannel) -> ProgressCallback:
+    """A job's progress callback: each report into its progress file, with its best board."""
+
+    def write(event: ProgressEvent) -> None:
+        if event.kind in ("progress", "best") and event.counts:
+            channel.write({"seconds": event.elapsed, **event.counts, "best": event.answer or []})
+
+    return write
+
+
 def run_job(spec: dict) -> dict:
     """One worker's search (module level so processes and Dask workers can import it)."""
     puzzle = Puzzle(
@@ -87,14 +98,14 @@ def run_job(spec: dict) -> dict:
     # only for what is left of the whole command's time limit.
     end = spec.get("end")
     time_limit = None if end is None else max(0.05, end - time.time())
-    res = search_reporting(
+    res = search(
         puzzle,
         clues,
         settings=settings,
         time_limit=time_limit,
         node_limit=spec.get("max_nodes"),
         seed=spec["seed"],
-        report=channel.write if channel.active else None,
+        progress=_writer(channel) if channel.active else None,
         should_stop=channel.stop_requested if channel.active else None,
     )
     if res.interrupted:
@@ -187,9 +198,12 @@ class _Relay:
         }
         counts = {k: int(v) for k, v in info.items() if k != "seconds"}
         events = self.events
-        events.update(placements, counts=counts)
+        # the best first: the events after it carry its board (answer) with its score
         if info["best_score"] > (-1 if events.best_value is None else events.best_value):
-            events.best(info["best_score"], counts=counts)
+            leader = max(reports, key=lambda p: p["best_score"])
+            events.done = placements
+            events.best(info["best_score"], counts=counts, answer=leader.get("best"))
+        events.update(placements, counts=counts)
         if self.on_progress is not None:
             self.on_progress(info)
 
@@ -335,10 +349,15 @@ def solve(
     from the progress files the local jobs write every half second. ``progress`` receives
     :class:`~rompicapo.common.ProgressEvent` objects about every second (``done``:
     placements; ``best``: the best search score; ``counts``: placements, deepest, best_score,
-    max_score, jobs); ``on_progress`` is the earlier dict callback. A ``scheduler`` address is
-    reached (or refused in one line) before anything starts. (Old keyword names: ``seconds``,
+    max_score, jobs; ``answer``: the best board's placements). A ``scheduler`` address is
+    reached (or refused in one line) before anything starts.
+
+    ``on_progress``, the dict callback of earlier releases, still works for this release
+    with a DeprecationWarning: pass ``progress``. (Old keyword names: ``seconds``,
     ``max_nodes``.)
     """
+    if on_progress is not None:
+        warn_on_progress("solve")
     deadline = Deadline(check_time_limit(time_limit))
     node_limit = check_node_limit(node_limit)
     seed = check_seed(seed) or 0

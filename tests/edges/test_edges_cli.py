@@ -118,3 +118,22 @@ def test_named_clues_only_on_eternity2(tmp_path: Path, capsys) -> None:
     pieces, _ = _generate(tmp_path)
     assert main(["edges", "solve", str(pieces), "--clues", "all", "--jobs", "1"]) == 2
     assert "Eternity II" in capsys.readouterr().err
+
+
+def test_the_edges_printer_logs_best_score_depth_and_rate(capsys) -> None:
+    # stderr captured is not a terminal: plain lines, the first at once, then every 10 s
+    from rompicapo.cli.edges import printer
+    from rompicapo.common import ProgressEvent
+
+    counts = {"placements": 3_000_000, "deepest": 30, "best_score": 55, "max_score": 60}
+    with printer("edges solve", quiet=False) as progress:
+        for elapsed in (1.0, 2.0, 11.5):
+            progress(ProgressEvent("progress", done=9, unit="placements", elapsed=elapsed,
+                                   counts=counts))  # fmt: skip
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert "best 55/60" in lines[0] and "deepest 30" in lines[0]
+    assert "3.0 M placements/s" in lines[0]
+    with printer("edges solve", quiet=True) as progress:
+        progress(ProgressEvent("progress", elapsed=50.0, counts=counts))
+    assert capsys.readouterr().err == ""
