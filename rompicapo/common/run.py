@@ -301,9 +301,7 @@ class Progress:
         if self.callback is not None and time.monotonic() - self._last >= self.interval:
             self._emit("progress", counts, message)
 
-    def best(
-        self, value: Any, *, counts: dict[str, int] | None = None, answer: Any = None
-    ) -> None:
+    def best(self, value: Any, *, counts: dict[str, int] | None = None, answer: Any = None) -> None:
         """A better answer: ``value`` its score (``best`` of the events from now on) and,
         when given, ``answer`` the answer itself (their ``answer``)."""
         self.best_value = value
