@@ -60,7 +60,7 @@ def _board(rows: int, cols: int, placements) -> Board:
 def eternity(seeds: int, solve_s: float, polish_s: float) -> None:
     puzzle, clues = eternity2(), eternity2_clues("centre")
     # compile (the kernels and the plan's machine) outside the timings
-    search(puzzle, clues, settings=Settings(kernel="machine"), seconds=None, max_nodes=1000)
+    search(puzzle, clues, settings=Settings(kernel="machine"), time_limit=None, node_limit=1000)
     print(
         f"## Eternity II, centre clue: the {solve_s:g} s board, then {polish_s:g} s of the "
         f"improver vs {polish_s:g} s more of the solver (1 thread each)\n"

@@ -102,8 +102,10 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
     )
     s.add_argument(
-        "--node-cap", type=positive_int, default=None, metavar="N", help="restart every N nodes"
-    )
+        "--restart-nodes", "--node-cap", dest="restart_nodes", type=positive_int, default=None,
+        metavar="N", help="restart with new tie-breaks every N nodes (default: Blackwood's "
+        "5e10; alias --node-cap, its earlier name)",
+    )  # fmt: skip
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     s.add_argument(
         "--polish",
@@ -135,12 +137,9 @@ def _add_improve(sub: argparse._SubParsersAction) -> None:
         "clue on Eternity II when the board has it, none elsewhere)",
     )
     im.add_argument(
-        "--node-cap",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="nodes per repair (default 2000)",
-    )
+        "--repair-nodes", "--node-cap", dest="repair_nodes", type=positive_int, default=None,
+        metavar="N", help="nodes per repair (default 2000; alias --node-cap, its earlier name)",
+    )  # fmt: skip
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )
@@ -245,7 +244,7 @@ def _settings(args):
         quota=args.quota,
         breaks=breaks,
         heuristic=heuristic,
-        node_cap=args.node_cap if args.node_cap is not None else BLACKWOOD_NODE_CAP,
+        restart_nodes=args.restart_nodes if args.restart_nodes is not None else BLACKWOOD_NODE_CAP,
         quota_scale=args.quota_scale,
     )
 
@@ -331,7 +330,7 @@ def _improve(args) -> int:
             clues=args.clues,
             time_limit=time_left(args),
             node_limit=args.node_limit,
-            node_cap=args.node_cap,
+            repair_nodes=args.repair_nodes,
             seed=args.seed,
             progress=live,
             out=args.out,

@@ -332,6 +332,10 @@ def renamed_keywords(**old_to_new: str):
     import warnings
 
     def wrap(func):
+        # a class's __init__ (Budget.__init__ = renamed_keywords(...)(Budget.__init__)) is
+        # named as the class is called: "Budget(): nodes= is now node_limit="
+        name = func.__qualname__.removesuffix(".__init__")
+
         @functools.wraps(func)
         def inner(*args, **kwargs):
             for old, new in old_to_new.items():
@@ -339,7 +343,7 @@ def renamed_keywords(**old_to_new: str):
                     if new in kwargs:
                         raise InputError(f"give {new} or its old name {old}, not both")
                     warnings.warn(
-                        f"{func.__name__}(): {old}= is now {new}=",
+                        f"{name}(): {old}= is now {new}=",
                         DeprecationWarning,
                         stacklevel=2,
                     )

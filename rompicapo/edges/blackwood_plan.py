@@ -12,12 +12,13 @@ fill-order builders, which think as Blackwood does, from the bottom row up.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from rompicapo.common import InputError, check_int
+from rompicapo.common import InputError, check_int, renamed_keywords
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems
 
 __all__ = [
@@ -275,7 +276,9 @@ class Settings:
     quota: str | tuple[int, ...] = "auto"
     breaks: str | tuple[int, ...] = "auto"
     heuristic: tuple[int, ...] | None = None
-    node_cap: int = BLACKWOOD_NODE_CAP
+    # nodes per run before a restart with new tie-breaks (Settings(node_cap=...) in earlier
+    # releases, still accepted with a DeprecationWarning)
+    restart_nodes: int = BLACKWOOD_NODE_CAP
     quota_scale: float | None = None  # multiplies the quota (below 1: looser); None = auto
     # Candidate order of a perfect-board search (no quota, no breaks): "fail-first" runs the
     # exact kernel (forward checking; candidates leaving the next cell fewest options first),
@@ -333,7 +336,9 @@ class Settings:
                 ),
             )
         object.__setattr__(
-            self, "node_cap", check_int(self.node_cap, "node_cap", minimum=1, maximum=10**18)
+            self,
+            "restart_nodes",
+            check_int(self.restart_nodes, "restart_nodes", minimum=1, maximum=10**18),
         )
         if self.quota_scale is not None:
             scale = self.quota_scale
@@ -361,11 +366,23 @@ class Settings:
             quota=quota if self.quota == "auto" else self.quota,
             breaks=breaks if self.breaks == "auto" else self.breaks,
             heuristic=self.heuristic if self.heuristic is not None else heuristic_colours(puzzle),
-            node_cap=self.node_cap,
+            restart_nodes=self.restart_nodes,
             quota_scale=scale if self.quota_scale is None else self.quota_scale,
             value_order=self.value_order,
             kernel=self.kernel,
         )
+
+    @property
+    def node_cap(self) -> int:
+        """The earlier name of :attr:`restart_nodes` (deprecated)."""
+        warnings.warn(
+            "Settings.node_cap is now Settings.restart_nodes", DeprecationWarning, stacklevel=2
+        )
+        return self.restart_nodes
+
+
+# Settings(node_cap=...) of earlier releases: restart_nodes, with a DeprecationWarning.
+Settings.__init__ = renamed_keywords(node_cap="restart_nodes")(Settings.__init__)  # type: ignore[method-assign]
 
 
 @dataclass

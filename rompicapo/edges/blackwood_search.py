@@ -1,12 +1,13 @@
 """Blackwood's search, part 4: restarts in this process (:func:`search`).
 
 Each run draws new tables from the seed and its run number and walks them until the node cap
-(``Settings.node_cap``), a perfect board, the whole tree searched, the time or node limit, or
+(``Settings.restart_nodes``), a perfect board, the whole tree searched, the time or node limit, or
 Ctrl-C; the best partial board over all runs is kept and completed greedily.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from rompicapo.common import (
     Deadline,
     Progress,
     ProgressCallback,
+    ProgressEvent,
     Stopwatch,
     check_node_limit,
     check_seed,
@@ -41,7 +43,7 @@ from rompicapo.edges.blackwood_walker import (
 from rompicapo.edges.puzzle import Board, Puzzle
 from rompicapo.edges.puzzle import score as model_score
 
-__all__ = ["CHUNK_SECONDS", "LegacyProgress", "search", "warn_on_progress"]
+__all__ = ["CHUNK_SECONDS", "LegacyProgress", "accepts_on_progress", "search"]
 
 # A kernel call runs this long before Python looks at the clock, prints the live line and
 # lets Ctrl-C in: short enough to feel live, long enough that the calls cost nothing.
@@ -69,10 +71,9 @@ class _Restarts:
         node_limit: int | None,
         should_stop: Callable[[], bool] | None,
         events: Progress,
-        report: LegacyProgress | None,
     ) -> None:
         self.plans, self.deadline, self.node_limit = plans, deadline, node_limit
-        self.should_stop, self.events, self.report = should_stop, events, report
+        self.should_stop, self.events = should_stop, events
         self.puzzle = plans[0].puzzle
         self.n = self.puzzle.rows * self.puzzle.cols
         self.totals = {"nodes": 0, "placements": 0, "restarts": 0}
@@ -114,7 +115,7 @@ class _Restarts:
         """One run on new tables until its node cap or the end: (kernel status, stop)."""
         run = self.totals["restarts"]
         plan = self.plans[run % len(self.plans)]
-        node_cap = plan.settings.node_cap
+        node_cap = plan.settings.restart_nodes
         if len(self.plans) > 1:
             node_cap = min(node_cap, PORTFOLIO_FIRST_CAP << (run // len(self.plans)))
         tables = build_tables(plan, rng)
@@ -157,7 +158,7 @@ class _Restarts:
                 return status, stop
 
     def _tell(self, done_nodes: int, stop: bool) -> None:
-        """Progress events (and the dict report) every CHUNK_SECONDS, and at the end."""
+        """Progress events every CHUNK_SECONDS, and at the end."""
         now = time.perf_counter()
         if now - self.last_report < CHUNK_SECONDS and not stop:
             return
@@ -177,8 +178,6 @@ class _Restarts:
             events.done = done_nodes
             events.best(self.best_score, counts=counts, answer=self.best_partial.placements())
         events.update(done_nodes, counts=counts)
-        if self.report is not None:
-            self.report({**info, "best": self.best_partial.placements()})
 
     def result(self, seed: int, compile_s: float, sw: Stopwatch, cpu: float) -> EdgeSearchResult:
         """The result: the best partial board completed greedily, counted and described."""
@@ -209,13 +208,46 @@ class _Restarts:
                 "quota_scale": st.quota_scale,
                 "breaks": st.breaks if isinstance(st.breaks, str) else list(st.breaks),
                 "heuristic": list(st.heuristic or ()),
-                "node_cap": st.node_cap,
+                "restart_nodes": st.restart_nodes,
                 "seed": seed,
                 "clues": plan.clues.n_placed,
             },
         )
 
 
+def accepts_on_progress(func):
+    """``func(on_progress=...)``, the dict callback of earlier releases, keeps working for
+    one release with a DeprecationWarning naming ``progress``: the dict (seconds, the counts,
+    ``best``: the best board's placements) is made from each ProgressEvent that has counts."""
+
+    @functools.wraps(func)
+    def inner(*args, **kwargs):
+        legacy = kwargs.pop("on_progress", None)
+        if legacy is not None:
+            warnings.warn(
+                f"{func.__name__}(): on_progress= is deprecated and goes in the next release; "
+                "pass progress= (a callable taking rompicapo.common.ProgressEvent; the best "
+                "board is in its answer)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            kwargs["progress"] = _also_legacy(kwargs.get("progress"), legacy)
+        return func(*args, **kwargs)
+
+    return inner
+
+
+def _also_legacy(progress: ProgressCallback | None, legacy: LegacyProgress) -> ProgressCallback:
+    def both(event: ProgressEvent) -> None:
+        if progress is not None:
+            progress(event)
+        if event.kind in ("progress", "best") and event.counts:
+            legacy({"seconds": event.elapsed, **event.counts, "best": event.answer or []})
+
+    return both
+
+
+@accepts_on_progress
 @renamed_keywords(seconds="time_limit", max_nodes="node_limit")
 def search(
     puzzle: Puzzle,
@@ -227,26 +259,23 @@ def search(
     seed: int | None = 0,
     progress: ProgressCallback | None = None,
     should_stop: Callable[[], bool] | None = None,
-    on_progress: LegacyProgress | None = None,
 ) -> EdgeSearchResult:
     """Blackwood's search in this process (one thread) until a perfect board, the whole tree
     searched, ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
     ``node_limit`` nodes in total, or Ctrl-C.
 
     Each run draws new tables from ``seed`` and its run number and stops at the node cap
-    (``settings.node_cap``); the best partial board over all runs is returned, completed
+    (``settings.restart_nodes``); the best partial board over all runs is returned, completed
     greedily. A KeyboardInterrupt ends the search and returns what was found so far
     (``interrupted``). ``progress`` receives :class:`~rompicapo.common.ProgressEvent`
     objects about every half second (``done``: nodes; ``best``: the best search score;
     ``counts``: nodes, placements, deepest, best_score, max_score; ``answer``: the best
     partial board's placements). ``should_stop()`` is asked between kernel calls.
 
-    ``on_progress``, the dict callback of earlier releases, still works for this release
-    with a DeprecationWarning: pass ``progress``. (Old keyword names: ``seconds``,
-    ``max_nodes``.)
+    ``on_progress=``, the dict callback of earlier releases, still works for this release
+    with a DeprecationWarning (:func:`accepts_on_progress`). (Old keyword names:
+    ``seconds``, ``max_nodes``.)
     """
-    if on_progress is not None:
-        warn_on_progress("search")
     deadline = Deadline(check_time_limit(time_limit))
     node_limit = check_node_limit(node_limit)
     seed = check_seed(seed) or 0
@@ -255,22 +284,10 @@ def search(
     plans = plans_of(puzzle, clues, settings)
     compile_s = sum(prepare_machine(p, deadline.time_limit, node_limit) for p in plans)
     compile_s += warm_plans(plans)
-    restarts = _Restarts(plans, deadline, node_limit, should_stop, events, on_progress)
+    restarts = _Restarts(plans, deadline, node_limit, should_stop, events)
     cpu0 = time.thread_time()
     with Stopwatch() as sw:
         restarts.run(_rng(seed))
     result = restarts.result(seed, compile_s, sw, time.thread_time() - cpu0)
     events.finish(counts=restarts.totals)
     return result
-
-
-def warn_on_progress(function: str) -> None:
-    """The DeprecationWarning of a call that passes ``on_progress`` (stack: the caller, the
-    renamed-keywords wrapper, the function, this)."""
-    warnings.warn(
-        f"{function}(): on_progress= is deprecated and goes in the next release; pass "
-        "progress= (a callable taking rompicapo.common.ProgressEvent; the best board is in "
-        "its answer)",
-        DeprecationWarning,
-        stacklevel=4,
-    )

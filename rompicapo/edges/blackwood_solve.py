@@ -37,7 +37,7 @@ from rompicapo.common import (
 )
 from rompicapo.edges.blackwood_plan import Plan, Settings, check_puzzle
 from rompicapo.edges.blackwood_results import EdgeSearchResult, complete_board
-from rompicapo.edges.blackwood_search import LegacyProgress, search, warn_on_progress
+from rompicapo.edges.blackwood_search import accepts_on_progress, search
 from rompicapo.edges.blackwood_walker import plans_of, warm_plans
 from rompicapo.edges.puzzle import Board, Puzzle
 from rompicapo.edges.puzzle import score as model_score
@@ -176,11 +176,10 @@ def _n_jobs(jobs: object, scheduler: object, deadline: Deadline) -> tuple[int, s
 
 
 class _Relay:
-    """The jobs' reports as one progress: events (``done``: placements) and the dict
-    callback of earlier releases."""
+    """The jobs' reports as one progress (``done``: placements)."""
 
-    def __init__(self, puzzle: Puzzle, progress: ProgressCallback | None, on_progress: Any) -> None:
-        self.puzzle, self.on_progress = puzzle, on_progress
+    def __init__(self, puzzle: Puzzle, progress: ProgressCallback | None) -> None:
+        self.puzzle = puzzle
         self.events = Progress(progress, unit="placements")
         self.t0 = time.perf_counter()
 
@@ -204,8 +203,6 @@ class _Relay:
             events.done = placements
             events.best(info["best_score"], counts=counts, answer=leader.get("best"))
         events.update(placements, counts=counts)
-        if self.on_progress is not None:
-            self.on_progress(info)
 
 
 class _Jobs:
@@ -324,6 +321,7 @@ def _merged(
     )
 
 
+@accepts_on_progress
 @renamed_keywords(seconds="time_limit", max_nodes="node_limit")
 def solve(
     puzzle: Puzzle,
@@ -336,7 +334,6 @@ def solve(
     seed: int | None = 0,
     scheduler: object | None = None,
     progress: ProgressCallback | None = None,
-    on_progress: LegacyProgress | None = None,
 ) -> EdgeSearchResult:
     """Blackwood's search on ``jobs`` processes (default: all cores; more are capped to the
     cores with a ``note``) or a Dask cluster, each with its own seed (``seed``, ``seed+1``,
@@ -352,12 +349,9 @@ def solve(
     max_score, jobs; ``answer``: the best board's placements). A ``scheduler`` address is
     reached (or refused in one line) before anything starts.
 
-    ``on_progress``, the dict callback of earlier releases, still works for this release
-    with a DeprecationWarning: pass ``progress``. (Old keyword names: ``seconds``,
-    ``max_nodes``.)
+    ``on_progress=``, the dict callback of earlier releases, still works for this release
+    with a DeprecationWarning. (Old keyword names: ``seconds``, ``max_nodes``.)
     """
-    if on_progress is not None:
-        warn_on_progress("solve")
     deadline = Deadline(check_time_limit(time_limit))
     node_limit = check_node_limit(node_limit)
     seed = check_seed(seed) or 0
@@ -373,7 +367,7 @@ def solve(
         puzzle, clues, st, n_jobs, seed, end=end, max_nodes=node_limit,
         progress_dir=str(folder.path) if client is None else None,
     )  # fmt: skip
-    relay = _Relay(puzzle, progress, on_progress)
+    relay = _Relay(puzzle, progress)
     overseer = Overseer(folder, deadline, relay, local=client is None, grace=OVERRUN_GRACE)
     overseer.start()
     runner = _Jobs(folder, client)

@@ -17,7 +17,7 @@ module does the same with real parts:
 - :func:`run_study` runs the jobs on local processes or a Dask cluster and writes each result
   into a SQLite file in its own transaction as it arrives. A job's identity is a hash of the
   puzzle, parameters, seed and budget: finished jobs are never rerun, so an interrupted study
-  (Ctrl-C, a killed machine, ``max_results``) resumes where it stopped;
+  (Ctrl-C, a killed machine, ``limit``) resumes where it stopped;
 - :func:`study` is the ``rompicapo edges study`` command as one call (the budget, the
   design, the file checked before any job);
 - :mod:`rompicapo.edges.study_report` turns the file into a summary table and plots (it
@@ -51,6 +51,7 @@ from rompicapo.common import (
     check_node_limit,
     check_time_limit,
     connect_scheduler,
+    renamed_keywords,
     run_jobs,
 )
 from rompicapo.edges.blackwood import (
@@ -151,7 +152,7 @@ def _run_job(spec: dict) -> dict:
     for r, c, k, rot in spec["clues"]:
         clues.piece[r, c], clues.rotation[r, c] = k, rot
     variant = Variant.from_dict(spec["variant"])
-    budget = Budget(**spec["budget"])
+    budget = Budget.from_dict(spec["budget"])
     # The curve is in units of Blackwood's 122 sides: rescale to this colour set's sides.
     sides = int(np.isin(puzzle.pieces, np.array(variant.heuristic, dtype=np.int16)).sum())
     ratio = sides / BLACKWOOD_HEURISTIC_SIDES
@@ -160,7 +161,7 @@ def _run_job(spec: dict) -> dict:
         quota=tuple(int(q * ratio) for q in variant.quota),
         breaks=variant.breaks,
         heuristic=variant.heuristic,
-        node_cap=BLACKWOOD_NODE_CAP,
+        restart_nodes=BLACKWOOD_NODE_CAP,
         quota_scale=1.0,
         value_order="table",  # Blackwood's kernel, whatever the variant
     )
@@ -170,8 +171,8 @@ def _run_job(spec: dict) -> dict:
         puzzle,
         clues,
         settings=settings,
-        time_limit=budget.seconds,
-        node_limit=budget.nodes,
+        time_limit=budget.time_limit,
+        node_limit=budget.node_limit,
         seed=spec["seed"],
     )
     if res.interrupted:  # search keeps Ctrl-C to itself; a study job passes it on
@@ -205,7 +206,7 @@ class StudyRun(SearchResult):
     already_done: int = 0  # found finished in the file
     ran: int = 0  # finished and written by this call
     elsewhere: int = 0  # taken by another study running on the same file
-    interrupted: bool = False  # Ctrl-C (or max_results) stopped it before the end
+    interrupted: bool = False  # Ctrl-C (or limit) stopped it before the end
     seconds: float = 0.0
     placements: int = 0
     cpu_seconds: float = 0.0
@@ -259,6 +260,7 @@ class StudyRun(SearchResult):
         return text
 
 
+@renamed_keywords(max_results="limit")
 def run_study(
     db: str | Path,
     puzzle: Puzzle,
@@ -268,7 +270,7 @@ def run_study(
     clues: Board | None = None,
     jobs: int | None = None,
     scheduler: object | None = None,
-    max_results: int | None = None,
+    limit: int | None = None,
     on_result: Callable[[dict, dict], None] | None = None,
     on_start: Callable[[int], None] | None = None,
     job_func: Callable[[dict], dict] = run_job,
@@ -276,17 +278,18 @@ def run_study(
     """Run the study's unfinished jobs and write each result to ``db`` as it arrives.
 
     ``jobs``: local processes (default all cores; 1 = in this process); ``scheduler``: a Dask
-    scheduler address (or ``distributed.Client``) instead. ``max_results`` stops after that many
+    scheduler address (or ``distributed.Client``) instead. ``limit`` stops after that many
     new results (a job budget; the rest stays for the next call). Ctrl-C stops too; both keep
     every finished result and report ``interrupted``. ``on_start(n)`` hears how many jobs were
-    found finished, ``on_result(job, row)`` sees each new result after it is stored.
+    found finished, ``on_result(job, row)`` sees each new result after it is stored. (Old
+    keyword name: ``max_results``.)
     """
     global _interrupted
     _interrupted = False
     design = design or Design()
-    budget = budget or Budget(seconds=10.0)
-    if max_results is not None:
-        max_results = check_int(max_results, "max results", minimum=1, maximum=10**18)
+    budget = budget or Budget(time_limit=10.0)
+    if limit is not None:
+        limit = check_int(limit, "limit", minimum=1, maximum=10**18)
     if jobs is not None:
         jobs = check_int(jobs, "jobs", minimum=1, maximum=4096)
     planned = plan_jobs(puzzle, design, budget, clues)
@@ -311,7 +314,7 @@ def run_study(
             on_start(run.already_done)
         if todo:
             mine = claimed(conn, todo, owner, run)
-            _run_into(conn, run, mine, job_func, jobs, scheduler, max_results, on_result)
+            _run_into(conn, run, mine, job_func, jobs, scheduler, limit, on_result)
     finally:
         release_claims(conn, owner)
         conn.close()
@@ -321,7 +324,7 @@ def run_study(
     return run
 
 
-def _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result) -> None:
+def _run_into(conn, run, todo, job_func, jobs, scheduler, limit, on_result) -> None:
     it = run_jobs(job_func, todo, n_jobs=jobs, scheduler=scheduler)
     try:
         for job, out in it:
@@ -332,7 +335,7 @@ def _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result
             run.workers.add((out["host"], out["pid"]))
             if on_result is not None:
                 on_result(job, out)
-            if max_results is not None and run.ran >= max_results:
+            if limit is not None and run.ran >= limit:
                 run.interrupted = run.remaining > 0
                 break
     except KeyboardInterrupt:
@@ -341,6 +344,7 @@ def _run_into(conn, run, todo, job_func, jobs, scheduler, max_results, on_result
         it.close()  # cancels the jobs in flight (their results would be rerun, never lost)
 
 
+@renamed_keywords(max_results="limit")
 def study(
     pieces: str | Path | Puzzle,
     db: str | Path,
@@ -351,7 +355,7 @@ def study(
     jobs: int | None = None,
     scheduler: object | None = None,
     design: Design | None = None,
-    max_results: int | None = None,
+    limit: int | None = None,
     progress: ProgressCallback | None = None,
     allow_duplicates: bool = False,
 ) -> StudyRun:
@@ -361,8 +365,9 @@ def study(
     ``time_limit`` and ``node_limit`` are each job's budget (a node budget is reproducible on
     any machine; neither: 10 s per job). ``progress`` receives a
     :class:`~rompicapo.common.ProgressEvent` per finished job (``done``/``total`` in jobs,
-    ``best``: the best score so far). Everything (the design, the budget, the study file,
-    the scheduler address) is checked before the first job.
+    ``best``: the best score so far); ``limit`` stops after that many new results. Everything
+    (the design, the budget, the study file, the scheduler address) is checked before the
+    first job. (Old keyword name: ``max_results``.)
     """
     puzzle = (
         pieces
@@ -374,7 +379,7 @@ def study(
     nodes = check_node_limit(node_limit)
     if seconds is None and nodes is None:
         seconds = 10.0
-    budget = Budget(nodes=nodes, seconds=seconds)
+    budget = Budget(node_limit=nodes, time_limit=seconds)
     design = design or Design()
     total = len(plan_jobs(puzzle, design, budget, clue_board))  # validates the design too
     events = Progress(progress, unit="jobs", total=total)
@@ -392,7 +397,7 @@ def study(
 
     run = run_study(
         db, puzzle, design, budget, clues=clue_board, jobs=jobs, scheduler=scheduler,
-        max_results=max_results, on_result=on_result, on_start=on_start,
+        limit=limit, on_result=on_result, on_start=on_start,
     )  # fmt: skip
     run.best_score = None if best["score"] < 0 else best["score"]
     events.finish()

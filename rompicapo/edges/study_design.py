@@ -13,11 +13,18 @@ import hashlib
 import itertools
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
-from rompicapo.common import InputError, check_int, check_node_limit, check_time_limit, loads_json
+from rompicapo.common import (
+    InputError,
+    check_int,
+    check_node_limit,
+    check_time_limit,
+    loads_json,
+    renamed_keywords,
+)
 from rompicapo.edges.blackwood import (
     BLACKWOOD_BREAK_INDEXES,
     BLACKWOOD_HEURISTIC_COLOURS,
@@ -234,16 +241,33 @@ class Design:
 
 @dataclass(frozen=True)
 class Budget:
-    """How long each job runs: ``nodes`` (reproducible) and/or ``seconds`` (first one hit)."""
+    """How long each job runs: ``node_limit`` (reproducible) and/or ``time_limit`` seconds
+    (the first one hit). ``Budget(nodes=..., seconds=...)`` of earlier releases still works,
+    with a DeprecationWarning."""
 
-    nodes: int | None = None
-    seconds: float | None = None
+    node_limit: int | None = None
+    time_limit: float | None = None
 
     def __post_init__(self) -> None:
-        if self.nodes is None and self.seconds is None:
+        if self.node_limit is None and self.time_limit is None:
             raise InputError("a study job needs a node or a time budget")
-        object.__setattr__(self, "nodes", check_node_limit(self.nodes, "node budget"))
-        object.__setattr__(self, "seconds", check_time_limit(self.seconds, "time budget"))
+        object.__setattr__(self, "node_limit", check_node_limit(self.node_limit, "node budget"))
+        object.__setattr__(self, "time_limit", check_time_limit(self.time_limit, "time budget"))
+
+    def to_dict(self) -> dict:
+        """The budget as study files and job ids hold it, under its first names (``nodes``,
+        ``seconds``): the ids of jobs planned before the renaming stay the same, so a study
+        made then resumes."""
+        return {"nodes": self.node_limit, "seconds": self.time_limit}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Budget:
+        return cls(node_limit=data.get("nodes"), time_limit=data.get("seconds"))
+
+
+Budget.__init__ = renamed_keywords(nodes="node_limit", seconds="time_limit")(  # type: ignore[method-assign]
+    Budget.__init__
+)
 
 
 def puzzle_hash(puzzle: Puzzle) -> str:
@@ -251,9 +275,9 @@ def puzzle_hash(puzzle: Puzzle) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _job_id(puzzle_hash: str, clues: list, variant: Variant, seed: int, budget: Budget) -> str:
+def _job_id(p_hash: str, clues: list, variant: Variant, seed: int, budget: Budget) -> str:
     ident = json.dumps(
-        [puzzle_hash, clues, variant.to_dict(), seed, asdict(budget)],
+        [p_hash, clues, variant.to_dict(), seed, budget.to_dict()],
         sort_keys=True,
         separators=(",", ":"),
     )
@@ -325,7 +349,7 @@ def plan_jobs(
                     "clues": clue_list,
                     "variant": variant.to_dict(),
                     "seed": seed,
-                    "budget": asdict(budget),
+                    "budget": budget.to_dict(),
                 },
             )  # fmt: skip
     out = list(jobs.values())

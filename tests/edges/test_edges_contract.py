@@ -420,7 +420,7 @@ def _small_study(tmp_path: Path) -> Path:
 
     db = tmp_path / "s.sqlite"
     design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
-    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    run_study(db, eternity2(), design, Budget(node_limit=2000), jobs=1)
     return db
 
 
