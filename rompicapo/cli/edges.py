@@ -250,7 +250,9 @@ def _settings(args):
 
 
 def _finish(result, args, interrupted: bool) -> int:
-    """Print the result (JSON or report) and the lines of writes that failed."""
+    """Print the result (JSON or report) and the lines of writes that failed: each says
+    where its result was kept instead. A failed write exits with EXIT_OUTPUT (1), after
+    Ctrl-C with EXIT_INTERRUPTED (130): never 0, never the user-mistake status 2."""
     if args.json:
         print(dumps_json(result.to_dict(), indent=2))
     else:
@@ -258,6 +260,14 @@ def _finish(result, args, interrupted: bool) -> int:
     errors = getattr(result, "write_errors", [])
     for line in errors:  # a write that failed after the work: the line says where it went
         print(f"rompicapo edges: error: {line}", file=sys.stderr)
+    # the board was to be written (--out, or the file of a stopped run) and no file kept it
+    wanted = getattr(args, "out", None) is not None or interrupted
+    kept = getattr(result, "out", "") is not None or getattr(result, "board", None) is None
+    if errors and wanted and not kept and args.json:
+        # no folder kept the board and the JSON does not hold it: the report (with the
+        # board) goes to stderr, so that stdout stays one JSON object
+        print("rompicapo edges: the board, which no file could keep:", file=sys.stderr)
+        sys.stderr.write(result.report())
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OUTPUT if errors else 0

@@ -46,6 +46,7 @@ from rompicapo.common.files import (
     write_bytes_atomic,
     write_checked_json,
     write_or_keep,
+    write_or_keep_where,
     write_or_print,
     write_text_atomic,
 )
@@ -148,6 +149,7 @@ __all__ = [
     "write_bytes_atomic",
     "write_checked_json",
     "write_or_keep",
+    "write_or_keep_where",
     "write_or_print",
     "write_text_atomic",
 ]

@@ -48,6 +48,9 @@ class EdgeSearchResult(SearchResult):
     polish: SearchResult | None = None
     # Set by solve(): why fewer jobs ran than were asked for (jobs capped to the cores).
     note: str | None = None
+    # Set by the command-level solve: the writes that failed after the work, each saying
+    # where its result was kept instead (``out`` is then that copy, or None when lost).
+    write_errors: list[str] = field(default_factory=list)
 
     _dict_exclude = ("puzzle", "board", "partial", "heat")
 
@@ -122,7 +125,8 @@ class EdgeSearchResult(SearchResult):
         text = "\n".join(lines) + "\n"
         if self.out:
             text += f"board written to {self.out}\n"
-        elif not self.interrupted and self.board is not None:
+        elif self.board is not None and (not self.interrupted or self.write_errors):
+            # (an interrupted run's board is printed when no file could keep it)
             text += format_board(self.final_board, p)
         return text
 
