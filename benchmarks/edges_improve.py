@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rompicapo.common import ProgressEvent
 from rompicapo.edges.blackwood import Settings, complete_board, search
 from rompicapo.edges.improve import improve
 from rompicapo.edges.puzzle import (
@@ -60,7 +61,7 @@ def _board(rows: int, cols: int, placements) -> Board:
 def eternity(seeds: int, solve_s: float, polish_s: float) -> None:
     puzzle, clues = eternity2(), eternity2_clues("centre")
     # compile (the kernels and the plan's machine) outside the timings
-    search(puzzle, clues, settings=Settings(kernel="machine"), seconds=None, max_nodes=1000)
+    search(puzzle, clues, settings=Settings(kernel="machine"), time_limit=None, node_limit=1000)
     print(
         f"## Eternity II, centre clue: the {solve_s:g} s board, then {polish_s:g} s of the "
         f"improver vs {polish_s:g} s more of the solver (1 thread each)\n"
@@ -76,15 +77,16 @@ def eternity(seeds: int, solve_s: float, polish_s: float) -> None:
     for seed in range(seeds):
         snap: dict = {}
 
-        def at_60(p: dict, snap: dict = snap) -> None:
-            if "best" not in snap and p["seconds"] >= solve_s:
-                snap.update(best=p["best"], score=p["best_score"])
+        def at_60(e: ProgressEvent, snap: dict = snap) -> None:
+            # the best board so far rides on every event with counts (its answer)
+            if "best" not in snap and e.counts and e.elapsed >= solve_s:
+                snap.update(best=e.answer or [], score=e.counts["best_score"])
 
-        r = search(puzzle, clues, seconds=solve_s + polish_s, seed=seed, on_progress=at_60)
+        r = search(puzzle, clues, time_limit=solve_s + polish_s, seed=seed, progress=at_60)
         partial = _board(16, 16, snap["best"])
         start = complete_board(partial, puzzle, clues)
         s_partial, s_start = score(partial, puzzle), score(start, puzzle)
-        imp = improve(partial, puzzle, seconds=polish_s, seed=seed, clues=clues)
+        imp = improve(partial, puzzle, time_limit=polish_s, seed=seed, clues=clues)
         ok = imp.verify() and r.verify()
         gain = imp.score_after - s_start
         solver_gain = r.score - s_start
@@ -131,9 +133,9 @@ def brendan(seeds: int, limit: float, fractions: list[float]) -> None:
                 rng = np.random.default_rng(seed)
                 partial = solution.copy()
                 partial.piece[rng.random((puzzle.rows, puzzle.cols)) < frac] = -1
-                imp = improve(partial, puzzle, seconds=limit, seed=seed)
+                imp = improve(partial, puzzle, time_limit=limit, seed=seed)
                 t_imp = imp.history[-1][0] if imp.solved else imp.solve_seconds
-                ref = search(puzzle, partial, seconds=limit, seed=seed)
+                ref = search(puzzle, partial, time_limit=limit, seed=seed)
                 runs += 1
                 solved["improver"] += imp.solved
                 solved["solver"] += ref.solved

@@ -60,7 +60,7 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--order", default="auto", help="fill order (auto: the portfolio)")
     ap.add_argument("--value-order", default="fail-first", choices=("fail-first", "table"))
-    ap.add_argument("--node-cap", type=int, default=BLACKWOOD_NODE_CAP)
+    ap.add_argument("--restart-nodes", "--node-cap", type=int, default=BLACKWOOD_NODE_CAP)
     args = ap.parse_args()
     if not DATA.is_dir():  # outside the repository: say so in one line, no traceback
         print(
@@ -69,7 +69,9 @@ def main() -> None:
             file=sys.stderr,
         )
         sys.exit(2)
-    settings = Settings(order=args.order, value_order=args.value_order, node_cap=args.node_cap)
+    settings = Settings(
+        order=args.order, value_order=args.value_order, restart_nodes=args.restart_nodes
+    )
     print(
         f"## Time to a perfect board, {args.seeds} seeds, limit {args.limit:g} s, "
         f"{args.jobs} job(s), order {args.order}, {args.value_order} (load {load()})\n"
@@ -84,12 +86,12 @@ def main() -> None:
         secs, cpus, nodes, places, best, solved = [], [], [], [], 0, 0
         for seed in range(args.seeds):
             if args.jobs == 1:
-                r = search(puzzle, settings=settings, seconds=args.limit, seed=seed)
+                r = search(puzzle, settings=settings, time_limit=args.limit, seed=seed)
             else:
                 r = solve(
                     puzzle,
                     settings=settings,
-                    seconds=args.limit,
+                    time_limit=args.limit,
                     jobs=args.jobs,
                     seed=100 * seed,
                 )

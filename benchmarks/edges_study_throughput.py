@@ -53,7 +53,7 @@ def one_study(workers: int, n_jobs: int, nodes: int, scheduler: str | None) -> d
             Path(tmp) / "bench.sqlite",
             eternity2(),
             design,
-            Budget(nodes=nodes),
+            Budget(node_limit=nodes),
             jobs=workers,
             scheduler=scheduler,
             on_result=on_result,

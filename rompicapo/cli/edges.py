@@ -7,7 +7,8 @@ from :mod:`rompicapo.cli.edges_study`). PIECES is a pieces file or ``eternity2``
 official set); BOARD is a board file or an e2.bucas.name URL.
 
 Each handler parses, makes one call of :mod:`rompicapo.edges` and prints ``report()`` (or
-``to_dict()`` with ``--json``); the live line on stderr draws the search's ProgressEvents.
+``to_dict()`` with ``--json``); progress on stderr is the common ProgressPrinter (best score,
+deepest depth, placements per second).
 """
 
 from __future__ import annotations
@@ -24,16 +25,16 @@ from rompicapo.cli.options import (
     seconds,
     time_left,
 )
+from rompicapo.cli.progress import LOG_SECONDS, ProgressPrinter
 from rompicapo.common import (
     EXIT_INTERRUPTED,
     EXIT_OUTPUT,
     InputError,
-    ProgressEvent,
     check_int,
     dumps_json,
 )
 
-__all__ = ["LiveLine", "register"]
+__all__ = ["LiveLine", "printer", "register"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,7 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from rompicapo.cli.edges_study import register_study
 
     register_study(sub)
+    _add_solve(sub)
+    _add_improve(sub)
+    _add_small_commands(sub)
 
+
+def _add_solve(sub: argparse._SubParsersAction) -> None:
     s = sub.add_parser("solve", help="search for the best board (Blackwood's algorithm)")
     s.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
     s.add_argument(
@@ -96,8 +102,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
     )
     s.add_argument(
-        "--node-cap", type=positive_int, default=None, metavar="N", help="restart every N nodes"
-    )
+        "--restart-nodes", "--node-cap", dest="restart_nodes", type=positive_int, default=None,
+        metavar="N", help="restart with new tie-breaks every N nodes (default: Blackwood's "
+        "5e10; alias --node-cap, its earlier name)",
+    )  # fmt: skip
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     s.add_argument(
         "--polish",
@@ -109,6 +117,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.set_defaults(handler=_solve, time_budget=lambda a: a.time_limit + (a.polish or 0.0))
     mark_paths(s, inputs=("pieces", "clues"), outputs=("out", "svg", "png", "heat"))
 
+
+def _add_improve(sub: argparse._SubParsersAction) -> None:
     im = sub.add_parser(
         "improve", help="polish a board: large-neighbourhood search (never lowers the score)"
     )
@@ -127,18 +137,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "clue on Eternity II when the board has it, none elsewhere)",
     )
     im.add_argument(
-        "--node-cap",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="nodes per repair (default 2000)",
-    )
+        "--repair-nodes", "--node-cap", dest="repair_nodes", type=positive_int, default=None,
+        metavar="N", help="nodes per repair (default 2000; alias --node-cap, its earlier name)",
+    )  # fmt: skip
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )
     im.set_defaults(handler=_improve)
     mark_paths(im, inputs=("board", "pieces", "clues"), outputs=("out",))
 
+
+def _add_small_commands(sub: argparse._SubParsersAction) -> None:
     sc = sub.add_parser("score", help="matched joints of a board, and its rule check")
     sc.add_argument("board", metavar="BOARD", help="board file or e2.bucas.name URL")
     sc.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")
@@ -189,53 +198,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-class LiveLine:
-    """A ``progress`` callback: one status line on stderr, rewritten in place on a terminal,
-    every 10 s otherwise. Draws the events of the search (placements/s, deepest, best score)
-    and of the polish (repairs, score)."""
+def printer(description: str, quiet: bool) -> ProgressPrinter:
+    """The edges commands' progress on stderr (a ``progress`` callback and context manager):
+    the common :class:`~rompicapo.cli.progress.ProgressPrinter`, which shows the best score,
+    the deepest depth and placements per second; a plain line every ``LOG_SECONDS`` when
+    stderr is not a terminal."""
+    return ProgressPrinter(description, enabled=not quiet, log_every=LOG_SECONDS)
 
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.tty = sys.stderr.isatty()
-        self.last = -10.0
-        self.shown = False
 
-    @staticmethod
-    def text(e: ProgressEvent) -> str:
-        c = e.counts
-        if e.unit == "repairs":
-            return (
-                f"{e.elapsed:6.1f} s  {int(e.done):,} repairs  "
-                f"score {c.get('score', '?')}/{c.get('max_score', '?')}"
-            )
-        rate = (c.get("placements", 0) / e.elapsed) if e.elapsed > 0 else 0.0
-        return (
-            f"{e.elapsed:6.1f} s  {rate / 1e6:6.2f} M placements/s  "
-            f"deepest {c.get('deepest', 0)}  best {c.get('best_score', '?')}/"
-            f"{c.get('max_score', '?')}"
-        )
-
-    def __call__(self, event: ProgressEvent) -> None:
-        if self.quiet or event.kind not in ("progress", "best") or not event.counts:
-            return
-        if not self.tty and event.elapsed - self.last < 10:
-            return
-        self.last = event.elapsed
-        text = self.text(event)
-        if self.tty:
-            sys.stderr.write("\r" + text + "   ")
-            self.shown = True
-        else:
-            sys.stderr.write(text + "\n")
-        sys.stderr.flush()
-
-    def __enter__(self) -> LiveLine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.shown:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+def LiveLine(quiet: bool) -> ProgressPrinter:
+    """The edges progress printer under its name of earlier releases (:func:`printer`)."""
+    return printer("edges", quiet)
 
 
 # --------------------------------------------------------------------------------------------
@@ -271,13 +244,15 @@ def _settings(args):
         quota=args.quota,
         breaks=breaks,
         heuristic=heuristic,
-        node_cap=args.node_cap if args.node_cap is not None else BLACKWOOD_NODE_CAP,
+        restart_nodes=args.restart_nodes if args.restart_nodes is not None else BLACKWOOD_NODE_CAP,
         quota_scale=args.quota_scale,
     )
 
 
 def _finish(result, args, interrupted: bool) -> int:
-    """Print the result (JSON or report) and the lines of writes that failed."""
+    """Print the result (JSON or report) and the lines of writes that failed: each says
+    where its result was kept instead. A failed write exits with EXIT_OUTPUT (1), after
+    Ctrl-C with EXIT_INTERRUPTED (130): never 0, never the user-mistake status 2."""
     if args.json:
         print(dumps_json(result.to_dict(), indent=2))
     else:
@@ -285,6 +260,14 @@ def _finish(result, args, interrupted: bool) -> int:
     errors = getattr(result, "write_errors", [])
     for line in errors:  # a write that failed after the work: the line says where it went
         print(f"rompicapo edges: error: {line}", file=sys.stderr)
+    # the board was to be written (--out, or the file of a stopped run) and no file kept it
+    wanted = getattr(args, "out", None) is not None or interrupted
+    kept = getattr(result, "out", "") is not None or getattr(result, "board", None) is None
+    if errors and wanted and not kept and args.json:
+        # no folder kept the board and the JSON does not hold it: the report (with the
+        # board) goes to stderr, so that stdout stays one JSON object
+        print("rompicapo edges: the board, which no file could keep:", file=sys.stderr)
+        sys.stderr.write(result.report())
     if interrupted:
         return EXIT_INTERRUPTED
     return EXIT_OUTPUT if errors else 0
@@ -324,7 +307,7 @@ def _say(args, line: str) -> None:
 def _solve(args) -> int:
     from rompicapo.edges import solve
 
-    with LiveLine(args.quiet or args.json) as live:
+    with printer("edges solve", args.quiet or args.json) as live:
         result = solve(
             args.pieces,
             args.clues,
@@ -350,14 +333,14 @@ def _solve(args) -> int:
 def _improve(args) -> int:
     from rompicapo.edges import improve_board
 
-    with LiveLine(args.quiet or args.json) as live:
+    with printer("edges improve", args.quiet or args.json) as live:
         result = improve_board(
             args.board,
             args.pieces,
             clues=args.clues,
             time_limit=time_left(args),
             node_limit=args.node_limit,
-            node_cap=args.node_cap,
+            repair_nodes=args.repair_nodes,
             seed=args.seed,
             progress=live,
             out=args.out,

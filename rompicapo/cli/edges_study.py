@@ -14,7 +14,6 @@ from rompicapo.cli.options import (
     int_arg,
     mark_paths,
     nonnegative_int,
-    positive_int,
 )
 
 __all__ = ["register_study"]
@@ -39,15 +38,22 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
         "Eternity II's centre clue on Eternity II, none elsewhere)",
     )  # fmt: skip
     add_run_options(
-        s, time=True, nodes=True, jobs=True, scheduler=True, time_aliases=("--time-limit",),
+        s, time=True, nodes=True, limit=True, jobs=True, scheduler=True,
+        time_aliases=("--time-limit",), limit_aliases=("--max-jobs",),
         jobs_help="processes (default: all cores; 1 = in this process)",
     )  # fmt: skip
-    # --time and --nodes are per job here (the run options' help says "for the whole command")
+    # --time and --nodes are per job here (the run options' help says "for the whole command");
+    # the new help keeps the note of the aliases
+    per_job = {
+        "time_limit": "seconds per job (default: 10 s per job if neither --time nor --nodes)",
+        "node_limit": "nodes per job (reproducible on any machine)",
+        "limit": "stop after K new results",
+    }
     for action in s._actions:
-        if action.dest == "time_limit":
-            action.help = "seconds per job (default: 10 s per job if neither --time nor --nodes)"
-        elif action.dest == "node_limit":
-            action.help = "nodes per job (reproducible on any machine)"
+        if action.dest in per_job:
+            aliases = action.option_strings[1:]
+            note = f" (alias {', '.join(aliases)}, its earlier name)" if aliases else ""
+            action.help = per_job[action.dest] + note
     s.add_argument(
         "--seeds", type=nonnegative_int, default=2, metavar="K", help="seeds per variant (2)"
     )
@@ -82,10 +88,6 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--design-seed", type=int_arg, default=0, metavar="N", help="draws the variants (0)"
     )
-    s.add_argument(
-        "--max-jobs", type=positive_int, default=None, metavar="N",
-        help="stop after N new results",
-    )  # fmt: skip
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     # --time is per job here, not the whole command's: no watchdog
     s.set_defaults(handler=_study, time_budget=lambda a: None)
@@ -107,7 +109,7 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
 
 
 def _study(args) -> int:
-    from rompicapo.cli.progress import ProgressPrinter
+    from rompicapo.cli.progress import LOG_SECONDS, ProgressPrinter
     from rompicapo.common import dumps_json
     from rompicapo.edges.study import Design, study
 
@@ -122,7 +124,8 @@ def _study(args) -> int:
         design_seed=args.design_seed,
         level_spread=args.level_spread,
     )
-    with ProgressPrinter("study", enabled=not (args.quiet or args.json)) as progress:
+    show = not (args.quiet or args.json)
+    with ProgressPrinter("study", enabled=show, log_every=LOG_SECONDS) as progress:
         run = study(
             args.pieces,
             args.db,
@@ -132,7 +135,7 @@ def _study(args) -> int:
             jobs=args.jobs,
             scheduler=args.scheduler,
             design=design,
-            max_results=args.max_jobs,
+            limit=args.limit,
             progress=progress,
             allow_duplicates=args.allow_duplicates,
         )
@@ -140,7 +143,7 @@ def _study(args) -> int:
         print(dumps_json(run.to_dict(), indent=2))
     else:
         sys.stdout.write(run.report())
-    return 130 if run.interrupted and args.max_jobs is None else 0
+    return 130 if run.interrupted and args.limit is None else 0
 
 
 def _report(args) -> int:

@@ -9,6 +9,8 @@
   atomic writes, checksummed checkpoints;
 - :mod:`~rompicapo.common.memory`: estimate before allocating, refuse with a clear message;
 - :mod:`~rompicapo.common.parallel`: processes or threads on all cores, or a Dask cluster;
+- :mod:`~rompicapo.common.progress_files`: workers' progress and best answers in files, read
+  by the parent's overseer thread (which also enforces the time limit on them);
 - :mod:`~rompicapo.common.timing`: stopwatches, deadlines, compilation timed apart.
 
 Families import from here and never from each other. Everything public is re-exported here, so
@@ -44,6 +46,7 @@ from rompicapo.common.files import (
     write_bytes_atomic,
     write_checked_json,
     write_or_keep,
+    write_or_keep_where,
     write_or_print,
     write_text_atomic,
 )
@@ -55,6 +58,7 @@ from rompicapo.common.parallel import (
     parse_scheduler_address,
     run_jobs,
 )
+from rompicapo.common.progress_files import JobChannel, Overseer, ProgressFolder
 from rompicapo.common.results import SearchResult, dumps_json, to_jsonable
 from rompicapo.common.run import (
     MAX_DIGITS,
@@ -94,10 +98,13 @@ __all__ = [
     "InputError",
     "InsufficientMemoryError",
     "InternalError",
+    "JobChannel",
     "NotVerifiable",
+    "Overseer",
     "Progress",
     "ProgressCallback",
     "ProgressEvent",
+    "ProgressFolder",
     "RompicapoError",
     "SearchResult",
     "StopRequested",
@@ -144,6 +151,7 @@ __all__ = [
     "write_bytes_atomic",
     "write_checked_json",
     "write_or_keep",
+    "write_or_keep_where",
     "write_or_print",
     "write_text_atomic",
 ]

@@ -57,6 +57,7 @@ __all__ = [
     "stdin_binary",
     "write_checked_json",
     "write_or_keep",
+    "write_or_keep_where",
     "write_text_atomic",
 ]
 
@@ -535,25 +536,30 @@ def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | No
     return None
 
 
-def _write_or_keep(path: Path | str, write: Callable[[Path], None]) -> tuple[str | None, bool]:
+def write_or_keep_where(
+    path: Path | str, write: Callable[[Path], None]
+) -> tuple[str | None, str | None]:
+    """:func:`write_or_keep`, and where the result is now: ``(line, where)`` with ``line``
+    None and ``where`` = ``path`` when the write succeeded, ``where`` the kept copy when it
+    was kept elsewhere, None when no folder took it."""
     try:
         write(Path(path))
-        return None, True
+        return None, str(path)
     except OSError as exc:
         failure = f"could not write {str(path)!r} ({exc.strerror or exc})"
     except InputError as exc:  # the writer's own check of the path, now failing
         failure = f"could not write {str(path)!r} ({exc})"
     kept = keep_elsewhere(path, write)
     if kept is None:
-        return f"{failure}; no other folder could take it either", False
-    return f"{failure}; the result is kept in {str(kept)!r}", True
+        return f"{failure}; no other folder could take it either", None
+    return f"{failure}; the result is kept in {str(kept)!r}", str(kept)
 
 
 def write_or_keep(path: Path | str, write: Callable[[Path], None]) -> str | None:
     """Call ``write(path)``; when it fails (a disk that filled up during the work, a folder
     removed), keep the result with :func:`keep_elsewhere` and return the one line that says
     what failed and where the result is. Returns None when the write succeeded."""
-    return _write_or_keep(path, write)[0]
+    return write_or_keep_where(path, write)[0]
 
 
 def write_or_print(
@@ -563,8 +569,8 @@ def write_or_print(
     on stdout. Returns the one-line reason, or None when the write succeeded."""
     import sys
 
-    line, kept = _write_or_keep(path, write)
-    if not kept:
+    line, where = write_or_keep_where(path, write)
+    if where is None:
         sys.stdout.write(fallback_text().rstrip("\n") + "\n")
         line = f"{line}; the result is printed above"
     return line

@@ -214,7 +214,9 @@ class ProgressEvent:
       unknown);
     - ``elapsed``: seconds since the run started; ``rate``: ``unit`` per second, or None;
     - ``best``: the best score or answer so far (family-specific, JSON-friendly), or None;
-    - ``counts``: counters so far (nodes, placements, ...); ``message``: a short free text.
+    - ``counts``: counters so far (nodes, placements, ...); ``message``: a short free text;
+    - ``answer``: the best answer itself, when the family sends it beside its score in
+      ``best`` (edges: the best board's placements, ``[row, col, piece, turn]``), or None.
     """
 
     kind: str
@@ -226,6 +228,7 @@ class ProgressEvent:
     best: Any = None
     counts: dict[str, int] = field(default_factory=dict)
     message: str = ""
+    answer: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -263,6 +266,7 @@ class Progress:
         self._last = -math.inf
         self.done: float = 0
         self.best_value: Any = None
+        self.answer: Any = None
         self.stop_raised = False
         self._emit("start")
 
@@ -282,6 +286,7 @@ class Progress:
             best=self.best_value,
             counts=dict(counts or {}),
             message=message,
+            answer=self.answer,
         )
         try:
             self.callback(event)
@@ -297,8 +302,12 @@ class Progress:
         if self.callback is not None and time.monotonic() - self._last >= self.interval:
             self._emit("progress", counts, message)
 
-    def best(self, value: Any, *, counts: dict[str, int] | None = None) -> None:
+    def best(self, value: Any, *, counts: dict[str, int] | None = None, answer: Any = None) -> None:
+        """A better answer: ``value`` its score (``best`` of the events from now on) and,
+        when given, ``answer`` the answer itself (their ``answer``)."""
         self.best_value = value
+        if answer is not None:
+            self.answer = answer
         self._emit("best", counts)
 
     def finish(self, *, counts: dict[str, int] | None = None, message: str = "") -> None:
@@ -324,6 +333,10 @@ def renamed_keywords(**old_to_new: str):
     import warnings
 
     def wrap(func):
+        # a class's __init__ (Budget.__init__ = renamed_keywords(...)(Budget.__init__)) is
+        # named as the class is called: "Budget(): nodes= is now node_limit="
+        name = func.__qualname__.removesuffix(".__init__")
+
         @functools.wraps(func)
         def inner(*args, **kwargs):
             for old, new in old_to_new.items():
@@ -331,7 +344,7 @@ def renamed_keywords(**old_to_new: str):
                     if new in kwargs:
                         raise InputError(f"give {new} or its old name {old}, not both")
                     warnings.warn(
-                        f"{func.__name__}(): {old}= is now {new}=",
+                        f"{name}(): {old}= is now {new}=",
                         DeprecationWarning,
                         stacklevel=2,
                     )

@@ -13,8 +13,9 @@ prints), ``report()`` (what the CLI prints otherwise) and ``verify()``:
 
 A result that was computed is never lost: when a write still fails at the end (the disk
 filled up, the folder went away), the result is kept in another file
-(:func:`rompicapo.common.write_or_keep`), ``write_errors`` says what failed and where the
-result went, and ``report()`` includes the board.
+(:func:`rompicapo.common.write_or_keep_where`), ``write_errors`` says what failed and where
+the result went, ``out`` is where the board is (the kept copy) and, when no folder took it,
+``report()`` includes the board.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from rompicapo.common import (
     SearchResult,
     check_time_limit,
     renamed_keywords,
-    write_or_keep,
+    write_or_keep_where,
 )
 from rompicapo.edges.puzzle import (
     Board,
@@ -44,6 +45,7 @@ from rompicapo.edges.puzzle import (
     load_puzzle,
     mismatched_joints,
     read_board,
+    rule_problems,
     save_board,
     score,
 )
@@ -69,10 +71,13 @@ def _puzzle(pieces: str | Path | Puzzle, allow_duplicates: bool) -> Puzzle:
     )
 
 
-def _write(path: str, write: Callable[[str], None], errors: list[str]) -> None:
-    line = write_or_keep(path, lambda p: write(str(p)))
+def _write(path: str, write: Callable[[str], None], errors: list[str]) -> str | None:
+    """Write; when that fails, keep the result elsewhere and add the line saying where to
+    ``errors``. Returns where the result is (``path``, the kept copy) or None (lost)."""
+    line, where = write_or_keep_where(path, lambda p: write(str(p)))
     if line is not None:
         errors.append(line)
+    return where
 
 
 def _viewer(board: Board, puzzle: Puzzle) -> str | None:
@@ -166,10 +171,10 @@ def solve(
         target = interrupted_out.format(score=final_score)
     errors: list[str] = []
     if target is not None:
-        _write(target, lambda p: save_board(
+        # where the board is: the file asked for, or the copy kept when that write failed
+        result.out = _write(target, lambda p: save_board(
             p, board, puzzle, comment=f"rompicapo edges solve {puzzle.name}"
         ), errors)  # fmt: skip
-        result.out = None if errors else target
     from rompicapo.edges.render import save_heat, save_picture
 
     for path in (svg, png):
@@ -202,7 +207,7 @@ def _improve_clues(spec, puzzle: Puzzle, board: Board) -> Board:
     return Board.empty(puzzle.rows, puzzle.cols)
 
 
-@renamed_keywords(seconds="time_limit", max_iterations="node_limit")
+@renamed_keywords(seconds="time_limit", max_iterations="node_limit", node_cap="repair_nodes")
 def improve_board(
     board: str | Path | Board,
     pieces: str | Path | Puzzle,
@@ -210,7 +215,7 @@ def improve_board(
     clues: str | Path | Board | None = None,
     time_limit: float | None = 30.0,
     node_limit: int | None = None,
-    node_cap: int | None = None,
+    repair_nodes: int | None = None,
     seed: int | None = 0,
     progress: ProgressCallback | None = None,
     out: str | Path | None = None,
@@ -219,8 +224,10 @@ def improve_board(
 ):
     """:func:`rompicapo.edges.improve.improve` on ``board`` (a Board, a board file or a viewer
     URL) of ``pieces``; ``clues`` as in :func:`solve` (None: Eternity II's centre clue when
-    the board agrees with it). ``out`` (checked first) receives the board; after Ctrl-C
-    without ``out``, ``interrupted_out`` (with ``{score}``) does."""
+    the board agrees with it). ``repair_nodes``: nodes per repair (the improver's
+    ``node_cap``; default 2000). ``out`` (checked first) receives the board; after Ctrl-C
+    without ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names:
+    ``seconds``, ``max_iterations``, ``node_cap``.)"""
     from rompicapo.edges.improve import NODE_CAP, improve
 
     check_time_limit(time_limit)
@@ -235,7 +242,7 @@ def improve_board(
         check_board_path(interrupted_out.format(score=0), "board file for an interrupted run")
     res = improve(
         start, puzzle, time_limit=time_limit, node_limit=node_limit, seed=seed,
-        clues=clue_board, node_cap=NODE_CAP if node_cap is None else node_cap,
+        clues=clue_board, node_cap=NODE_CAP if repair_nodes is None else repair_nodes,
         progress=progress,
     )  # fmt: skip
     target = None if out is None else str(out)
@@ -243,10 +250,9 @@ def improve_board(
         target = interrupted_out.format(score=res.score_after)
     errors: list[str] = []
     if target is not None:
-        _write(target, lambda p: save_board(
+        res.out = _write(target, lambda p: save_board(
             p, res.board, puzzle, comment=f"rompicapo edges improve {puzzle.name}"
         ), errors)  # fmt: skip
-        res.out = None if errors else target
     res.write_errors = errors
     return res
 
@@ -274,14 +280,22 @@ class ScoreResult(SearchResult):
                      "counts")  # fmt: skip
 
     def verify(self) -> bool:
-        """The score recounted by the independent verifier equals ``score``."""
-        from rompicapo.edges.verify import count_matched_joints
+        """Recount with :mod:`rompicapo.edges.verify` (its own joint counter and rule check,
+        nothing shared with the model that scored the board): the matched joints are
+        ``score``, the board is ``valid`` exactly when the verifier finds no broken rule, and
+        ``placed`` pieces are on it. Raises :class:`NotVerifiable` without a board."""
+        from rompicapo.edges.verify import board_problems, count_matched_joints
 
         if self.puzzle is None or self.board is None:
             raise NotVerifiable("this result holds no board to check")
         p = self.puzzle
-        recount = count_matched_joints(p.rows, p.cols, p.pieces.tolist(), self.board.placements())
-        return recount == self.score
+        pieces, placements = p.pieces.tolist(), self.board.placements()
+        valid = not board_problems(p.rows, p.cols, pieces, placements)
+        return (
+            count_matched_joints(p.rows, p.cols, pieces, placements) == self.score
+            and valid == self.valid
+            and len(placements) == self.placed
+        )
 
     def report(self) -> str:
         return (
@@ -295,17 +309,14 @@ class ScoreResult(SearchResult):
 def score_board(
     board: str | Path | Board, pieces: str | Path | Puzzle, *, allow_duplicates: bool = False
 ) -> ScoreResult:
-    """Score ``board`` (a Board, a board file or a viewer URL): matched joints by the
-    independent verifier, and every rule it breaks (an incomplete board breaks one)."""
-    from rompicapo.edges.verify import board_problems, count_matched_joints
-
+    """Score ``board`` (a Board, a board file or a viewer URL): matched joints and every rule
+    it breaks (an incomplete board breaks one), counted by the puzzle model; ``verify()``
+    recounts both with the independent verifier."""
     puzzle = _puzzle(pieces, allow_duplicates)
     b = read_board(board, puzzle)
-    placements = b.placements()
-    pieces_list = puzzle.pieces.tolist()
-    problems = board_problems(puzzle.rows, puzzle.cols, pieces_list, placements)
+    problems = rule_problems(b, puzzle, complete=True)
     return ScoreResult(
-        score=count_matched_joints(puzzle.rows, puzzle.cols, pieces_list, placements),
+        score=score(b, puzzle),
         max_score=puzzle.n_joints,
         mismatched=len(mismatched_joints(b, puzzle)),
         placed=b.n_placed,

@@ -155,17 +155,13 @@ def _seconds(body: dict[str, Any], default: float) -> float:
     return field(body, "time_limit", float, default, minimum=0.5, maximum=MAX_SECONDS)
 
 
-def _with_boards(progress: Any, puzzle: Any) -> tuple[Any, Any]:
-    """The search reports twice each time: a ProgressEvent (score, counts), then the older
-    dict report that carries the best board. ``relay`` holds the event until ``on_board``
-    brings its board, so the page's board and score always go together; start and done pass
-    at once. Returns ``(relay, on_board)``."""
+def _with_boards(progress: Any, puzzle: Any) -> Any:
+    """The search's ProgressEvents with their best board (the event's ``answer``, the
+    placements) turned into the page's board payload, in ``best``."""
     from rompicapo.edges.puzzle import Board
 
-    held: dict[str, Any] = {"event": None, "board": None}
-
-    def forward(event: ProgressEvent) -> None:
-        placements = held["board"]
+    def relay(event: ProgressEvent) -> None:
+        placements = event.answer
         best = None
         if placements is not None:
             b = Board.empty(puzzle.rows, puzzle.cols)
@@ -181,19 +177,7 @@ def _with_boards(progress: Any, puzzle: Any) -> tuple[Any, Any]:
             )
         )  # fmt: skip
 
-    def relay(event: ProgressEvent) -> None:
-        if event.kind in ("start", "done"):
-            forward(event)
-        else:
-            held["event"] = event
-
-    def on_board(info: dict) -> None:
-        held["board"] = info.get("best")
-        if held["event"] is not None:
-            event, held["event"] = held["event"], None
-            forward(event)
-
-    return relay, on_board
+    return relay
 
 
 def solve_job(progress: Any, pieces: str, clues_name: str, seconds: float, seed: int) -> Any:
@@ -211,9 +195,8 @@ def solve_job(progress: Any, pieces: str, clues_name: str, seconds: float, seed:
     t0 = time.perf_counter()
     search(puzzle, clues, time_limit=None, node_limit=1000, seed=seed)
     warm = time.perf_counter() - t0
-    relay, on_board = _with_boards(progress, puzzle)
-    res = search(puzzle, clues, time_limit=seconds, seed=seed, progress=relay,
-                 on_progress=on_board)  # fmt: skip
+    res = search(puzzle, clues, time_limit=seconds, seed=seed,
+                 progress=_with_boards(progress, puzzle))  # fmt: skip
     out = res.to_dict()
     out["warmup_seconds"] = warm
     out["board"] = board_payload(res.board, puzzle)

@@ -118,3 +118,77 @@ def test_named_clues_only_on_eternity2(tmp_path: Path, capsys) -> None:
     pieces, _ = _generate(tmp_path)
     assert main(["edges", "solve", str(pieces), "--clues", "all", "--jobs", "1"]) == 2
     assert "Eternity II" in capsys.readouterr().err
+
+
+def test_the_edges_printer_logs_best_score_depth_and_rate(capsys) -> None:
+    # stderr captured is not a terminal: plain lines, the first at once, then every 10 s
+    from rompicapo.cli.edges import printer
+    from rompicapo.common import ProgressEvent
+
+    counts = {"placements": 3_000_000, "deepest": 30, "best_score": 55, "max_score": 60}
+    with printer("edges solve", quiet=False) as progress:
+        for elapsed in (1.0, 2.0, 11.5):
+            progress(ProgressEvent("progress", done=9, unit="placements", elapsed=elapsed,
+                                   counts=counts))  # fmt: skip
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert "best 55/60" in lines[0] and "deepest 30" in lines[0]
+    assert "3.0 M placements/s" in lines[0]
+    with printer("edges solve", quiet=True) as progress:
+        progress(ProgressEvent("progress", elapsed=50.0, counts=counts))
+    assert capsys.readouterr().err == ""
+
+
+def _disk_full(monkeypatch, fails: int) -> None:
+    """The board's writes fail ``fails`` times (ENOSPC), as a disk that filled up during the
+    search would make them; later writes (the kept copy) succeed."""
+    import errno
+
+    import rompicapo.edges.api as A
+
+    real, left = A.save_board, [fails]
+
+    def save_board(path, *args, **kwargs):
+        if left[0] > 0:
+            left[0] -= 1
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(A, "save_board", save_board)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_write_failing_after_the_search_keeps_the_board_elsewhere(
+    tmp_path: Path, capsys, monkeypatch, json_out
+) -> None:
+    pieces, _ = _generate(tmp_path, "4x4", seed=1)
+    monkeypatch.chdir(tmp_path)
+    _disk_full(monkeypatch, fails=1)
+    argv = ["edges", "solve", str(pieces), "--time", "2", "--jobs", "1", "--out", "b.txt"]
+    rc = main(argv + (["--json"] if json_out else []))
+    captured = capsys.readouterr()
+    assert rc == 1  # not 0 (the file asked for is missing), not 2 (no mistake of the user)
+    assert not (tmp_path / "b.txt").exists()
+    (kept,) = tmp_path.glob("rompicapo-kept-*-b.txt")
+    assert f"could not write 'b.txt' (No space left on device); the result is kept in '{kept}'" in (
+        captured.err
+    )
+    puzzle = load_pieces(pieces)
+    assert score(load_board(kept, puzzle), puzzle) == puzzle.n_joints
+    if json_out:
+        info = json.loads(captured.out)
+        assert info["out"] == str(kept) and len(info["write_errors"]) == 1
+    else:
+        assert f"board written to {kept}" in captured.out
+
+
+def test_a_board_no_folder_can_keep_is_printed(tmp_path: Path, capsys, monkeypatch) -> None:
+    pieces, _ = _generate(tmp_path, "4x4", seed=1)
+    monkeypatch.chdir(tmp_path)
+    _disk_full(monkeypatch, fails=10)  # the file asked for and every folder for a copy
+    argv = ["edges", "solve", str(pieces), "--time", "2", "--jobs", "1", "--out", "b.txt"]
+    assert main([*argv, "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["out"] is None  # stdout stays one JSON object
+    assert "no other folder could take it either" in captured.err
+    assert "0 0 " in captured.err.split("which no file could keep:")[1]  # the board's rows

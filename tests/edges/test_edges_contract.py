@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import inspect
 import json
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -72,11 +74,11 @@ def test_improve_bad_output_refused_before_the_search(tmp_path, monkeypatch) -> 
 
 
 def test_bad_scheduler_refused_before_any_worker(monkeypatch) -> None:
-    import rompicapo.edges.blackwood as BW
+    import rompicapo.edges.blackwood_solve as BW
 
     monkeypatch.setattr(BW, "run_jobs", _no_search)
     with pytest.raises(InputError, match="Dask scheduler"):
-        BW.solve(PUZZLE, time_limit=600, scheduler="tcp://no-such-host.invalid:8786")
+        B.solve(PUZZLE, time_limit=600, scheduler="tcp://no-such-host.invalid:8786")
 
 
 def test_heuristic_colours_must_be_the_puzzles() -> None:
@@ -99,6 +101,37 @@ def test_verify_false_for_a_wrong_score() -> None:
     assert res.verify() is True
     res.score += 1
     assert res.verify() is False
+
+
+def test_score_verify_catches_a_swapped_piece(tmp_path) -> None:
+    # the verifier recounts on its own: a board changed after scoring (two inner pieces
+    # swapped, still a valid board) no longer has the score the result reports
+    result = score_board(SOLUTION, PUZZLE)
+    assert result.score == PUZZLE.n_joints and result.valid and result.verify() is True
+    board = result.board
+    (r1, c1), (r2, c2) = (1, 1), (2, 3)
+    board.piece[r1, c1], board.piece[r2, c2] = board.piece[r2, c2], board.piece[r1, c1]
+    board.rotation[r1, c1], board.rotation[r2, c2] = (
+        board.rotation[r2, c2], board.rotation[r1, c1]
+    )  # fmt: skip
+    assert score_board(board.copy(), PUZZLE).score < PUZZLE.n_joints  # really corrupted
+    assert result.verify() is False
+
+
+def test_score_verify_does_not_share_the_scorer() -> None:
+    # score_board counts with the model; verify() with rompicapo.edges.verify only
+    import rompicapo.edges.api as A
+
+    scorer = ast.parse(inspect.getsource(A.score_board))
+    checker = ast.parse(textwrap.dedent(inspect.getsource(A.ScoreResult.verify)))
+
+    def calls(tree: ast.AST) -> set[str]:
+        return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Name)}  # fmt: skip
+
+    shared = calls(scorer) & calls(checker) - {"len", "not"}
+    assert not shared, shared
+    assert "count_matched_joints" in calls(checker) and "score" in calls(scorer)
 
 
 # ---- --json is to_dict() -------------------------------------------------------------------
@@ -420,7 +453,7 @@ def _small_study(tmp_path: Path) -> Path:
 
     db = tmp_path / "s.sqlite"
     design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
-    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    run_study(db, eternity2(), design, Budget(node_limit=2000), jobs=1)
     return db
 
 

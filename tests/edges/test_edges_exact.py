@@ -16,14 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rompicapo.edges import _kernel as K
-from rompicapo.edges.blackwood import (
-    Settings,
-    _exact_state,
-    _run_exact,
-    build_tables,
-    make_plan,
-    search,
-)
+from rompicapo.edges.blackwood import Settings, build_tables, make_plan, search
+from rompicapo.edges.blackwood_walker import exact_state, run_exact
 from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import Puzzle, load_pieces
 from rompicapo.edges.verify import board_problems, count_matched_joints
@@ -44,7 +38,7 @@ def _perfect(result, puzzle: Puzzle) -> bool:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_exact_kernel_finds_a_perfect_brendan_board(name, seed) -> None:
     puzzle = load_pieces(BENCH / f"{name}_pieces.txt", allow_duplicates=True)
-    settings_ = Settings(order="rows", node_cap=10**12)
+    settings_ = Settings(order="rows", restart_nodes=10**12)
     assert make_plan(puzzle, settings=settings_).exact
     result = search(puzzle, settings=settings_, time_limit=60, seed=seed)
     assert result.solved and result.verify()
@@ -64,7 +58,7 @@ def _first_board(puzzle: Puzzle, order: str, value_order: str, seed: int) -> tup
     """Search the whole tree (no time limit, one run): (found, nodes)."""
     result = search(
         puzzle,
-        settings=Settings(order=order, value_order=value_order, node_cap=10**12),
+        settings=Settings(order=order, value_order=value_order, restart_nodes=10**12),
         time_limit=None,
         seed=seed,
     )
@@ -105,8 +99,8 @@ def test_candidate_lists_are_sorted_fewest_options_next_first() -> None:
     tables = build_tables(plan, np.random.default_rng(0))
     n = puzzle.rows * puzzle.cols
     state = K.new_state(n, plan.copies)
-    extra = _exact_state(tables, n)
-    _run_exact(plan, tables, state, extra, 40)
+    extra = exact_state(tables, n)
+    run_exact(plan, tables, state, extra, 40)
     cand, n_cand, _ = extra
     avail, _, top, right = state[0], state[1], state[2].copy(), state[3].copy()
     depth = int(state[-1][K.C_DEPTH])
@@ -165,7 +159,7 @@ def test_the_8x8_search_replays() -> None:
     # about 1.0e11 nodes: 40 min of one core here
     puzzle = load_pieces(BENCH / "brendan_08x08_pieces.txt", allow_duplicates=True)
     result = search(
-        puzzle, settings=Settings(order="rows", node_cap=10**16), time_limit=None, seed=3
+        puzzle, settings=Settings(order="rows", restart_nodes=10**16), time_limit=None, seed=3
     )
     assert result.solved and _perfect(result, puzzle)
     assert result.counts["nodes"] <= 101_852_496_620  # the recorded run (deterministic)

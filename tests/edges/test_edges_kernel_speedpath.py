@@ -15,13 +15,12 @@ from rompicapo.edges import _kernel as K
 from rompicapo.edges.blackwood import (
     Settings,
     Walker,
-    _entries_of,
-    _run_kernel,
     build_tables,
     fill_order,
     make_plan,
     search,
 )
+from rompicapo.edges.blackwood_walker import entries_of, run_kernel
 from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import Puzzle, eternity2, eternity2_clues
 from rompicapo.edges.verify import board_problems, count_matched_joints
@@ -32,7 +31,7 @@ from rompicapo.edges.verify import board_problems, count_matched_joints
 
 
 # the general kernel on the same tables (it accepts unchecked orders too)
-_general = functools.partial(_run_kernel, general=True)
+_general = functools.partial(run_kernel, general=True)
 
 
 class _Machine:
@@ -51,7 +50,7 @@ class _Machine:
             for name, value in self.attributes.items():
                 setattr(walker, name, value)
             self.walkers[id(state[0])] = walker
-        _run_kernel(plan, tables, state, budget, walker=walker)
+        run_kernel(plan, tables, state, budget, walker=walker)
 
 
 NO_FILTER = {"MIN_FLOOR": 1 << 20}  # the machine alone: no copy is ever made
@@ -106,14 +105,14 @@ def test_walk_sees_the_same_search_as_the_general_kernel(case, chunk, walker) ->
     assert not plan.checked and not plan.exact  # the walking kernel runs this plan
     tables = build_tables(plan, np.random.default_rng(7))
     nodes = 400_000
-    step = _run_kernel if walker == "kernel" else _Machine(**NO_FILTER)
+    step = run_kernel if walker == "kernel" else _Machine(**NO_FILTER)
     c_walk, h_walk, s_walk, b_walk = _run(step, plan, tables, nodes, chunk)
     c_ref, h_ref, s_ref, b_ref = _run(_general, plan, tables, nodes, chunk)
     assert c_walk.tolist() == c_ref.tolist()  # nodes, placements, depth, best depth and score
     assert (h_walk == h_ref).all()  # placements per cell
     assert s_walk == s_ref
     # the best boards hold the same entries (each kernel indexes its own entry array)
-    assert _words(_entries_of(plan, tables), b_walk) == _words(tables.ent, b_ref)
+    assert _words(entries_of(plan, tables), b_walk) == _words(tables.ent, b_ref)
     assert c_walk[K.C_PLACEMENTS] > 1000  # a real search, not a stop at once
 
 
@@ -228,11 +227,11 @@ def test_walk_filter_sees_the_same_search(case) -> None:
     filtered = _Machine(PROBE=613, STRETCH=2_311, MIN_FLOOR=3, RAISE=2)
     nodes = 400_000
     c_f, h_f, s_f, b_f = _run(filtered, plan, tables, nodes, 997)
-    c_ref, h_ref, s_ref, b_ref = _run(_run_kernel, plan, tables, nodes, 997)
+    c_ref, h_ref, s_ref, b_ref = _run(run_kernel, plan, tables, nodes, 997)
     assert c_f.tolist() == c_ref.tolist()
     assert (h_f == h_ref).all()
     assert s_f == s_ref
-    ent = _entries_of(plan, tables)
+    ent = entries_of(plan, tables)
     assert _words(ent, b_f) == _words(ent, b_ref)
     (walker,) = filtered.walkers.values()
     assert walker.builds > 10 and walker.drops > 5  # the filter was really in use

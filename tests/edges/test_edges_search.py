@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rompicapo.common import ProgressEvent
 from rompicapo.edges import _kernel as K
 from rompicapo.edges.blackwood import (
     BLACKWOOD_BREAK_INDEXES,
@@ -326,15 +327,36 @@ def test_ctrl_c_returns_the_best_board_so_far() -> None:
     puzzle = eternity2()
     calls = []
 
-    def interrupt(progress: dict) -> None:
-        calls.append(progress)
+    def interrupt(event: ProgressEvent) -> None:
+        if event.kind != "progress":
+            return
+        calls.append(event.counts)
         raise KeyboardInterrupt
 
-    result = search(puzzle, eternity2_clues("centre"), time_limit=30, seed=4, on_progress=interrupt)
+    result = search(puzzle, eternity2_clues("centre"), time_limit=30, seed=4, progress=interrupt)
     assert result.interrupted and len(calls) == 1
     assert result.counts["placements"] == calls[0]["placements"] > 0
     assert result.search_score == calls[0]["best_score"] > 0
     _checked(result, puzzle)
+
+
+def test_progress_events_carry_the_best_board() -> None:
+    puzzle, _ = generate(5, 5, frame_colours=2, inner_colours=3, seed=3)
+    events: list[ProgressEvent] = []
+    result = search(puzzle, time_limit=None, node_limit=20_000, seed=0, progress=events.append)
+    bests = [e for e in events if e.kind == "best"]
+    assert bests and bests[-1].best == result.search_score
+    assert bests[-1].answer == result.partial.placements()
+
+
+def test_on_progress_still_works_and_names_progress() -> None:
+    puzzle, _ = generate(5, 5, frame_colours=2, inner_colours=3, seed=3)
+    reports: list[dict] = []
+    with pytest.warns(DeprecationWarning, match="progress="):
+        result = search(puzzle, time_limit=None, node_limit=20_000, on_progress=reports.append)
+    assert reports and reports[-1]["best"] == result.partial.placements()
+    with pytest.warns(DeprecationWarning, match="progress="):
+        solve(puzzle, time_limit=None, node_limit=1000, jobs=1, on_progress=reports.append)
 
 
 def test_all_five_clues_use_the_clue_aware_settings() -> None:

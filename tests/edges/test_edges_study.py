@@ -40,7 +40,7 @@ from rompicapo.edges.study_report import study_report
 # asks for more prioritised sides than its first rows can hold and the search stops there.
 PUZZLE = eternity2()
 DESIGN = Design(colour_sets="sample:3", curves=2, break_variants=1, seeds=1, baseline_seeds=2)
-BUDGET = Budget(nodes=20_000)
+BUDGET = Budget(node_limit=20_000)
 SMALL, _ = generate(6, 6, frame_colours=2, inner_colours=4, seed=3)
 # Columns that do not depend on the machine, the time or the worker.
 STABLE = "id, variant, params, seed, budget, depth, score, score_depth, placements, nodes, heat"
@@ -68,7 +68,7 @@ def test_design_counts_and_identity() -> None:
                     baseline_seeds=0)  # fmt: skip
     assert sorted({tuple(j["variant"]["heuristic"]) for j in plan_jobs(PUZZLE, listed, BUDGET)}) \
         == [(3, 5, 8), (10, 13, 16)]  # fmt: skip
-    other = plan_jobs(PUZZLE, DESIGN, Budget(nodes=20_001))
+    other = plan_jobs(PUZZLE, DESIGN, Budget(node_limit=20_001))
     assert not {j["id"] for j in jobs} & {j["id"] for j in other}  # the budget is identity
     # Eternity II: 5 frame colours x C(17, 2) inner pairs (reference §1: frame colours
     # 1 5 9 13 17, 17 inner colours)
@@ -123,7 +123,7 @@ def test_interrupted_study_resumes_without_reruns(tmp_path: Path) -> None:
     run_study(whole, PUZZLE, DESIGN, BUDGET, jobs=1)
     db = tmp_path / "cut.sqlite"
     calls: Counter = Counter()
-    first = run_study(db, PUZZLE, DESIGN, BUDGET, jobs=1, max_results=3, job_func=_counting(calls))
+    first = run_study(db, PUZZLE, DESIGN, BUDGET, jobs=1, limit=3, job_func=_counting(calls))
     assert (first.ran, first.interrupted, len(_table(db))) == (3, True, 3)
     # Ctrl-C during the 3rd new job: the two before it are kept, the one running is not
     second = run_study(db, PUZZLE, DESIGN, BUDGET, jobs=1, job_func=_counting(calls, stop_at=6))

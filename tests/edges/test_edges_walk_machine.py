@@ -13,8 +13,9 @@ from numba.core.errors import TypingError
 from rompicapo.common import InputError
 from rompicapo.edges import _kernel as K
 from rompicapo.edges import _walk_machine as M
-from rompicapo.edges import blackwood
-from rompicapo.edges.blackwood import Settings, _walk_state, build_tables, make_plan, search
+from rompicapo.edges import blackwood_walker
+from rompicapo.edges.blackwood import Settings, build_tables, make_plan, search
+from rompicapo.edges.blackwood_walker import walk_state
 from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import eternity2, eternity2_clues
 
@@ -28,9 +29,9 @@ def _small_plan():
 def _counters_after(walk, plan, tables, nodes: int) -> list[int]:
     state = K.new_state(len(plan.pos_cell), plan.copies)
     if walk is K.walk:
-        walk(tables.walk, *_walk_state(state), nodes)
+        walk(tables.walk, *walk_state(state), nodes)
     else:
-        walk(tables.walk, *_walk_state(state), nodes, 0, 0)
+        walk(tables.walk, *walk_state(state), nodes, 0, 0)
     return state[-1].tolist()
 
 
@@ -109,7 +110,7 @@ def test_no_machine_means_the_plain_kernel_not_a_failure(monkeypatch) -> None:
     def no_room(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(blackwood, "walk_machine", no_room)
+    monkeypatch.setattr(blackwood_walker, "walk_machine", no_room)
     without = search(puzzle, clues, settings=machine, time_limit=None, node_limit=300_000)
     assert without.counts == with_machine.counts
     assert without.partial.placements() == with_machine.partial.placements()
@@ -130,26 +131,26 @@ def test_auto_compiles_a_machine_only_for_a_long_search(tmp_path, monkeypatch) -
     assert plan.settings.kernel == "auto"
     # short searches do not pay a compilation
     for time_limit, node_limit in ((10.0, None), (None, 10**6), (59.0, 10**12)):
-        assert blackwood._prepare_machine(plan, time_limit, node_limit) == 0.0
+        assert blackwood_walker.prepare_machine(plan, time_limit, node_limit) == 0.0
         assert not plan.use_machine
     assert not list(tmp_path.glob("walk-machines/walk_*.py"))
     # a long one does, and from then on the compiled machine runs short searches too
-    blackwood._prepare_machine(plan, None, None)
+    blackwood_walker.prepare_machine(plan, None, None)
     assert plan.use_machine
     tables = build_tables(plan, np.random.default_rng(0))
     assert M.compiled(tables.walk, len(plan.pos_cell))
     monkeypatch.setattr(M, "_loaded", {})  # as in a new process: found in the cache folder
     assert M.compiled(tables.walk, len(plan.pos_cell))
-    blackwood._prepare_machine(plan, 1.0, 1000)
+    blackwood_walker.prepare_machine(plan, 1.0, 1000)
     assert plan.use_machine
     # "plain" never uses one; "machine" always
     plain = make_plan(puzzle, settings=replace(settings, kernel="plain"))
-    blackwood._prepare_machine(plain, None, None)
+    blackwood_walker.prepare_machine(plain, None, None)
     assert not plain.use_machine
     forced = make_plan(puzzle, settings=replace(settings, kernel="machine"))
     monkeypatch.setenv("ROMPICAPO_CACHE_DIR", str(tmp_path / "other"))  # not compiled there
     monkeypatch.setattr(M, "_loaded", {})
-    blackwood._prepare_machine(forced, 1.0, 1000)
+    blackwood_walker.prepare_machine(forced, 1.0, 1000)
     assert forced.use_machine and list(tmp_path.glob("other/walk-machines/walk_*.py"))
 
 
@@ -174,7 +175,7 @@ def test_a_bad_kernel_name_is_one_line() -> None:
 def test_arrays_of_other_types_are_refused_not_misread() -> None:
     plan, tables = _small_plan()
     walk = M.walker(tables.walk, len(plan.pos_cell))
-    state = list(_walk_state(K.new_state(len(plan.pos_cell), plan.copies)))
+    state = list(walk_state(K.new_state(len(plan.pos_cell), plan.copies)))
     state[0] = state[0].astype(np.int64)  # avail: the machine reads 16-bit counts
     with pytest.raises(TypingError):
         walk(tables.walk, *state, 100, 0, 0)

@@ -231,7 +231,7 @@ def test_study_report_is_html_with_plots_that_read(page, tmp_path, artifacts):
 
     db = tmp_path / "tiny.sqlite"
     design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
-    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    run_study(db, eternity2(), design, Budget(node_limit=2000), jobs=1)
     errors = _watch(page)
     page.goto("/static/edges.html")
     page.set_input_files("#st-file", str(db))

@@ -186,7 +186,7 @@ def test_study_report_of_an_uploaded_file(client, tmp_path):
 
     db = tmp_path / "tiny.sqlite"
     design = Design(colour_sets="none", curves=1, break_variants=0, seeds=1, baseline_seeds=1)
-    run_study(db, eternity2(), design, Budget(nodes=2000), jobs=1)
+    run_study(db, eternity2(), design, Budget(node_limit=2000), jobs=1)
     r = client.post("/api/edges/study", content=db.read_bytes())
     assert r.status_code == 200, r.text
     rep = r.json()
