@@ -18,6 +18,7 @@ import re
 import sys
 
 from rompicapo.cli.options import (
+    add_deprecated_flag,
     add_run_options,
     int_arg,
     mark_paths,
@@ -102,10 +103,16 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
         "--heuristic", metavar="C,C,C", help="prioritised colours (default: Blackwood's)"
     )
     s.add_argument(
-        "--restart-nodes", "--node-cap", dest="restart_nodes", type=positive_int, default=None,
-        metavar="N", help="restart with new tie-breaks every N nodes (default: Blackwood's "
-        "5e10; alias --node-cap, its earlier name)",
-    )  # fmt: skip
+        "--restart-nodes",
+        dest="restart_nodes",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="restart with new tie-breaks every N nodes (default: Blackwood's 5e10; formerly "
+        "--node-cap)",
+    )
+    add_deprecated_flag(s, "--node-cap", "--restart-nodes", dest="restart_nodes",
+                        type=positive_int, metavar="N")  # fmt: skip
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     s.add_argument(
         "--polish",
@@ -137,9 +144,15 @@ def _add_improve(sub: argparse._SubParsersAction) -> None:
         "clue on Eternity II when the board has it, none elsewhere)",
     )
     im.add_argument(
-        "--repair-nodes", "--node-cap", dest="repair_nodes", type=positive_int, default=None,
-        metavar="N", help="nodes per repair (default 2000; alias --node-cap, its earlier name)",
-    )  # fmt: skip
+        "--repair-nodes",
+        dest="repair_nodes",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="nodes per repair (default 2000; formerly --node-cap)",
+    )
+    add_deprecated_flag(im, "--node-cap", "--repair-nodes", dest="repair_nodes",
+                        type=positive_int, metavar="N")  # fmt: skip
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
     )

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from rompicapo.cli.options import (
+    DeprecatedFlag,
     add_run_options,
     int_arg,
     mark_paths,
@@ -49,10 +50,14 @@ def register_study(edges_subparsers: argparse._SubParsersAction) -> None:
         "node_limit": "nodes per job (reproducible on any machine)",
         "limit": "stop after K new results",
     }
+    old_flags: dict[str, list[str]] = {}
     for action in s._actions:
-        if action.dest in per_job:
-            aliases = action.option_strings[1:]
-            note = f" (alias {', '.join(aliases)}, its earlier name)" if aliases else ""
+        if isinstance(action, DeprecatedFlag):
+            old_flags.setdefault(action.dest, []).extend(action.option_strings)
+    for action in s._actions:
+        if action.dest in per_job and not isinstance(action, DeprecatedFlag):
+            aliases = old_flags.get(action.dest, [])
+            note = f" (formerly {', '.join(aliases)})" if aliases else ""
             action.help = per_job[action.dest] + note
     s.add_argument(
         "--seeds", type=nonnegative_int, default=2, metavar="K", help="seeds per variant (2)"

@@ -156,14 +156,14 @@ class Walker:
         self.floor = floor
         self.builds += 1
 
-    def walk(self, state: tuple, max_nodes: int) -> None:
-        """``max_nodes`` nodes of the search from ``state``, on the filtered copy when there
+    def walk(self, state: tuple, slice_nodes: int) -> None:
+        """``slice_nodes`` nodes of the search from ``state``, on the filtered copy when there
         is one: same nodes, placements, heat and boards as :func:`K.walk` on the tables' own
         code."""
         arrays = walk_state(state)
         _, placed, _, cum_breaks, cum_heur, heat, best, counters = arrays
         walk, code, n = self.machine, self.tables.walk, self.n
-        left = max_nodes
+        left = slice_nodes
         while left > 0:
             nodes0, best0 = int(counters[K.C_NODES]), int(counters[K.C_BEST_SCORE])
             heat0 = heat[self.cells]
@@ -266,12 +266,12 @@ def run_kernel(
     plan: Plan,
     tables: Tables,
     state: tuple,
-    max_nodes: int,
+    slice_nodes: int,
     *,
     general: bool = False,
     walker: Walker | None = None,
 ) -> None:
-    """Blackwood's search on a :func:`K.new_state` state for ``max_nodes`` more nodes: the
+    """Blackwood's search on a :func:`K.new_state` state for ``slice_nodes`` more nodes: the
     walking kernel when no neighbour is checked (Blackwood's order, the row scan), the general
     one otherwise (same nodes and boards; on Eternity II the walker makes about 2.2x the
     placements per CPU second, measured side by side with benchmarks/edges_speed.py). Which one
@@ -281,9 +281,9 @@ def run_kernel(
     filter: the same search, faster on large boards)."""
     if not plan.checked and not general:
         if walker is not None:
-            walker.walk(state, max_nodes)
+            walker.walk(state, slice_nodes)
         else:
-            K.walk(tables.walk, *walk_state(state), max_nodes)
+            K.walk(tables.walk, *walk_state(state), slice_nodes)
         return
     K.search(
         plan.pos_cell,
@@ -302,7 +302,7 @@ def run_kernel(
         tables.ent2,
         plan.checked,
         *state,
-        max_nodes,
+        slice_nodes,
     )
 
 
@@ -319,7 +319,7 @@ def exact_state(tables: Tables, n_cells: int) -> tuple:
     return cand, np.zeros(n_cells, dtype=np.int32), np.zeros(n_cells, dtype=np.int32)
 
 
-def run_exact(plan: Plan, tables: Tables, state: tuple, extra: tuple, max_nodes: int) -> None:
+def run_exact(plan: Plan, tables: Tables, state: tuple, extra: tuple, slice_nodes: int) -> None:
     """The exact kernel on a :func:`K.new_state` state and its :func:`exact_state`."""
     avail, placed, top, right, bottom, left, _, _, heat, best, counters = state
     K.exact_search(
@@ -346,7 +346,7 @@ def run_exact(plan: Plan, tables: Tables, state: tuple, extra: tuple, max_nodes:
         best,
         counters,
         *extra,
-        max_nodes,
+        slice_nodes,
     )
 
 
