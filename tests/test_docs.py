@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -46,22 +48,102 @@ def test_every_option_of_every_command_has_help():
     assert not missing, "options without help text:\n" + "\n".join(missing)
 
 
-@pytest.mark.skipif(
-    shutil.which("mkdocs") is None and not (Path(sys.executable).parent / "mkdocs").exists(),
-    reason="mkdocs is not installed",
+_HAS_MKDOCS = (
+    shutil.which("mkdocs") is not None or (Path(sys.executable).parent / "mkdocs").exists()
 )
-def test_the_site_builds_strict(tmp_path):
+needs_mkdocs = pytest.mark.skipif(not _HAS_MKDOCS, reason="mkdocs is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site, built once for this module with ``mkdocs build --strict``."""
+    out = tmp_path_factory.mktemp("site") / "site"
     mkdocs = Path(sys.executable).parent / "mkdocs"
     command = [str(mkdocs) if mkdocs.exists() else "mkdocs", "build", "--strict"]
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     done = subprocess.run(
-        [*command, "--site-dir", str(tmp_path / "site")],
+        [*command, "--site-dir", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert (tmp_path / "site" / "index.html").exists()
+    return out
+
+
+class _Text(HTMLParser):
+    """The text a reader sees: everything outside ``<script>`` and ``<style>``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hidden = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.hidden += tag in ("script", "style")
+
+    def handle_endtag(self, tag) -> None:
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def page_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return " ".join(parser.parts)
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if p.name != "404.html")
+
+
+@needs_mkdocs
+def test_the_site_builds_strict(site):
+    assert (site / "index.html").exists()
+    assert len(pages(site)) >= 15
+
+
+# words about how the toolkit was made, and paths a reader of the site does not have
+_PROCESS = re.compile(r"\b(issues?|sessions?|helpers?|targets?|tickets?)\b|\.\./shared", re.I)
+
+
+@needs_mkdocs
+def test_the_pages_speak_about_the_toolkit_not_how_it_was_made(site):
+    found = []
+    for page in pages(site):
+        text = page_text(page.read_text())
+        for m in _PROCESS.finditer(text):
+            context = " ".join(text[max(0, m.start() - 50) : m.end() + 30].split())
+            found.append(f"{page.relative_to(site)}: ...{context}...")
+    assert not found, "\n".join(found)
+
+
+_EXTERNAL = re.compile(
+    r"""<(?:script|link|img|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//""", re.I
+)
+
+
+@needs_mkdocs
+def test_the_site_loads_nothing_from_other_hosts(site):
+    offenders = [
+        f"{page.relative_to(site)}: {m.group(0)}"
+        for page in site.rglob("*.html")
+        for m in _EXTERNAL.finditer(page.read_text())
+    ]
+    assert not offenders, "\n".join(offenders)
+
+
+@needs_mkdocs
+def test_lists_render_as_lists(site):
+    """A list written right after a paragraph line renders as one paragraph of "- " lines."""
+    glued = []
+    for page in pages(site):
+        for m in re.finditer(r"<p>((?:(?!</p>).)*?)\n[-*] ", page.read_text(), re.S):
+            glued.append(f"{page.relative_to(site)}: {m.group(1)[-60:]!r}")
+    assert not glued, "\n".join(glued)
