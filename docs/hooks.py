@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docs"))
+
+from sitegen import api  # noqa: E402  (docs/ is on the path only from here on)
+
 GENERATED = ROOT / "docs" / "generated"
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -95,5 +100,6 @@ def _count_table(relative: str) -> str:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    markdown = api.expand(markdown)
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
     return _MARK.sub(lambda m: _table(m.group(1)), markdown)

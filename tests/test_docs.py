@@ -147,3 +147,33 @@ def test_lists_render_as_lists(site):
         for m in re.finditer(r"<p>((?:(?!</p>).)*?)\n[-*] ", page.read_text(), re.S):
             glued.append(f"{page.relative_to(site)}: {m.group(1)[-60:]!r}")
     assert not glued, "\n".join(glued)
+
+
+FAMILIES = ("common", "paths", "cover", "games", "edges", "web")
+
+
+@needs_mkdocs
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_public_name_has_an_entry(site, family):
+    """Each name of a family's ``__all__`` has its anchor on the family's API page."""
+    import importlib
+
+    names = importlib.import_module(f"rompicapo.{family}").__all__
+    html = (site / "reference" / "api" / family / "index.html").read_text()
+    missing = [n for n in names if f'id="rompicapo.{family}.{n}"' not in html]
+    assert not missing, f"rompicapo.{family}: no entry for {missing}"
+
+
+_RAW_ROLE = re.compile(r":(?:py:)?(?:func|class|meth|mod|attr|data|exc|obj|const):`?")
+_RST_TABLE = re.compile(r"={4,} +={4,}")
+
+
+@needs_mkdocs
+def test_docstrings_render_without_raw_roles_or_rst_tables(site):
+    found = []
+    for page in pages(site):
+        text = page_text(page.read_text())
+        for m in list(_RAW_ROLE.finditer(text)) + list(_RST_TABLE.finditer(text)):
+            context = " ".join(text[max(0, m.start() - 40) : m.end() + 40].split())
+            found.append(f"{page.relative_to(site)}: ...{context}...")
+    assert not found, f"{len(found)} raw reStructuredText bits:\n" + "\n".join(found[:40])

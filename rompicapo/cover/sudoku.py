@@ -1,7 +1,7 @@
 """Sudoku: any box size (4x4, 9x9, 16x16, 25x25, any R x C boxes), with variants (both
 diagonals; jigsaw regions), solved as exact cover; a bitboard fast path for classic 9x9.
 
-The exact-cover form (as in the article the issue cites): for an N x N grid, primary items
+The exact-cover form (as in the literature): for an N x N grid, primary items
 ``p r c`` (cell filled), ``r r d`` (row r has digit d), ``c c d``, ``b k d`` (box or region k),
 and with ``diagonals`` also ``d d`` and ``a d`` (main and anti-diagonal); one option per
 candidate (r, c, d): 4N^2 items (N = 9: 324) and N^3 options (729). Givens are options
