@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from sitegen import api  # noqa: E402  (docs/ is on the path only from here on)
+from sitegen import api, pictures  # noqa: E402  (docs/ is on the path only from here on)
 
 GENERATED = ROOT / "docs" / "generated"
 RESULTS = ROOT / "benchmarks" / "results"
@@ -27,6 +27,7 @@ def on_pre_build(config, **kwargs) -> None:
     GENERATED.mkdir(exist_ok=True)
     _paths_pictures()
     _edges_pictures()
+    pictures.draw_all(GENERATED)
 
 
 def _paths_pictures() -> None:
