@@ -177,3 +177,54 @@ def test_docstrings_render_without_raw_roles_or_rst_tables(site):
             context = " ".join(text[max(0, m.start() - 40) : m.end() + 40].split())
             found.append(f"{page.relative_to(site)}: ...{context}...")
     assert not found, f"{len(found)} raw reStructuredText bits:\n" + "\n".join(found[:40])
+
+
+def _chromium() -> str | None:
+    path = os.environ.get("ROMPICAPO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if Path(path).exists() else None
+
+
+@needs_mkdocs
+def test_every_page_opens_in_a_browser_without_errors(site):
+    """Every page of the built site, served over HTTP, in headless Chromium: no console error,
+    no uncaught exception, every image loaded."""
+    import functools
+    import http.server
+    import threading
+
+    pytest.importorskip("playwright")
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium to run this)")
+    from playwright.sync_api import sync_playwright
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    problems: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=executable, args=["--no-sandbox", "--disable-gpu"], headless=True
+            )
+            page = browser.new_page()
+            current = [""]
+            page.on(
+                "console",
+                lambda m: m.type == "error" and problems.append(f"{current[0]}: {m.text}"),
+            )
+            page.on("pageerror", lambda e: problems.append(f"{current[0]}: {e}"))
+            for html in pages(site):
+                current[0] = html.relative_to(site).parent.as_posix()
+                page.goto(base + current[0] + "/", wait_until="load")
+                broken = page.eval_on_selector_all(
+                    "img",
+                    "imgs => imgs.filter(i => !i.complete || !i.naturalWidth).map(i => i.src)",
+                )
+                problems += [f"{current[0]}: broken image {src}" for src in broken]
+            browser.close()
+    finally:
+        server.shutdown()
+    assert not problems, "\n".join(problems)
