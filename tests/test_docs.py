@@ -228,3 +228,39 @@ def test_every_page_opens_in_a_browser_without_errors(site):
     finally:
         server.shutdown()
     assert not problems, "\n".join(problems)
+
+
+_NUMBER = re.compile(r"^-?[\d,]*\.?\d+(?:e[+-]?\d+)?$")
+
+
+@needs_mkdocs
+def test_numbers_in_the_results_tables_come_from_results_files(site):
+    """Every number in a table of the results page is a value of benchmarks/results/*.json,
+    as the build formats it: none is typed by hand."""
+    import json
+
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from hooks import _cell
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+
+    def values(node):
+        if isinstance(node, dict):
+            for v in node.values():
+                yield from values(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from values(v)
+        else:
+            yield node
+
+    known = set()
+    for path in (ROOT / "benchmarks" / "results").glob("*.json"):
+        known |= {_cell(v) for v in values(json.loads(path.read_text()))}
+    html = (site / "results" / "benchmarks" / "index.html").read_text()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)
+    numbers = [c.strip() for c in cells if _NUMBER.match(c.strip())]
+    assert len(numbers) > 50
+    strays = sorted({n for n in numbers if n not in known})
+    assert not strays, f"numbers in the results tables that no results file holds: {strays}"
