@@ -5,7 +5,9 @@
 - ```` ```console ```` blocks are command-line examples, run by
   :func:`rompicapo.cli.examples.check_console_block` (``$ rompicapo ...`` then its output);
 - ``<!-- skip: next "reason" -->`` before a block skips it, with the reason in the report
-  (for runs too long for the suite).
+  (for runs too long for the suite);
+- a ``DeprecationWarning`` raised by rompicapo fails the example: the docs show today's names
+  (``time_limit``, not ``seconds``).
 
 Examples run from the repository's root, so they name files as ``tests/data/...``.
 Docstring examples in the package run through pytest's ``--doctest-modules``.
@@ -14,6 +16,7 @@ Docstring examples in the package run through pytest's ``--doctest-modules``.
 from __future__ import annotations
 
 import os
+import warnings
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
 from pathlib import Path
 
@@ -45,9 +48,15 @@ class ConsoleBlockParser(CodeBlockParser):
 def _at_root(namespace: dict) -> None:
     namespace["_cwd"] = os.getcwd()
     os.chdir(ROOT)
+    namespace["_warnings"] = warnings.catch_warnings()
+    namespace["_warnings"].__enter__()
+    # the old keyword names warn through rompicapo.common.run.renamed_keywords
+    warnings.filterwarnings("error", category=DeprecationWarning, message=r".*: \w+= is now \w+=")
+    warnings.filterwarnings("error", category=DeprecationWarning, module="rompicapo")
 
 
 def _back(namespace: dict) -> None:
+    namespace.pop("_warnings").__exit__(None, None, None)
     os.chdir(namespace.pop("_cwd"))
 
 

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docs"))
+
+from sitegen import api, pictures  # noqa: E402  (docs/ is on the path only from here on)
+
 GENERATED = ROOT / "docs" / "generated"
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -22,6 +27,7 @@ def on_pre_build(config, **kwargs) -> None:
     GENERATED.mkdir(exist_ok=True)
     _paths_pictures()
     _edges_pictures()
+    pictures.draw_all(GENERATED)
 
 
 def _paths_pictures() -> None:
@@ -43,10 +49,15 @@ def _edges_pictures() -> None:
     render_board(board, "eternity2", svg=GENERATED / "eternity2-blackwood-470.svg")
 
 
-_MARK = re.compile(r"^<!-- results: ([\w-]+) -->$", re.M)
+_MARK = re.compile(r"^<!-- results: ([\w-]+)((?: [\w-]+)*) -->$", re.M)
+
+# where and when a row was measured: shown apart, under the figures, so the table stays narrow
+_PROVENANCE = ("date", "commit", "cpu", "load", "load_start", "load_end")
 
 
-def _table(name: str) -> str:
+def _table(name: str, columns: list[str] | None = None) -> str:
+    """The rows of ``benchmarks/results/NAME.json`` (only ``columns`` when given), then the
+    date, commit, CPU and load they were measured at."""
     path = RESULTS / f"{name}.json"
     if not path.exists():
         return f"*No results file `benchmarks/results/{name}.json` yet.*"
@@ -56,11 +67,28 @@ def _table(name: str) -> str:
     if not rows:
         return "*The results file is empty.*"
     # per-run lists (the runs behind a median) stay in the file; the table shows the figures
-    keys = [k for k in rows[0] if not isinstance(rows[0][k], (list, dict))]
+    keys = columns or [
+        k for k in rows[0] if not isinstance(rows[0][k], (list, dict)) and k not in _PROVENANCE
+    ]
     lines = ["| " + " | ".join(keys) + " |", "|" + " --- |" * len(keys)]
     for row in rows:
         lines.append("| " + " | ".join(_cell(row.get(k)) for k in keys) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + _provenance(name, rows, keys[0])
+
+
+def _provenance(name: str, rows: list[dict], label: str) -> str:
+    measured: dict[tuple, list[str]] = {}
+    for row in rows:
+        load = row.get("load", row.get("load_start"))
+        if "load_end" in row:
+            load = f"{row.get('load_start')}-{row['load_end']}"
+        key = (row.get("date"), row.get("commit"), row.get("cpu"), load)
+        measured.setdefault(key, []).append(str(row.get(label, "")))
+    parts = []
+    for (date, commit, cpu, load), labels in measured.items():
+        which = "" if len(measured) == 1 else f" ({', '.join(labels)})"
+        parts.append(f"{date}, commit {commit}, {cpu}, load {_cell(load)}{which}")
+    return f"*Measured {'; '.join(parts)}. Source: `benchmarks/results/{name}.json`.*"
 
 
 def _cell(value) -> str:
@@ -95,5 +123,6 @@ def _count_table(relative: str) -> str:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    markdown = api.expand(markdown)
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
-    return _MARK.sub(lambda m: _table(m.group(1)), markdown)
+    return _MARK.sub(lambda m: _table(m.group(1), m.group(2).split() or None), markdown)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -39,22 +41,219 @@ def test_every_option_of_every_command_has_help():
     assert not missing, "options without help text:\n" + "\n".join(missing)
 
 
-@pytest.mark.skipif(
-    shutil.which("mkdocs") is None and not (Path(sys.executable).parent / "mkdocs").exists(),
-    reason="mkdocs is not installed",
+_HAS_MKDOCS = (
+    shutil.which("mkdocs") is not None or (Path(sys.executable).parent / "mkdocs").exists()
 )
-def test_the_site_builds_strict(tmp_path):
+needs_mkdocs = pytest.mark.skipif(not _HAS_MKDOCS, reason="mkdocs is not installed")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site, built once for this module with ``mkdocs build --strict``."""
+    out = tmp_path_factory.mktemp("site") / "site"
     mkdocs = Path(sys.executable).parent / "mkdocs"
     command = [str(mkdocs) if mkdocs.exists() else "mkdocs", "build", "--strict"]
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     done = subprocess.run(
-        [*command, "--site-dir", str(tmp_path / "site")],
+        [*command, "--site-dir", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert (tmp_path / "site" / "index.html").exists()
+    return out
+
+
+class _Text(HTMLParser):
+    """The text a reader sees: everything outside ``<script>`` and ``<style>``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hidden = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        self.hidden += tag in ("script", "style")
+
+    def handle_endtag(self, tag) -> None:
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def page_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return " ".join(parser.parts)
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if p.name != "404.html")
+
+
+@needs_mkdocs
+def test_the_site_builds_strict(site):
+    assert (site / "index.html").exists()
+    assert len(pages(site)) >= 15
+
+
+# words about how the toolkit was made, and paths a reader of the site does not have
+_PROCESS = re.compile(r"\b(issues?|sessions?|helpers?|targets?|tickets?)\b|\.\./shared", re.I)
+
+
+@needs_mkdocs
+def test_the_pages_speak_about_the_toolkit_not_how_it_was_made(site):
+    found = []
+    for page in pages(site):
+        text = page_text(page.read_text())
+        for m in _PROCESS.finditer(text):
+            context = " ".join(text[max(0, m.start() - 50) : m.end() + 30].split())
+            found.append(f"{page.relative_to(site)}: ...{context}...")
+    assert not found, "\n".join(found)
+
+
+_EXTERNAL = re.compile(
+    r"""<(?:script|link|img|iframe)\b[^>]*(?:src|href)=["']?(?:https?:)?//""", re.I
+)
+
+
+@needs_mkdocs
+def test_the_site_loads_nothing_from_other_hosts(site):
+    offenders = [
+        f"{page.relative_to(site)}: {m.group(0)}"
+        for page in site.rglob("*.html")
+        for m in _EXTERNAL.finditer(page.read_text())
+    ]
+    assert not offenders, "\n".join(offenders)
+
+
+@needs_mkdocs
+def test_lists_render_as_lists(site):
+    """A list written right after a paragraph line renders as one paragraph of "- " lines."""
+    glued = []
+    for page in pages(site):
+        for m in re.finditer(r"<p>((?:(?!</p>).)*?)\n[-*] ", page.read_text(), re.S):
+            glued.append(f"{page.relative_to(site)}: {m.group(1)[-60:]!r}")
+    assert not glued, "\n".join(glued)
+
+
+FAMILIES = ("common", "paths", "cover", "games", "edges", "web")
+
+
+@needs_mkdocs
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_public_name_has_an_entry(site, family):
+    """Each name of a family's ``__all__`` has its anchor on the family's API page."""
+    import importlib
+
+    names = importlib.import_module(f"rompicapo.{family}").__all__
+    html = (site / "reference" / "api" / family / "index.html").read_text()
+    missing = [n for n in names if f'id="rompicapo.{family}.{n}"' not in html]
+    assert not missing, f"rompicapo.{family}: no entry for {missing}"
+
+
+_RAW_ROLE = re.compile(r":(?:py:)?(?:func|class|meth|mod|attr|data|exc|obj|const):`?")
+_RST_TABLE = re.compile(r"={4,} +={4,}")
+
+
+@needs_mkdocs
+def test_docstrings_render_without_raw_roles_or_rst_tables(site):
+    found = []
+    for page in pages(site):
+        text = page_text(page.read_text())
+        for m in list(_RAW_ROLE.finditer(text)) + list(_RST_TABLE.finditer(text)):
+            context = " ".join(text[max(0, m.start() - 40) : m.end() + 40].split())
+            found.append(f"{page.relative_to(site)}: ...{context}...")
+    assert not found, f"{len(found)} raw reStructuredText bits:\n" + "\n".join(found[:40])
+
+
+def _chromium() -> str | None:
+    path = os.environ.get("ROMPICAPO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if Path(path).exists() else None
+
+
+@needs_mkdocs
+def test_every_page_opens_in_a_browser_without_errors(site):
+    """Every page of the built site, served over HTTP, in headless Chromium: no console error,
+    no uncaught exception, every image loaded."""
+    import functools
+    import http.server
+    import threading
+
+    pytest.importorskip("playwright")
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium to run this)")
+    from playwright.sync_api import sync_playwright
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    problems: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=executable, args=["--no-sandbox", "--disable-gpu"], headless=True
+            )
+            page = browser.new_page()
+            current = [""]
+            page.on(
+                "console",
+                lambda m: m.type == "error" and problems.append(f"{current[0]}: {m.text}"),
+            )
+            page.on("pageerror", lambda e: problems.append(f"{current[0]}: {e}"))
+            for html in pages(site):
+                current[0] = html.relative_to(site).parent.as_posix()
+                page.goto(base + current[0] + "/", wait_until="load")
+                broken = page.eval_on_selector_all(
+                    "img",
+                    "imgs => imgs.filter(i => !i.complete || !i.naturalWidth).map(i => i.src)",
+                )
+                problems += [f"{current[0]}: broken image {src}" for src in broken]
+            browser.close()
+    finally:
+        server.shutdown()
+    assert not problems, "\n".join(problems)
+
+
+_NUMBER = re.compile(r"^-?[\d,]*\.?\d+(?:e[+-]?\d+)?$")
+
+
+@needs_mkdocs
+def test_numbers_in_the_results_tables_come_from_results_files(site):
+    """Every number in a table of the results page is a value of benchmarks/results/*.json,
+    as the build formats it: none is typed by hand."""
+    import json
+
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from hooks import _cell
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+
+    def values(node):
+        if isinstance(node, dict):
+            for v in node.values():
+                yield from values(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from values(v)
+        else:
+            yield node
+
+    known = set()
+    for path in (ROOT / "benchmarks" / "results").glob("*.json"):
+        known |= {_cell(v) for v in values(json.loads(path.read_text()))}
+    html = (site / "results" / "benchmarks" / "index.html").read_text()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)
+    numbers = [c.strip() for c in cells if _NUMBER.match(c.strip())]
+    assert len(numbers) > 50
+    strays = sorted({n for n in numbers if n not in known})
+    assert not strays, f"numbers in the results tables that no results file holds: {strays}"

@@ -21,6 +21,7 @@ and what they solve.
 92
 """
 
+from rompicapo.cover import sudoku
 from rompicapo.cover.polyomino import Packing, PackingResult, load_pieces, load_region, pack
 from rompicapo.cover.problem import Problem, ProblemArrays, format_dlx, parse_dlx, read_dlx
 from rompicapo.cover.queens import (
@@ -58,4 +59,5 @@ __all__ = [
     "read_dlx",
     "solve",
     "split",
+    "sudoku",
 ]

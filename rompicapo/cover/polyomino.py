@@ -488,6 +488,12 @@ class PackingResult(SearchResult):
     def drawings(self) -> list[str]:
         return [self.packing.draw(s) for s in self.solutions] if self.packing else []
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the kept packings drawn with letters, or the count."""
+        from html import escape
+
+        return "".join(f"<pre>{escape(d)}</pre>" for d in self.drawings) or escape(self.report())
+
     def verify(self) -> bool:
         """True when every kept packing is a tiling of the region by the pieces (checked
         independently from the drawings); NotVerifiable when none was kept (a count)."""

@@ -81,6 +81,13 @@ class QueensResult(SearchResult):
 
     _dict_exclude = ("listing",)
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the kept solutions' boards, or the count."""
+        from html import escape
+
+        boards = [draw_queens(self.n, list(cols)) for cols in self.placements]
+        return "".join(f"<pre>{escape(b)}</pre>" for b in boards) or escape(self.report())
+
     def verify(self) -> bool:
         """True when no two kept queens attack each other (checked independently);
         NotVerifiable when no placement was kept (a count)."""

@@ -21,12 +21,59 @@ output path before any search.
 """
 
 from rompicapo.edges.api import (
+    RenderResult,
+    ScoreResult,
+    UrlResult,
     improve_board,
     render_board,
     score_board,
     solve,
     viewer_url,
 )
-from rompicapo.edges.generate import make_puzzle
+from rompicapo.edges.blackwood import EdgeSearchResult, Settings, search
+from rompicapo.edges.generate import GeneratedPuzzle, make_puzzle
+from rompicapo.edges.improve import ImproveResult
+from rompicapo.edges.puzzle import (
+    Board,
+    Puzzle,
+    board_url,
+    eternity2,
+    eternity2_clues,
+    load_board,
+    load_puzzle,
+    save_board,
+    score,
+)
+from rompicapo.edges.study import Budget, Design, load_results, run_study
+from rompicapo.edges.study_report import study_report
 
-__all__ = ["improve_board", "make_puzzle", "render_board", "score_board", "solve", "viewer_url"]
+__all__ = [
+    "Board",
+    "Budget",
+    "Design",
+    "EdgeSearchResult",
+    "GeneratedPuzzle",
+    "ImproveResult",
+    "Puzzle",
+    "RenderResult",
+    "ScoreResult",
+    "Settings",
+    "UrlResult",
+    "board_url",
+    "eternity2",
+    "eternity2_clues",
+    "improve_board",
+    "load_board",
+    "load_puzzle",
+    "load_results",
+    "make_puzzle",
+    "render_board",
+    "run_study",
+    "save_board",
+    "score",
+    "score_board",
+    "search",
+    "solve",
+    "study_report",
+    "viewer_url",
+]

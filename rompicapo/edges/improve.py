@@ -158,6 +158,14 @@ class ImproveResult(SearchResult):
 
     _dict_exclude = ("puzzle", "board", "start", "clues")
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the board as its SVG, mismatched joints in red."""
+        from rompicapo.edges.render import board_svg
+
+        if self.board is None or self.puzzle is None:
+            return None
+        return board_svg(self.board, self.puzzle)
+
     def verify(self) -> bool:
         """Recount with :mod:`rompicapo.edges.verify` (code that shares nothing with this
         search): the final board is valid and complete (unless Ctrl-C came while the holes of

@@ -165,6 +165,12 @@ class Connect4Result(SearchResult):
             ]
         )
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the report, the position drawn in it."""
+        from html import escape
+
+        return f"<pre>{escape(self.report())}</pre>"
+
     def verify(self, max_empty: int = 12) -> bool:
         """Replay the moves and recompute the score with the independent pure-Python search of
         :mod:`rompicapo.games.verify`: True when it agrees, False when not (or when the moves
@@ -251,6 +257,12 @@ class Connect4Analysis(SearchResult):
             lines.append(f"{stop_message(self.stopped)}: columns {self.unsolved} unsolved (?)")
         lines.append(f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s")
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows the report, the position drawn in it."""
+        from html import escape
+
+        return f"<pre>{escape(self.report())}</pre>"
 
     def verify(self, max_empty: int = 12) -> bool:
         """Every column's score against the independent search of :mod:`rompicapo.games.verify`

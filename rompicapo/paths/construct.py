@@ -242,6 +242,20 @@ class PathResult(SearchResult):
             raise InputError("no complete path to show")
         return step_grid(self.path, self.rows, self.cols)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows a found path as its SVG (boards up to 200x200)."""
+        import tempfile
+        from pathlib import Path
+
+        from rompicapo.paths.render import SVG_MAX_CELLS, write_svg
+
+        if self.path is None or self.status != "found" or self.rows * self.cols > SVG_MAX_CELLS:
+            return None
+        with tempfile.TemporaryDirectory() as folder:
+            svg = Path(folder) / "path.svg"
+            write_svg(self.path, self.rows, self.cols, svg)
+            return svg.read_text()
+
     def verify(self) -> bool:
         """Check the path with the independent verifier: True when it is a valid path (closed
         when asked) from ``start``, False when it is not. A streamed path is checked in its
