@@ -21,8 +21,8 @@ def test_results_draw_themselves_for_jupyter():
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     assert construct(4, 4)._repr_svg_() is None  # no path: nothing to draw
     assert "5 3 4 | 6 7 8 | 9 1 2" in sudoku.solve(SUDOKU)._repr_html_()
-    assert queens(6, keep=1, jobs=1)._repr_html_().count("Q") == 6
-    assert "<pre>" in pack("pentominoes", "3x20", keep=1, limit=1, jobs=1)._repr_html_()
+    assert queens(6, limit=1, jobs=1)._repr_html_().count("Q") == 6
+    assert "<pre>" in pack("pentominoes", "3x20", limit=1, jobs=1)._repr_html_()
     assert "1 2 3 4 5 6 7" in solve_moves("4455")._repr_html_()
 
 

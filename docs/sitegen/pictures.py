@@ -241,9 +241,9 @@ def draw_all(out: Path) -> list[str]:
 
     solved = sudoku.solve(SUDOKU)
     save("sudoku.svg", sudoku_svg(solved.puzzle.grid, solved.solutions[0]))
-    eight = queens(8, keep=1, jobs=1)
+    eight = queens(8, limit=1, jobs=1)
     save("queens-8.svg", queens_svg(list(eight.placements[0])))
-    packed = pack("pentominoes", "6x10", keep=1, limit=1, jobs=1)
+    packed = pack("pentominoes", "6x10", limit=1, jobs=1)
     save("pentominoes-6x10.svg", packing_svg(packed.drawings[0]))
 
     game = Connect4()

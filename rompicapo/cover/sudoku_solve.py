@@ -102,6 +102,15 @@ class SudokuResult(SearchResult):
     def solution(self) -> Sudoku | None:
         return self.puzzle.with_grid(self.solutions[0]) if self.solutions and self.puzzle else None
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the first solution's grid (or the puzzle when there is none)."""
+        from html import escape
+
+        from rompicapo.cover.sudoku_model import format_grid
+
+        grid = self.solutions[0] if self.solutions else self.puzzle.grid
+        return f"<pre>{escape(format_grid(grid, self.puzzle.box))}</pre>"
+
     def verify(self) -> bool:
         """True when every solution found fills the puzzle by the rules (checked
         independently); NotVerifiable when none was found (no solution cannot be checked

@@ -64,6 +64,14 @@ class EdgeSearchResult(SearchResult):
         """Forward placements per second of CPU time actually given to the search."""
         return self.counts.get("placements", 0) / self.cpu_seconds if self.cpu_seconds else 0.0
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the board as its SVG, mismatched joints in red."""
+        from rompicapo.edges.render import board_svg
+
+        if self.board is None or self.puzzle is None:
+            return None
+        return board_svg(self.board, self.puzzle)
+
     def verify(self) -> bool:
         """Recount with :mod:`rompicapo.edges.verify` (code that shares nothing with the
         search): both boards keep the rules and their scores are the ones reported.

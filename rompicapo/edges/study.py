@@ -1,4 +1,4 @@
-"""Parameter studies of Blackwood's search (issue 8): Jef Bucas's sweep, on Dask and SQLite.
+"""Parameter studies of Blackwood's search: Jef Bucas's sweep, on Dask and SQLite.
 
 Blackwood set three things by hand: the *prioritised colours* (one frame colour and two inner
 colours whose sides the search must gather early), the *quota curve* (how many sides in those
