@@ -31,13 +31,8 @@ from rompicapo.paths.api import (
     steps_of,
     write_path,
 )
-from rompicapo.paths.construct import (
-    PathResult,
-    blocks_refusal,
-    construct,
-    parse_cell,
-    parse_size,
-)
+from rompicapo.paths.board import parse_cell, parse_size
+from rompicapo.paths.construct import construct
 from rompicapo.paths.count import (
     CountResult,
     ExhaustiveResult,
@@ -47,6 +42,8 @@ from rompicapo.paths.count import (
     start_classes,
 )
 from rompicapo.paths.moves import CASELLE, KNIGHT, MoveSet, parse_moves
+from rompicapo.paths.result import PathResult
+from rompicapo.paths.strategies import blocks_refusal
 from rompicapo.paths.verify import PathCheck, load_path, verify_path, verify_path_file
 
 __all__ = [

@@ -38,14 +38,11 @@ from rompicapo.common import (
     resolve_jobs,
     write_or_keep,
 )
-from rompicapo.paths.construct import (
-    PathResult,
-    blocks_refusal,
-    construct,
-    parse_cell,
-    parse_size,
-)
+from rompicapo.paths.board import parse_cell, parse_size
+from rompicapo.paths.construct import construct
 from rompicapo.paths.moves import MoveSet, parse_moves
+from rompicapo.paths.result import PathResult
+from rompicapo.paths.strategies import block_method, blocks_refusal
 
 __all__ = [
     "PATH_SUFFIXES",
@@ -297,7 +294,6 @@ def _stream_blocks(
     import functools
 
     from rompicapo.paths.blocks import warm_up, write_blocks_rpath
-    from rompicapo.paths.construct import block_method
     from rompicapo.paths.verify_stream import verify_rpath
 
     method, _ = block_method(rows, cols, start, moves, closed)
@@ -519,7 +515,6 @@ def _walker(rows, cols, start, moves, closed):
     block cycle of :mod:`~rompicapo.paths.cycles` read from ``start``, and its method name;
     InputError naming why when neither applies."""
     from rompicapo.paths.blocks import BlockPath
-    from rompicapo.paths.construct import block_method
     from rompicapo.paths.cycles import BlockCycle
 
     rows, cols = parse_size((rows, rows if cols is None else cols))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import numpy as np
@@ -14,6 +13,7 @@ import rompicapo.paths as paths_api
 from rompicapo.cli import build_parser, main
 from rompicapo.common import InputError, NotVerifiable, ProgressEvent, dumps_json
 from rompicapo.paths import (
+    bands,
     cells_at,
     check_path_file,
     construct,
@@ -28,9 +28,6 @@ from rompicapo.paths import (
 from rompicapo.paths import count as count_module
 from rompicapo.paths.rpath import read_header
 
-# the module, not the function of the same name that rompicapo.paths exports
-construct_module = importlib.import_module("rompicapo.paths.construct")
-
 
 @pytest.fixture
 def no_search(monkeypatch):
@@ -39,7 +36,7 @@ def no_search(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("the search ran")
 
-    monkeypatch.setattr(construct_module, "_solve_pieces", boom)
+    monkeypatch.setattr(bands, "solve_pieces", boom)
     monkeypatch.setattr(count_module, "_kernel_run", boom)
 
 
