@@ -15,7 +15,7 @@ import pytest
 
 from rompicapo.cli import main
 from rompicapo.common import write_checked_json
-from rompicapo.paths.count import CHECKPOINT_FORMAT, CHECKPOINT_VERSION, _problem
+from rompicapo.paths.checkpoints import CHECKPOINT_FORMAT, CHECKPOINT_VERSION, problem_of
 from rompicapo.paths.moves import parse_moves
 
 from .harness import Case, check_refused, npy_bytes, random_bytes, rpath_bytes
@@ -24,7 +24,7 @@ HUGE = "99999999999999999999999"
 
 
 def _checkpoint(rows: int = 4, cols: int = 5) -> dict:
-    problem = _problem(rows, cols, None, parse_moves("caselle"), False, 3)
+    problem = problem_of(rows, cols, None, parse_moves("caselle"), False, 3)
     return {
         "format": CHECKPOINT_FORMAT,
         "version": CHECKPOINT_VERSION,

@@ -13,6 +13,7 @@ import rompicapo.paths as paths_api
 from rompicapo.cli import build_parser, main
 from rompicapo.common import InputError, NotVerifiable, ProgressEvent, dumps_json
 from rompicapo.paths import (
+    _count_kernel,
     bands,
     cells_at,
     check_path_file,
@@ -37,7 +38,7 @@ def no_search(monkeypatch):
         raise AssertionError("the search ran")
 
     monkeypatch.setattr(bands, "solve_pieces", boom)
-    monkeypatch.setattr(count_module, "_kernel_run", boom)
+    monkeypatch.setattr(_count_kernel, "search", boom)  # every count, search or enumeration
 
 
 # ------------------------------------------------------------------ outputs checked first
