@@ -20,6 +20,12 @@ PROGRESS_CELLS = 100_000_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    _register_path(subparsers)
+    _register_verify_path(subparsers)
+    _register_random_access(subparsers)
+
+
+def _register_path(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "path",
         help="find a path through every cell of an R x C board with leaper moves",
@@ -83,6 +89,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_path)
     mark_paths(p, outputs=("out", "pdf", "png", "svg"))
 
+
+def _register_verify_path(subparsers: argparse._SubParsersAction) -> None:
     v = subparsers.add_parser(
         "verify-path",
         help="check a saved path (.npy of flat cells, or .rpath) with the independent verifier",
@@ -101,7 +109,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v.set_defaults(handler=run_verify_path)
     mark_paths(v, inputs=("file",))
 
-    # random access to the block construction's path: the two questions, one shape each
+
+def _register_random_access(subparsers: argparse._SubParsersAction) -> None:
+    """``path-at`` and ``step-of``: random access to the block construction's path, the two
+    questions, one shape each."""
     for name, what, arg, meta, arg_help, handler in (
         ("path-at", "the cell at a step", "step", "STEP", "step numbers, 1 = the start",
          run_path_at),

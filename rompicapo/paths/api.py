@@ -192,6 +192,38 @@ def find_path(
     mset = parse_moves(moves)
     closed = bool(options.get("closed", False))
 
+    out_path, pictures = _check_outputs(out, packed, resume, mset, pdf, png, svg, rows, cols)
+    rpath = out_path is not None and _is_rpath(out_path)
+    why_not = blocks_refusal(rows, cols, start, mset, closed)
+    # the block constructions (the corner path, the cycle) are streamed; searches are built whole
+    stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
+    if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
+        raise InputError(f"the block construction does not apply: {why_not}")
+    if scheduler is not None and not stream:
+        raise InputError(
+            "scheduler writes block paths to a file: give out='FILE.rpath', no picture, and a "
+            "board the block construction makes" + (f" ({why_not})" if why_not else "")
+        )
+    if stream:
+        return _stream_blocks(
+            out_path, rows, cols, jobs, scheduler, resume, packed, progress,
+            start=start, moves=mset, closed=closed,
+        )  # fmt: skip
+
+    remaining = None if time_limit is None else max(1e-3, deadline.remaining())
+    res = construct(
+        rows, cols, start, mset, method=method, jobs=jobs, time_limit=remaining,
+        progress=progress, **options,
+    )  # fmt: skip
+    if res.found:
+        res.verified = bool(res.check())
+    _write_outputs(res, out_path, pictures, packed)
+    return res
+
+
+def _check_outputs(out, packed, resume, mset, pdf, png, svg, rows, cols):
+    """The path file and the pictures asked for, each name checked before any search:
+    ``(out path or None, {kind: picture path})``."""
     out_path = None if out is None else check_output_path(out, "out", suffixes=PATH_SUFFIXES)
     rpath = out_path is not None and _is_rpath(out_path)
     if (packed or resume) and not rpath:
@@ -213,32 +245,12 @@ def find_path(
                 f"an SVG of a {rows}x{cols} board ({rows * cols:,} cells) would be too heavy to "
                 f"view; SVG is for boards up to {SVG_MAX_CELLS:,} cells (200x200): use a PNG"
             )
-    why_not = blocks_refusal(rows, cols, start, mset, closed)
-    # the block constructions (the corner path, the cycle) are streamed; searches are built whole
-    stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
-    if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
-        raise InputError(f"the block construction does not apply: {why_not}")
-    if scheduler is not None and not stream:
-        raise InputError(
-            "scheduler writes block paths to a file: give out='FILE.rpath', no picture, and a "
-            "board the block construction makes" + (f" ({why_not})" if why_not else "")
-        )
-    partial = None
-    if out_path is not None:
-        partial = out_path.with_name(out_path.name[: -len(out_path.suffix)] + ".partial.npy")
-    if stream:
-        return _stream_blocks(
-            out_path, rows, cols, jobs, scheduler, resume, packed, progress,
-            start=start, moves=mset, closed=closed,
-        )  # fmt: skip
+    return out_path, pictures
 
-    remaining = None if time_limit is None else max(1e-3, deadline.remaining())
-    res = construct(
-        rows, cols, start, mset, method=method, jobs=jobs, time_limit=remaining,
-        progress=progress, **options,
-    )  # fmt: skip
-    if res.found:
-        res.verified = bool(res.check())
+
+def _write_outputs(res: PathResult, out_path: Path | None, pictures: dict, packed: bool) -> None:
+    """Write the verified path to ``out_path`` (an unfinished one to ``NAME.partial.npy``
+    beside it) and draw the pictures; what was written, or kept elsewhere, goes in ``res``."""
 
     def attempt(name: Path, write) -> None:
         # a write that fails after the search keeps the result in another file, said where
@@ -252,11 +264,13 @@ def find_path(
         if res.found and res.verified:
             attempt(out_path, lambda p: write_path(res, p, verify=False, packed=packed))
         elif not res.found:  # an interrupted search keeps the cells it had
+            partial = out_path.with_name(out_path.name[: -len(out_path.suffix)] + ".partial.npy")
             attempt(partial, lambda p: _save_npy(p, res.path))
     if res.found and res.verified:
         from rompicapo.paths import render
 
-        title = f"{rows}x{cols}, {mset.name} moves, from ({start[0]}, {start[1]})"
+        rows, cols, (r0, c0) = res.rows, res.cols, res.start
+        title = f"{rows}x{cols}, {res.moves.name} moves, from ({r0}, {c0})"
         writers = {
             "pdf": lambda p: render.write_pdf(res.path, rows, cols, p, title=title),
             "png": lambda p: render.write_png(res.path, rows, cols, p),
@@ -264,7 +278,6 @@ def find_path(
         }
         for kind, name in pictures.items():
             attempt(name, lambda p, k=kind: _atomic(p, writers[k]))
-    return res
 
 
 def _atomic(name: Path, write) -> None:

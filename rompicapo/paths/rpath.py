@@ -247,21 +247,7 @@ def write_rpath(
     """
     final = os.fspath(filename)
     head, header = _header_bytes(rows, cols, start, list(moves), chunk_moves, method, encoding)
-    name = _target(final, head, header, resume)
-    resume = resume and os.path.exists(name)
-    folder = os.path.dirname(os.path.abspath(name))
-    free = shutil.disk_usage(folder).free
-    if os.path.exists(name):
-        free += os.path.getsize(name)
-    if header.file_size > free:
-        raise InputError(
-            f"{final}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
-            f"{folder} has {free / 1e9:.1f} GB free"
-        )
-    if not resume:
-        with open(name, "wb") as f:
-            f.write(head)
-            f.truncate(header.file_size)
+    name, resume = _preallocate(final, head, header, resume)
     if fill is not None:
         write_chunks(name, header, 0, header.n_chunks, fill, resume, on_chunk)
         _finish(name, final)
@@ -290,6 +276,27 @@ def write_rpath(
             on_chunk(task[4] - task[3])  # written or kept
     _finish(name, final)
     return header
+
+
+def _preallocate(final: str, head: bytes, header: RpathHeader, resume: bool) -> tuple[str, bool]:
+    """The file the chunks go to (see :func:`_target`), at its full size with its header
+    written, unless it is resumed; and whether it is. Refuses when the disk lacks the room."""
+    name = _target(final, head, header, resume)
+    resume = resume and os.path.exists(name)
+    folder = os.path.dirname(os.path.abspath(name))
+    free = shutil.disk_usage(folder).free
+    if os.path.exists(name):
+        free += os.path.getsize(name)
+    if header.file_size > free:
+        raise InputError(
+            f"{final}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
+            f"{folder} has {free / 1e9:.1f} GB free"
+        )
+    if not resume:
+        with open(name, "wb") as f:
+            f.write(head)
+            f.truncate(header.file_size)
+    return name, resume
 
 
 def partial_name(filename: str | os.PathLike[str]) -> str:

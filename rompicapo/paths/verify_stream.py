@@ -139,7 +139,6 @@ def verify_rpath(
 
     name = os.fspath(filename)
     header = read_header(name)
-    rows, cols = header.rows, header.cols
 
     def fail(reason: str) -> StreamCheck:
         return StreamCheck(False, reason, header)
@@ -152,15 +151,9 @@ def verify_rpath(
             return fail(
                 f"the file's move set has {extra[0]}, not a move of {parse_moves(moves).spec}"
             )
-    if len(set(header.moves)) != len(header.moves) or (0, 0) in header.moves:
-        return fail("the file's move list repeats a move or holds (0, 0)")
-    r0, c0 = header.start
-    if not (0 <= r0 < rows and 0 <= c0 < cols):
-        return fail(f"the start ({r0}, {c0}) is off the {rows}x{cols} board")
-    if start is not None and tuple(start) != (r0, c0):
-        return fail(f"the path starts at ({r0}, {c0}), not at {tuple(start)}")
-    n_chunks = header.n_chunks
-    total_work = 2 * n_chunks
+    why = _header_problem(header, start)
+    if why:
+        return fail(why)
     if scheduler is None and header.n_moves < PARALLEL_MOVES:
         jobs = 1
     n_workers = default_jobs() if jobs is None else max(1, int(jobs))
@@ -168,8 +161,28 @@ def verify_rpath(
         raise InputError(f"unknown verification mode {mode!r}")
     if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
         check = _verify_sequential(name, header, n_workers > 1, fail, on_progress)
-        return _closure_checked(check, allowed, fail) if closed else check
+    else:
+        check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progress)
+    return _closure_checked(check, allowed, fail) if closed else check
 
+
+def _header_problem(header: RpathHeader, start: tuple[int, int] | None) -> str:
+    """What makes the file's header describe no valid path (from ``start``), or ""."""
+    rows, cols = header.rows, header.cols
+    if len(set(header.moves)) != len(header.moves) or (0, 0) in header.moves:
+        return "the file's move list repeats a move or holds (0, 0)"
+    r0, c0 = header.start
+    if not (0 <= r0 < rows and 0 <= c0 < cols):
+        return f"the start ({r0}, {c0}) is off the {rows}x{cols} board"
+    if start is not None and tuple(start) != (r0, c0):
+        return f"the path starts at ({r0}, {c0}), not at {tuple(start)}"
+    return ""
+
+
+def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progress):
+    """The two passes of the module's text: chunk summaries, then partitions of rows."""
+    n_chunks = header.n_chunks
+    total_work = 2 * n_chunks
     # Pass 1: summaries, chunk starts, the board's edges.
     tasks = [
         (name, i, min(i + _SUMMARY_CHUNKS, n_chunks)) for i in range(0, n_chunks, _SUMMARY_CHUNKS)
@@ -184,31 +197,11 @@ def verify_rpath(
         done += last - first
         if on_progress:
             on_progress(done, total_work)
-    starts = np.empty((n_chunks, 2), np.int64)
-    r, c = r0, c0
-    dr, dc = _arrays(header)
-    for i, s in enumerate(summaries):
-        if isinstance(s, str) or s is None:
-            return fail(s or f"chunk {i} could not be read")
-        bad, sr, sc, rmin, rmax, cmin, cmax = s
-        if bad >= 0:
-            with open_input(name, ".rpath file") as f:
-                value = int(read_chunk(f, header, i)[bad])
-            step = header.chunk_range(i)[0] + bad + 1
-            return fail(f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves")
-        if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
-            with open_input(name, ".rpath file") as f:
-                chunk = read_chunk(f, header, i)
-            t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
-            rr = r + int(dr[chunk[: t + 1]].sum())
-            cc = c + int(dc[chunk[: t + 1]].sum())
-            step = header.chunk_range(i)[0] + t + 2
-            return fail(f"step {step:,}: ({rr}, {cc}) is outside the {rows}x{cols} board")
-        starts[i] = r, c
-        r += sr
-        c += sc
-
+    starts = _chunk_starts(name, header, summaries)
+    if isinstance(starts, str):
+        return fail(starts)
     # Pass 2: partitions of rows, each with its bitmap, replaying the chunks that meet it.
+    rows, cols = header.rows, header.cols
     rows_per_part = max(1, min(-(-rows // n_workers), (_PARTITION_BYTES * 8) // cols))
     parts = [(lo, min(lo + rows_per_part, rows)) for lo in range(0, rows, rows_per_part)]
     if scheduler is None:  # on a cluster the bitmaps live in the workers' memory
@@ -222,7 +215,7 @@ def verify_rpath(
     for lo, hi in parts:
         meet = np.nonzero((hi_rows >= lo) & (lo_rows < hi))[0]
         chunks = [(int(i), int(starts[i, 0]), int(starts[i, 1])) for i in meet]
-        tasks2.append((name, lo, hi, chunks, (r0, c0)))
+        tasks2.append((name, lo, hi, chunks, header.start))
     marked = 0
     repeats = []
     replays = max(1, sum(len(t[3]) for t in tasks2))  # chunk replays in all, for the progress
@@ -240,15 +233,46 @@ def verify_rpath(
         return fail(f"cell ({rr}, {cc}) is visited twice (again at step {rep + 2:,})")
     if marked != header.cells:  # pragma: no cover - impossible after the checks above
         return fail(f"{marked:,} cells visited, the board has {header.cells:,}")
+    end = tuple(int(x) for x in starts[-1] + summaries[-1][1:3]) if n_chunks else header.start
     stats = {
         "chunks": n_chunks,
         "partitions": len(parts),
         "cells": header.cells,
         "mode": "partitioned",
-        "end": (r, c),
+        "end": end,
     }
-    check = StreamCheck(True, "", header, stats)
-    return _closure_checked(check, allowed, fail) if closed else check
+    return StreamCheck(True, "", header, stats)
+
+
+def _chunk_starts(name: str, header: RpathHeader, summaries: list) -> np.ndarray | str:
+    """Each chunk's first cell (from the summaries' sums), or the reason the path fails: an
+    unreadable chunk, a byte that names no move, or a step off the board (named by
+    rescanning its chunk)."""
+    rows, cols = header.rows, header.cols
+    starts = np.empty((header.n_chunks, 2), np.int64)
+    r, c = header.start
+    dr, dc = _arrays(header)
+    for i, s in enumerate(summaries):
+        if isinstance(s, str) or s is None:
+            return s or f"chunk {i} could not be read"
+        bad, sr, sc, rmin, rmax, cmin, cmax = s
+        if bad >= 0:
+            with open_input(name, ".rpath file") as f:
+                value = int(read_chunk(f, header, i)[bad])
+            step = header.chunk_range(i)[0] + bad + 1
+            return f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves"
+        if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
+            with open_input(name, ".rpath file") as f:
+                chunk = read_chunk(f, header, i)
+            t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
+            rr = r + int(dr[chunk[: t + 1]].sum())
+            cc = c + int(dc[chunk[: t + 1]].sum())
+            step = header.chunk_range(i)[0] + t + 2
+            return f"step {step:,}: ({rr}, {cc}) is outside the {rows}x{cols} board"
+        starts[i] = r, c
+        r += sr
+        c += sc
+    return starts
 
 
 def _closure_checked(check: StreamCheck, allowed: set, fail) -> StreamCheck:
