@@ -61,8 +61,9 @@ def _register_path(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--out",
         metavar="FILE",
-        help="save the path: FILE.npy (flat cell indices) or FILE.rpath (streamed, one byte "
-        "per move; with blocks the path is never held in memory)",
+        help="save the path: FILE.npy (flat cell indices), FILE.rpath (streamed, one byte "
+        "per move; with blocks the path is never held in memory) or FILE.txt (the numbered "
+        "grid); paths.load_path reads each back",
     )
     p.add_argument(
         "--packed",
@@ -93,9 +94,12 @@ def _register_path(subparsers: argparse._SubParsersAction) -> None:
 def _register_verify_path(subparsers: argparse._SubParsersAction) -> None:
     v = subparsers.add_parser(
         "verify-path",
-        help="check a saved path (.npy of flat cells, or .rpath) with the independent verifier",
+        help="check a saved path (.npy of flat cells, .txt grid, or .rpath) with the "
+        "independent verifier",
     )
-    v.add_argument("file", metavar="FILE", help="FILE.npy, or FILE.rpath (checked streaming)")
+    v.add_argument(
+        "file", metavar="FILE", help="FILE.npy, FILE.txt, or FILE.rpath (checked streaming)"
+    )
     v.add_argument("size", metavar="SIZE", nargs="?", help="N or RxC (an .rpath file knows it)")
     v.add_argument("--moves", default="caselle", help="caselle (default), knight, 'DR,DC;...'")
     v.add_argument("--start", metavar="R,C", help="the path must start here")

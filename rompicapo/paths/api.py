@@ -3,8 +3,8 @@
 - :func:`find_path` (``rompicapo path``): one path, written and drawn where asked. Every output
   path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are checked *before* the
   search, so a typo costs a second, not the search;
-- :func:`write_path`: a path (an array or a :class:`PathResult`) to ``.npy`` or ``.rpath``,
-  checked by the independent verifier first, written atomically;
+- :func:`~rompicapo.paths.files.write_path` (here for earlier releases' imports): a path to
+  ``.npy``, ``.rpath`` or ``.txt``, read back by :func:`~rompicapo.paths.files.load_path`;
 - :func:`check_path_file` (``rompicapo verify-path``): the verdict on a saved path;
 - :func:`cells_at` and :func:`steps_of` (``rompicapo path-at`` / ``step-of``): random access to
   the block construction's path, sizes and steps compared as exact integers.
@@ -22,7 +22,6 @@ import numpy as np
 from rompicapo.common import (
     Deadline,
     InputError,
-    InternalError,
     NotVerifiable,
     Progress,
     ProgressCallback,
@@ -40,6 +39,7 @@ from rompicapo.common import (
 )
 from rompicapo.paths.board import parse_cell, parse_size
 from rompicapo.paths.construct import construct
+from rompicapo.paths.files import PATH_SUFFIXES, check_path_output, write_path
 from rompicapo.paths.moves import MoveSet, parse_moves
 from rompicapo.paths.result import PathResult
 from rompicapo.paths.strategies import block_method, blocks_refusal
@@ -55,84 +55,11 @@ __all__ = [
     "write_path",
 ]
 
-# What a path file may be: a numpy array of flat cells, or the streamed move format.
-PATH_SUFFIXES = (".npy", ".rpath")
 _PICTURES = (("pdf", ".pdf"), ("png", ".png"), ("svg", ".svg"))
 
 
 def _is_rpath(path: Path) -> bool:
     return path.name.lower().endswith(".rpath")
-
-
-# --------------------------------------------------------------------------------------------
-# write_path
-# --------------------------------------------------------------------------------------------
-
-
-def write_path(
-    path_or_result: PathResult | np.ndarray | Any,
-    filename: str | os.PathLike[str],
-    verify: bool = True,
-    *,
-    rows: int | None = None,
-    cols: int | None = None,
-    moves: str | MoveSet = "caselle",
-    start: tuple[int, int] | None = None,
-    closed: bool = False,
-    packed: bool = False,
-) -> Path:
-    """Write a path to ``filename``: ``.npy`` (the flat cells ``r * cols + c``) or ``.rpath``
-    (its start and moves, one byte per move, or 3 bits with ``packed``).
-
-    ``path_or_result`` is a :class:`PathResult` with a path (its board, moves and start are
-    used), or an array of flat cells with ``rows`` and ``cols`` (and ``moves``, ``start``,
-    ``closed`` when they matter). With ``verify`` the independent verifier checks the path
-    first: an invalid array is an :class:`~rompicapo.common.InputError`, an invalid result an
-    :class:`~rompicapo.common.InternalError` (a solver bug). The extension must be known (no
-    suffix is appended) and the folder writable; the file appears whole or not at all.
-    Returns the path written.
-    """
-    method = ""
-    from_result = isinstance(path_or_result, PathResult)
-    if from_result:
-        res = path_or_result
-        if not res.found or res.path is None:
-            raise InputError(f"the result holds no complete path to write (it is {res.status!r})")
-        path, rows, cols, mset = res.path, res.rows, res.cols, res.moves
-        start, closed, method = res.start, res.closed, res.method
-    else:
-        if rows is None:
-            raise InputError("write_path of an array needs the board: rows (and cols)")
-        rows, cols = parse_size((rows, rows if cols is None else cols))
-        mset = parse_moves(moves)
-        path = np.asarray(path_or_result)
-        if path.ndim != 1 or path.dtype.kind not in "iu":
-            raise InputError(
-                f"a path is a 1-D array of integer cells, got shape {path.shape} of {path.dtype}"
-            )
-    target = check_output_path(filename, "path file", suffixes=PATH_SUFFIXES)
-    if packed and not _is_rpath(target):
-        raise InputError("packed applies to .rpath files")
-    if verify:
-        from rompicapo.paths.verify import verify_path
-
-        check = verify_path(path, rows, cols, mset, start=start, closed=closed)
-        if not check:
-            if from_result:
-                raise InternalError(f"the verifier rejects the solver's path: {check.reason}")
-            raise InputError(f"not writing {str(target)!r}: not a valid path: {check.reason}")
-    with atomic_path(target) as tmp:
-        if _is_rpath(target):
-            from rompicapo.paths.rpath import write_path_array
-
-            write_path_array(
-                tmp, path, rows, cols, mset.moves, method=method,
-                encoding="u3" if packed else "u8",
-            )  # fmt: skip
-        else:
-            with open(tmp, "wb") as fh:
-                np.save(fh, path)
-    return target
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,7 +151,7 @@ def find_path(
 def _check_outputs(out, packed, resume, mset, pdf, png, svg, rows, cols):
     """The path file and the pictures asked for, each name checked before any search:
     ``(out path or None, {kind: picture path})``."""
-    out_path = None if out is None else check_output_path(out, "out", suffixes=PATH_SUFFIXES)
+    out_path = None if out is None else check_path_output(out, "out", rows * cols)
     rpath = out_path is not None and _is_rpath(out_path)
     if (packed or resume) and not rpath:
         raise InputError("packed and resume apply to an out file ending in .rpath")
@@ -454,7 +381,7 @@ def check_path_file(
         if scheduler is not None:
             raise InputError("scheduler applies to .rpath files; a .npy file is checked here")
         if size is None:
-            raise InputError("checking a .npy path file needs the board size")
+            raise InputError("checking a .npy or .txt path file needs the board size")
         rows, cols = parse_size(size)
         first = parse_cell(start, rows, cols) if start is not None else None
         with Stopwatch() as sw:

@@ -48,7 +48,7 @@ from rompicapo.paths.moves import NAMED_MOVES, MoveSet, parse_moves
 __all__ = [
     "RECOUNT_MAX_CELLS",
     "PathCheck",
-    "load_path",
+    "read_path_array",
     "recount_paths",
     "verify_path",
     "verify_path_file",
@@ -166,18 +166,49 @@ def verify_path_file(
     start: int | tuple[int, int] | None = None,
     closed: bool = False,
 ) -> PathCheck:
-    """:func:`verify_path` on a ``.npy`` file, memory-mapped read-only (never loaded whole).
+    """:func:`verify_path` on a ``.npy`` file, memory-mapped read-only (never loaded whole), or
+    on a ``.txt`` numbered grid (one line per row, the step of each cell, 1 = the start).
 
     Raises :class:`InputError` ("FILE is not a path: ...") when the file is missing or is not a
-    1-D integer ``.npy`` array; a readable array that is a wrong path gives
-    ``PathCheck(False, reason)``.
+    1-D integer ``.npy`` array (or a grid of integers); a readable array that is a wrong path
+    gives ``PathCheck(False, reason)``.
     """
-    arr = load_path(filename)
+    if os.fspath(filename).lower().endswith(".txt"):
+        grid = _read_grid(filename)
+        if grid.shape != (rows, cols):
+            shape = "x".join(str(x) for x in grid.shape)
+            return PathCheck(False, f"the grid is {shape}, not the {rows}x{cols} board")
+        # cell k is visited at step grid[k]: the cell of step t goes to place t - 1
+        steps = grid.ravel() - 1
+        n = steps.size
+        if steps.min() < 0 or steps.max() >= n or np.bincount(steps, minlength=n).max() != 1:
+            return PathCheck(False, f"the grid does not number its {n} cells 1..{n} once each")
+        path = np.empty(n, np.int64)
+        path[steps] = np.arange(n)
+        return verify_path(path, rows, cols, moves, start=start, closed=closed)
+    arr = read_path_array(filename)
     return verify_path(arr, rows, cols, moves, start=start, closed=closed)
 
 
-def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
-    """Open a ``.npy`` file holding a 1-D integer array, memory-mapped read-only when possible.
+def _read_grid(filename: str | os.PathLike[str]) -> np.ndarray:
+    """The verifier's own reading of a numbered grid: a 2-D array of integers."""
+    name = os.fspath(filename)
+    with open_input(name, "path file") as fh:
+        data = fh.read(64 << 20)
+    try:
+        rows = [[int(v) for v in line.split()] for line in data.decode().splitlines()]
+        rows = [row for row in rows if row]
+        if not rows or len({len(row) for row in rows}) != 1:
+            raise ValueError
+    except (ValueError, UnicodeDecodeError):
+        raise InputError(f"{name} is not a path: not a grid of step numbers") from None
+    return np.array(rows, np.int64)
+
+
+def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
+    """The verifier's own reading of a ``.npy`` file holding a 1-D integer array,
+    memory-mapped read-only when possible (:func:`rompicapo.paths.load_path` reads every
+    path format).
 
     Raises :class:`InputError` with one line, ``"FILE is not a path: ..."``, for a missing file,
     a directory, a file that is not ``.npy`` (text, pickle, ``.npz``, truncated), or an array

@@ -48,7 +48,7 @@ def no_search(monkeypatch):
     "kwargs",
     [
         {"out": "/nonexistent/x.npy"},
-        {"out": "x.txt"},
+        {"out": "x.csv"},
         {"pdf": "/nonexistent/x.pdf"},
         {"png": "x.jpg"},
         {"svg": "/nonexistent/x.svg"},
@@ -70,7 +70,7 @@ def test_bad_checkpoint_path_is_refused_before_the_count(no_search, tmp_path):
 
 def test_out_writes_exactly_the_name_given(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main(["path", "10", "--out", "x.txt"]) == 2
+    assert main(["path", "10", "--out", "x.csv"]) == 2
     assert list(tmp_path.iterdir()) == []
     assert main(["path", "10", "--out", "x.npy"]) == 0
     assert "wrote x.npy" in capsys.readouterr().out
@@ -91,8 +91,8 @@ def test_write_path_checks_then_writes_atomically(tmp_path):
     bad[[5, 6]] = bad[[6, 5]]
     with pytest.raises(InputError, match="not a valid path"):
         write_path(bad, tmp_path / "bad.npy", rows=8, cols=9)
-    with pytest.raises(InputError, match=r"\.npy or \.rpath"):
-        write_path(res, tmp_path / "p.txt")
+    with pytest.raises(InputError, match=r"\.npy or \.rpath or \.txt"):
+        write_path(res, tmp_path / "p.csv")
     with pytest.raises(InputError, match="no complete path"):
         write_path(construct(3, 3), tmp_path / "none.npy")
     names = sorted(p.name for p in tmp_path.iterdir())
