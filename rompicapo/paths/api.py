@@ -265,16 +265,10 @@ def _stream_blocks(
                 encoding="u3" if packed else "u8",
             )
         writing.finish()
-        checking = Progress(progress, unit="chunks", total=2 * header.n_chunks)
         with Stopwatch() as verify_sw:
             check = verify_rpath(
-                out_path,
-                jobs=jobs,
-                scheduler=client,
-                on_progress=lambda done, total: checking.update(done),
-                closed=res.closed,
+                out_path, jobs=jobs, scheduler=client, progress=progress, closed=res.closed
             )
-        checking.finish()
     finally:
         if client is not None and client is not scheduler:
             client.close()
@@ -363,17 +357,15 @@ def check_path_file(
         jobs, note = resolve_jobs(jobs)
         result.notes += [note] if note else []
         client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
-        tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
         try:
             with Stopwatch() as sw:
                 check = verify_rpath(
                     name, start=first, moves=mset, jobs=jobs, scheduler=client,
-                    on_progress=lambda done, total: tracker.update(done), closed=closed,
+                    progress=progress, closed=closed,
                 )  # fmt: skip
         finally:
             if client is not None and client is not scheduler:
                 client.close()
-        tracker.finish()
         result.streamed = True
     else:
         from rompicapo.paths.verify import verify_path_file

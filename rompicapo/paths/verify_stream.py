@@ -1,6 +1,7 @@
 """The streaming verifier of ``.rpath`` files: a path of 10^10 cells checked in bounded memory.
 
-The file's moves are read chunk by chunk (:mod:`rompicapo.paths.rpath`) and the path is valid
+The file's moves are read chunk by chunk (by this module's own reader of the format described in
+:mod:`rompicapo.paths.rpath`, not the writer's code) and the path is valid
 when every chunk's checksum matches, every byte names a move, every cell lies on the board and
 no cell is reached twice (with R*C cells in all, that means every cell once); a closed tour's
 last cell must also be one move from its first. Two passes:
@@ -17,28 +18,166 @@ workers) plus a 16 MiB buffer per worker. Runs on all cores by default (threads:
 file reads and zlib release the GIL) or on a Dask cluster (``scheduler``); the workers read the
 file by name, so they must see it.
 
-Nothing here comes from the path makers: it imports the format reader, the move-set parser
-and its own kernel.
+Nothing here comes from the path makers or their codec: the header and the chunks are read
+by :func:`read_stream_header` and :func:`read_stream_chunk` below (3-bit moves unpacked by this
+module's own kernel), the move sets by the verifier's own parser
+(:func:`rompicapo.paths.verify.read_moves`).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import warnings
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory, default_jobs, open_input, run_jobs
+from rompicapo.common import (
+    InputError,
+    Progress,
+    ProgressCallback,
+    check_memory,
+    default_jobs,
+    open_input,
+    run_jobs,
+)
 from rompicapo.paths import _verify_stream_kernel as kernel
-from rompicapo.paths.rpath import PARALLEL_MOVES, RpathHeader, read_chunk, read_header
+from rompicapo.paths.verify import read_moves
 
-__all__ = ["StreamCheck", "verify_rpath"]
+__all__ = [
+    "StreamCheck",
+    "StreamHeader",
+    "read_stream_chunk",
+    "read_stream_header",
+    "verify_rpath",
+]
 
 # A partition's bitmap is kept under this size, so that a few of them in flight stay far below
 # the 4 GB the issue allows for 10^10 cells (1.25 GB of bits in all).
 _PARTITION_BYTES = 1 << 29
 # Chunks per pass-1 task: enough tasks to balance the workers.
 _SUMMARY_CHUNKS = 8
+# Below this many moves a file is checked in one thread: more would not pay off.
+PARALLEL_MOVES = 1 << 26
+
+
+# --------------------------------------------------------------------------------------------
+# The verifier's own reader of the .rpath format
+# --------------------------------------------------------------------------------------------
+
+_MAGIC = b"RPATH\x00\x01\x00"  # "RPATH", a zero byte, format version 1, a zero byte
+_HEADER_LIMIT = 1 << 20  # a longer JSON header is damage, not a path
+
+
+@dataclass(frozen=True)
+class StreamHeader:
+    """An ``.rpath`` file's header as this verifier reads it: the board, the start, the move
+    list (a move byte is an index into it), the cells, the moves per chunk, where the chunks
+    begin, and whether moves take 3 bits (``packed``) or a byte."""
+
+    rows: int
+    cols: int
+    start: tuple[int, int]
+    moves: tuple[tuple[int, int], ...]
+    cells: int
+    chunk_moves: int
+    data_offset: int
+    packed: bool
+
+    @property
+    def n_moves(self) -> int:
+        return max(0, self.cells - 1)
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.n_moves + self.chunk_moves - 1) // self.chunk_moves
+
+    def chunk_range(self, i: int) -> tuple[int, int]:
+        """Moves ``lo .. hi - 1`` of chunk ``i``."""
+        return i * self.chunk_moves, min((i + 1) * self.chunk_moves, self.n_moves)
+
+    def stored(self, n: int) -> int:
+        """Bytes of ``n`` moves in a chunk: a byte each, or 3 bytes per group of 8."""
+        return 3 * ((n + 7) // 8) if self.packed else n
+
+    def chunk_offset(self, i: int) -> int:
+        return self.data_offset + i * (self.stored(self.chunk_moves) + 4)  # + its CRC-32
+
+
+def read_stream_header(filename: str | os.PathLike[str]) -> StreamHeader:
+    """Read and check the header of an ``.rpath`` file; :class:`InputError` when the file is
+    not one (no magic, another version, damaged JSON, inconsistent fields, a wrong length)."""
+    name = os.fspath(filename)
+    try:
+        with open_input(name, ".rpath file") as f:
+            lead = f.read(12)
+            if len(lead) < 12 or lead[:6] != _MAGIC[:6]:
+                raise InputError(f"{name}: not an .rpath file (no RPATH magic at the start)")
+            if lead[:8] != _MAGIC:
+                raise InputError(f"{name}: .rpath format version {lead[6]} is not supported")
+            length = int.from_bytes(lead[8:12], "little")
+            if length > _HEADER_LIMIT:
+                raise InputError(f"{name}: header length {length} is implausible (corrupted?)")
+            text = f.read(length)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
+    try:
+        header = _header_fields(json.loads(text.decode("utf-8")), 12 + length)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
+        raise InputError(f"{name}: the .rpath header is damaged ({type(e).__name__})") from None
+    if header is None:
+        raise InputError(f"{name}: the .rpath header is inconsistent")
+    last = header.n_chunks - 1
+    end = header.data_offset
+    if last >= 0:
+        lo, hi = header.chunk_range(last)
+        end = header.chunk_offset(last) + header.stored(hi - lo) + 4
+    if size != end:
+        raise InputError(
+            f"{name}: the file has {size:,} bytes, its header promises {end:,} "
+            f"({'truncated' if size < end else 'trailing bytes'})"
+        )
+    return header
+
+
+def _header_fields(head: dict, data_offset: int) -> StreamHeader | None:
+    """The header from its JSON object, or None when its fields disagree."""
+    rows, cols, cells = int(head["rows"]), int(head["cols"]), int(head["cells"])
+    start = (int(head["start"][0]), int(head["start"][1]))
+    moves = tuple((int(m[0]), int(m[1])) for m in head["moves"])
+    chunk, encoding = int(head["chunk_moves"]), head["encoding"]
+    packed = encoding == "u3"
+    if encoding not in ("u8", "u3") or (packed and (chunk % 8 or len(moves) > 8)):
+        return None
+    if rows < 1 or cols < 1 or cells != rows * cols or chunk < 1 or not 1 <= len(moves) <= 255:
+        return None
+    return StreamHeader(rows, cols, start, moves, cells, chunk, data_offset, packed)
+
+
+def read_stream_chunk(f, header: StreamHeader, i: int, buf: np.ndarray | None = None):
+    """Chunk ``i``'s move bytes (a view of ``buf`` when given), its CRC-32 checked;
+    :class:`InputError` naming the chunk and its moves when it does not match."""
+    lo, hi = header.chunk_range(i)
+    n = hi - lo
+    if buf is None or len(buf) < n:
+        buf = np.empty(n, np.uint8)
+    moves = buf[:n]
+    raw = np.empty(header.stored(n), np.uint8) if header.packed else moves
+    f.seek(header.chunk_offset(i))
+    got = f.readinto(memoryview(raw))
+    tail = f.read(4)
+    if got != len(raw) or len(tail) != 4:
+        raise InputError(f"chunk {i} is truncated")
+    if zlib.crc32(raw) != int.from_bytes(tail, "little"):
+        raise InputError(
+            f"chunk {i} (moves {lo + 1:,}..{hi:,}) is corrupted: its checksum does not match"
+        )
+    if header.packed:
+        kernel.unpack_triples(raw, moves)
+    return moves
 
 
 @dataclass(frozen=True)
@@ -47,7 +186,7 @@ class StreamCheck:
 
     ok: bool
     reason: str = ""
-    header: RpathHeader | None = None
+    header: StreamHeader | None = None
     stats: dict = field(default_factory=dict)
 
     def __bool__(self) -> bool:
@@ -57,7 +196,7 @@ class StreamCheck:
         return "valid path" if self.ok else self.reason
 
 
-def _arrays(header: RpathHeader) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(header: StreamHeader) -> tuple[np.ndarray, np.ndarray]:
     dr = np.array([m[0] for m in header.moves], np.int64)
     dc = np.array([m[1] for m in header.moves], np.int64)
     return dr, dc
@@ -67,7 +206,7 @@ def summarise_chunks(task: tuple) -> list[tuple[int, ...]]:
     """Pass 1 task: ``(filename, first, last)`` -> per chunk ``(bad, sr, sc, rmin, rmax, cmin,
     cmax)``, or a string with the reason the chunk is unreadable."""
     name, first, last = task
-    header = read_header(name)
+    header = read_stream_header(name)
     dr, dc = _arrays(header)
     buf = np.empty(header.chunk_moves, np.uint8)
     out = np.empty(7, np.int64)
@@ -75,7 +214,7 @@ def summarise_chunks(task: tuple) -> list[tuple[int, ...]]:
     with open_input(name, ".rpath file") as f:
         for i in range(first, last):
             try:
-                moves = read_chunk(f, header, i, buf)
+                moves = read_stream_chunk(f, header, i, buf)
             except InputError as e:
                 return [*res, str(e)]
             kernel.summarise(moves, dr, dc, out)
@@ -88,7 +227,7 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
     repeat_move, r, c)``: cells of rows ``lo .. hi - 1`` marked, and the first move (0-based,
     over the whole path) that reaches a marked cell again (-1 if none) with that cell."""
     name, lo, hi, chunks, start = task
-    header = read_header(name)
+    header = read_stream_header(name)
     dr, dc = _arrays(header)
     cols = header.cols
     bitmap = np.zeros(((hi - lo) * cols + 7) // 8, np.uint8)
@@ -100,7 +239,7 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
     buf = np.empty(header.chunk_moves, np.uint8)
     with open_input(name, ".rpath file") as f:
         for i, r0, c0 in chunks:
-            moves = read_chunk(f, header, i, buf)
+            moves = read_stream_chunk(f, header, i, buf)
             n, rep = kernel.mark_rows(moves, dr, dc, r0, c0, cols, lo, hi, bitmap)
             marked += n
             if rep >= 0:
@@ -117,9 +256,10 @@ def verify_rpath(
     moves=None,
     jobs: int | None = None,
     scheduler: str | None = None,
-    on_progress=None,
+    progress: ProgressCallback | None = None,
     mode: str = "auto",
     closed: bool = False,
+    on_progress=None,
 ) -> StreamCheck:
     """Check the path in an ``.rpath`` file; see the module docstring for how.
 
@@ -133,24 +273,32 @@ def verify_rpath(
     ``moves``, or of the file's move list without it) from its first. Raises InputError when
     the file is not an ``.rpath`` file at all; every problem of the path itself (a damaged
     chunk included) is a failed check. A valid check's ``stats["end"]`` is the last cell.
-    ``on_progress(done, total)`` is called as chunks are processed (two passes).
+    ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks
+    processed, two passes: ``total`` is twice the chunks). ``on_progress(done, total)``, its
+    earlier form, still works and warns (DeprecationWarning).
     """
-    from rompicapo.paths.moves import parse_moves
-
+    if on_progress is not None:
+        if progress is not None:
+            raise InputError("give progress or its old form on_progress, not both")
+        warnings.warn(
+            "verify_rpath(): on_progress= is now progress= (a callable taking a ProgressEvent)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        progress = _old_progress(on_progress)
     name = os.fspath(filename)
-    header = read_header(name)
+    header = read_stream_header(name)
 
     def fail(reason: str) -> StreamCheck:
         return StreamCheck(False, reason, header)
 
     allowed = set(header.moves)
     if moves is not None:
-        allowed = set(parse_moves(moves).moves)
+        asked = read_moves(moves)
+        allowed = set(asked.moves)
         extra = [m for m in header.moves if m not in allowed]
         if extra:
-            return fail(
-                f"the file's move set has {extra[0]}, not a move of {parse_moves(moves).spec}"
-            )
+            return fail(f"the file's move set has {extra[0]}, not a move of {asked.name}")
     why = _header_problem(header, start)
     if why:
         return fail(why)
@@ -159,14 +307,27 @@ def verify_rpath(
     n_workers = default_jobs() if jobs is None else max(1, int(jobs))
     if mode not in ("auto", "sequential", "partitioned"):
         raise InputError(f"unknown verification mode {mode!r}")
+    tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
     if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
-        check = _verify_sequential(name, header, n_workers > 1, fail, on_progress)
+        check = _verify_sequential(name, header, n_workers > 1, fail, tracker)
     else:
-        check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progress)
+        check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker)
+    tracker.finish()
     return _closure_checked(check, allowed, fail) if closed else check
 
 
-def _header_problem(header: RpathHeader, start: tuple[int, int] | None) -> str:
+def _old_progress(on_progress):
+    """A ``progress`` callable that calls ``on_progress(done, total)``, as earlier releases
+    did, for each event but the start."""
+
+    def call(event) -> None:
+        if event.kind != "start":
+            on_progress(int(event.done), int(event.total or 0))
+
+    return call
+
+
+def _header_problem(header: StreamHeader, start: tuple[int, int] | None) -> str:
     """What makes the file's header describe no valid path (from ``start``), or ""."""
     rows, cols = header.rows, header.cols
     if len(set(header.moves)) != len(header.moves) or (0, 0) in header.moves:
@@ -179,7 +340,7 @@ def _header_problem(header: RpathHeader, start: tuple[int, int] | None) -> str:
     return ""
 
 
-def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progress):
+def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker: Progress):
     """The two passes of the module's text: chunk summaries, then partitions of rows."""
     n_chunks = header.n_chunks
     total_work = 2 * n_chunks
@@ -195,8 +356,7 @@ def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progr
         for k, s in enumerate(res):
             summaries[first + k] = s
         done += last - first
-        if on_progress:
-            on_progress(done, total_work)
+        tracker.update(done)
     starts = _chunk_starts(name, header, summaries)
     if isinstance(starts, str):
         return fail(starts)
@@ -226,8 +386,7 @@ def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progr
         if rep >= 0:
             repeats.append((rep, rr, cc))
         done += len(task[3]) * n_chunks // replays
-        if on_progress:
-            on_progress(min(done, total_work), total_work)
+        tracker.update(min(done, total_work))
     if repeats:
         rep, rr, cc = min(repeats)
         return fail(f"cell ({rr}, {cc}) is visited twice (again at step {rep + 2:,})")
@@ -244,7 +403,7 @@ def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, on_progr
     return StreamCheck(True, "", header, stats)
 
 
-def _chunk_starts(name: str, header: RpathHeader, summaries: list) -> np.ndarray | str:
+def _chunk_starts(name: str, header: StreamHeader, summaries: list) -> np.ndarray | str:
     """Each chunk's first cell (from the summaries' sums), or the reason the path fails: an
     unreadable chunk, a byte that names no move, or a step off the board (named by
     rescanning its chunk)."""
@@ -258,12 +417,12 @@ def _chunk_starts(name: str, header: RpathHeader, summaries: list) -> np.ndarray
         bad, sr, sc, rmin, rmax, cmin, cmax = s
         if bad >= 0:
             with open_input(name, ".rpath file") as f:
-                value = int(read_chunk(f, header, i)[bad])
+                value = int(read_stream_chunk(f, header, i)[bad])
             step = header.chunk_range(i)[0] + bad + 1
             return f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves"
         if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
             with open_input(name, ".rpath file") as f:
-                chunk = read_chunk(f, header, i)
+                chunk = read_stream_chunk(f, header, i)
             t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
             rr = r + int(dr[chunk[: t + 1]].sum())
             cc = c + int(dc[chunk[: t + 1]].sum())
@@ -289,7 +448,7 @@ def _closure_checked(check: StreamCheck, allowed: set, fail) -> StreamCheck:
     return check
 
 
-def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_progress):
+def _verify_sequential(name: str, header: StreamHeader, prefetch: bool, fail, tracker: Progress):
     """One pass in path order over a bitmap of the whole board; with ``prefetch`` a second
     thread reads and checksums chunk i + 1 while chunk i is walked."""
     from concurrent.futures import ThreadPoolExecutor
@@ -308,7 +467,7 @@ def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_
 
         def read(i: int):
             try:
-                return read_chunk(f, header, i, bufs[i % 2])
+                return read_stream_chunk(f, header, i, bufs[i % 2])
             except InputError as e:
                 return str(e)
 
@@ -333,8 +492,7 @@ def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_
             if status == 3:
                 return fail(f"cell ({rr}, {cc}) is visited twice (again at step {first + t + 2:,})")
             r, c = rr, cc
-            if on_progress:
-                on_progress(2 * (i + 1), 2 * n)
+            tracker.update(2 * (i + 1))
         if pending is not None:
             pending.result()
     stats = {
