@@ -23,7 +23,6 @@ from rompicapo.common import (
     Deadline,
     InputError,
     NotVerifiable,
-    Progress,
     ProgressCallback,
     SearchResult,
     Stopwatch,
@@ -252,7 +251,6 @@ def _stream_blocks(
     try:
         # the .rpath writer runs the move kernel; the streaming verifier compiles its own
         res.compile_seconds = jit_warmup(f"paths.{method}.moves", lambda: warm_up("moves"))
-        writing = Progress(progress, unit="chunks")
         with Stopwatch() as write_sw:
             header = write_blocks_rpath(
                 out_path,
@@ -260,11 +258,10 @@ def _stream_blocks(
                 cols,
                 jobs=jobs,
                 scheduler=client,
-                on_chunk=lambda k: writing.update(writing.done + k),
+                progress=progress,
                 resume=resume,
                 encoding="u3" if packed else "u8",
             )
-        writing.finish()
         with Stopwatch() as verify_sw:
             check = verify_rpath(
                 out_path, jobs=jobs, scheduler=client, progress=progress, closed=res.closed

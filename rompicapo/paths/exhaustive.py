@@ -155,11 +155,17 @@ def kernel_seed(seed: int | None) -> int | None:
 
 
 def result_fields(
-    seconds: float, compile_seconds: float, nodes: int, rows: int, cols: int, ms: MoveSet, closed
+    solve_seconds: float,
+    compile_seconds: float,
+    nodes: int,
+    rows: int,
+    cols: int,
+    ms: MoveSet,
+    closed: bool,
 ) -> dict[str, Any]:
     """The fields every exhaustive search's result has: times, nodes, the board."""
     return {
-        "solve_seconds": seconds,
+        "solve_seconds": solve_seconds,
         "compile_seconds": compile_seconds,
         "counts": {"nodes": nodes},
         "nodes": nodes,

@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import Deadline, InputError, check_memory, check_time_limit
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    check_memory,
+    check_time_limit,
+    renamed_keywords,
+)
 from rompicapo.paths import _narrow_kernel as _k
 from rompicapo.paths.moves import MoveSet, parse_moves
 
@@ -162,6 +168,12 @@ def check_plan_memory(long: int) -> None:
     check_memory(long * 4, f"the column plan of a board {long:,} columns long")
 
 
+def _seconds_left(deadline: Deadline) -> float | None:
+    """An earlier release's ``deadline=`` as the seconds of ``time_limit=``."""
+    return None if deadline.time_limit is None else max(1e-3, deadline.remaining())
+
+
+@renamed_keywords(deadline=("time_limit", _seconds_left))
 def narrow_path(
     rows: int,
     cols: int,
@@ -170,7 +182,6 @@ def narrow_path(
     *,
     closed: bool = False,
     time_limit: float | None = None,
-    deadline: Deadline | None = None,
 ) -> NarrowResult:
     """Decide whether an open path through every cell of ``rows x cols`` from ``start``
     exists (with ``closed``: a closed tour, read from ``start``), and return one if it does
@@ -178,13 +189,12 @@ def narrow_path(
 
     Exact: ``"impossible"`` only when no path exists, ``"found"`` with a path the caller can
     check with :func:`~rompicapo.paths.verify_path`; ``"not found"`` only when ``time_limit``
-    seconds (or ``deadline``) ran out first. Raises :class:`~rompicapo.common.InputError` when
+    seconds ran out first. Raises :class:`~rompicapo.common.InputError` when
     the board or moves are out of scope (:func:`narrow_applies`), and
     :class:`~rompicapo.common.InsufficientMemoryError` before a step whose arrays would not fit.
     """
     mset = parse_moves(moves)
-    if deadline is None:
-        deadline = Deadline(check_time_limit(time_limit))
+    deadline = Deadline(check_time_limit(time_limit))
     rows, cols = int(rows), int(cols)
     r0, c0 = int(start[0]), int(start[1])
     if not (rows >= 1 and cols >= 1 and 0 <= r0 < rows and 0 <= c0 < cols):

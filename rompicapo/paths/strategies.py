@@ -324,8 +324,9 @@ def _by_profile(request: Request) -> PathResult:
     check_plan_memory(max(result.rows, result.cols))
     result.compile_seconds = jit_warmup("paths.narrow", warm_up)
     with Stopwatch() as sw:
+        seconds = None if deadline.time_limit is None else max(1e-3, deadline.remaining())
         res = narrow_path(
-            result.rows, result.cols, result.start, mset, closed=result.closed, deadline=deadline
+            result.rows, result.cols, result.start, mset, closed=result.closed, time_limit=seconds
         )
     result.solve_seconds += sw.seconds
     result.peak_bytes = peak_rss_bytes()

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
 import zlib
 from dataclasses import dataclass, field
 
@@ -41,6 +40,7 @@ from rompicapo.common import (
     check_memory,
     default_jobs,
     open_input,
+    renamed_keywords,
     run_jobs,
 )
 from rompicapo.paths import _verify_stream_kernel as kernel
@@ -249,6 +249,18 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
     return marked, -1, -1, -1
 
 
+def _old_progress(on_progress):
+    """A ``progress`` callable that calls ``on_progress(done, total)``, as earlier releases
+    did, for each event but the start."""
+
+    def call(event) -> None:
+        if event.kind != "start":
+            on_progress(int(event.done), int(event.total or 0))
+
+    return call
+
+
+@renamed_keywords(on_progress=("progress", _old_progress))
 def verify_rpath(
     filename: str | os.PathLike[str],
     *,
@@ -259,7 +271,6 @@ def verify_rpath(
     progress: ProgressCallback | None = None,
     mode: str = "auto",
     closed: bool = False,
-    on_progress=None,
 ) -> StreamCheck:
     """Check the path in an ``.rpath`` file; see the module docstring for how.
 
@@ -274,18 +285,9 @@ def verify_rpath(
     the file is not an ``.rpath`` file at all; every problem of the path itself (a damaged
     chunk included) is a failed check. A valid check's ``stats["end"]`` is the last cell.
     ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks
-    processed, two passes: ``total`` is twice the chunks). ``on_progress(done, total)``, its
-    earlier form, still works and warns (DeprecationWarning).
+    processed, two passes: ``total`` is twice the chunks). The earlier ``on_progress(done,
+    total)`` still works and warns (DeprecationWarning).
     """
-    if on_progress is not None:
-        if progress is not None:
-            raise InputError("give progress or its old form on_progress, not both")
-        warnings.warn(
-            "verify_rpath(): on_progress= is now progress= (a callable taking a ProgressEvent)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        progress = _old_progress(on_progress)
     name = os.fspath(filename)
     header = read_stream_header(name)
 
@@ -314,17 +316,6 @@ def verify_rpath(
         check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker)
     tracker.finish()
     return _closure_checked(check, allowed, fail) if closed else check
-
-
-def _old_progress(on_progress):
-    """A ``progress`` callable that calls ``on_progress(done, total)``, as earlier releases
-    did, for each event but the start."""
-
-    def call(event) -> None:
-        if event.kind != "start":
-            on_progress(int(event.done), int(event.total or 0))
-
-    return call
 
 
 def _header_problem(header: StreamHeader, start: tuple[int, int] | None) -> str:
