@@ -153,11 +153,8 @@ def count_paths(
     rows, cols = int(rows), int(cols)
     if start is not None:
         start = check_start(start, rows, cols)
-    notes: list[str] = []
-    if jobs is not None:
-        jobs, note = resolve_jobs(jobs)
-        if note:
-            notes.append(note)
+    jobs, note = (None, "") if jobs is None else resolve_jobs(jobs)  # None: probe, then all cores
+    notes = [note] if note else []
     ckpt, data = open_checkpoint(checkpoint, rows, cols, start, ms, closed)
     tracker = Progress(progress, unit="jobs")
     per_rep: dict[Cell, int] = {}
