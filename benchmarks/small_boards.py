@@ -31,6 +31,8 @@ import numpy as np
 
 from rompicapo.paths import _count_kernel as K
 from rompicapo.paths import count as C
+from rompicapo.paths.count_jobs import prefix_jobs
+from rompicapo.paths.exhaustive import kernel_run
 from rompicapo.paths.moves import parse_moves
 
 # The C program that enumerated the "Solitario del 35" (issue 3): 13,272 paths from the centre
@@ -111,7 +113,7 @@ def rules(repeats: int) -> None:
         "links + lookahead + connected": K.LINKS | K.LOOKAHEAD | K.CONNECTED,
     }
     for value in sets.values():
-        C._kernel_run(3, 3, moves, False, [0], rules=value)  # compile outside the timings
+        kernel_run(3, 3, moves, False, [0], rules=value)  # compile outside the timings
     for rows, cols, start in [(5, 7, (2, 3)), (5, 7, (0, 0)), (6, 6, (0, 0))]:
         for name, value in sets.items():
             if value == 0 and rows * cols > 35:
@@ -119,7 +121,7 @@ def rules(repeats: int) -> None:
             cpu = []
             for _ in range(repeats):
                 t0 = time.process_time()
-                run = C._kernel_run(
+                run = kernel_run(
                     rows, cols, moves, False, [start[0] * cols + start[1]], rules=value
                 )
                 cpu.append(time.process_time() - t0)
@@ -144,13 +146,13 @@ def estimate_7x7(seconds_budget: float, depth: int, seed: int) -> None:
     total_hours = 0.0
     per_start = seconds_budget / len(classes)
     for rep in classes:
-        prefixes, _ = C._prefix_jobs(7, 7, moves, False, [rep], depth)
+        prefixes, _ = prefix_jobs(7, 7, moves, False, [rep], depth)
         rng.shuffle(prefixes)
         nodes, leaves = [], []
         cpu = 0.0
         for p in prefixes:
             t0 = time.process_time()
-            run = C._kernel_run(7, 7, moves, False, list(p))
+            run = kernel_run(7, 7, moves, False, list(p))
             cpu += time.process_time() - t0
             nodes.append(run.nodes)
             leaves.append(run.leaves)

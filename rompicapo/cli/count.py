@@ -40,17 +40,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="save finished jobs in FILE.json (checksummed); rerun to resume",
     )
     p.add_argument(
-        "--list",
+        "--limit",
         type=positive_int,
         metavar="N",
-        help="print the first N paths from --start instead (N >= 1)",
+        help="print the first N paths from --start instead (N >= 1; formerly --list)",
     )
     p.add_argument(
-        "--random",
+        "--seed",
         type=int_arg,
-        metavar="SEED",
-        help="print one path found in a seeded random order (any integer seed)",
+        metavar="N",
+        help="print one path from --start found in a seeded random order instead (any "
+        "integer; formerly --random)",
     )
+    p.add_argument("--list", type=positive_int, action=_Renamed, dest="limit", new="--limit")
+    p.add_argument("--random", type=int_arg, action=_Renamed, dest="seed", new="--seed")
     add_run_options(
         p,
         scheduler=True,
@@ -66,6 +69,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mark_paths(p, outputs=("checkpoint",))
 
 
+class _Renamed(argparse.Action):
+    """An earlier release's flag: its value goes to the new flag's ``dest``, with a one-line
+    warning on stderr naming the new flag (hidden from --help)."""
+
+    def __init__(self, option_strings, dest, *, new: str, **kw) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(
+            f"{parser.prog}: warning: {option_string} is deprecated; use {self.new}",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, values)
+
+
 def _count(args: argparse.Namespace) -> int:
     from rompicapo.cli.progress import ProgressPrinter
     from rompicapo.common import dumps_json
@@ -76,14 +95,14 @@ def _count(args: argparse.Namespace) -> int:
     start = parse_cell(args.start) if args.start is not None else None
     kind = "closed tours" if args.closed else "paths"
 
-    if args.list is not None or args.random is not None:
+    if args.limit is not None or args.seed is not None:
         if start is None:
-            raise InputError("--list and --random need --start R,C")
-        if args.random is not None:
-            found = search_path(rows, cols, start, args.moves, args.closed, seed=args.random)
+            raise InputError("--limit and --seed need --start R,C")
+        if args.seed is not None:
+            found = search_path(rows, cols, start, args.moves, args.closed, seed=args.seed)
             paths = [found.path] if found.path is not None else []
         else:
-            paths = iter_paths(rows, cols, start, args.moves, args.closed, limit=args.list)
+            paths = iter_paths(rows, cols, start, args.moves, args.closed, limit=args.limit)
         n = 0
         try:
             for n, path in enumerate(paths, 1):

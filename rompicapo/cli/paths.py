@@ -20,6 +20,12 @@ PROGRESS_CELLS = 100_000_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    _register_path(subparsers)
+    _register_verify_path(subparsers)
+    _register_random_access(subparsers)
+
+
+def _register_path(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "path",
         help="find a path through every cell of an R x C board with leaper moves",
@@ -55,8 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--out",
         metavar="FILE",
-        help="save the path: FILE.npy (flat cell indices) or FILE.rpath (streamed, one byte "
-        "per move; with blocks the path is never held in memory)",
+        help="save the path: FILE.npy (flat cell indices), FILE.rpath (streamed, one byte "
+        "per move; with blocks the path is never held in memory) or FILE.txt (the numbered "
+        "grid); paths.load_path reads each back",
     )
     p.add_argument(
         "--packed",
@@ -83,11 +90,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_path)
     mark_paths(p, outputs=("out", "pdf", "png", "svg"))
 
+
+def _register_verify_path(subparsers: argparse._SubParsersAction) -> None:
     v = subparsers.add_parser(
         "verify-path",
-        help="check a saved path (.npy of flat cells, or .rpath) with the independent verifier",
+        help="check a saved path (.npy of flat cells, .txt grid, or .rpath) with the "
+        "independent verifier",
     )
-    v.add_argument("file", metavar="FILE", help="FILE.npy, or FILE.rpath (checked streaming)")
+    v.add_argument(
+        "file", metavar="FILE", help="FILE.npy, FILE.txt, or FILE.rpath (checked streaming)"
+    )
     v.add_argument("size", metavar="SIZE", nargs="?", help="N or RxC (an .rpath file knows it)")
     v.add_argument("--moves", default="caselle", help="caselle (default), knight, 'DR,DC;...'")
     v.add_argument("--start", metavar="R,C", help="the path must start here")
@@ -101,7 +113,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     v.set_defaults(handler=run_verify_path)
     mark_paths(v, inputs=("file",))
 
-    # random access to the block construction's path: the two questions, one shape each
+
+def _register_random_access(subparsers: argparse._SubParsersAction) -> None:
+    """``path-at`` and ``step-of``: random access to the block construction's path, the two
+    questions, one shape each."""
     for name, what, arg, meta, arg_help, handler in (
         ("path-at", "the cell at a step", "step", "STEP", "step numbers, 1 = the start",
          run_path_at),

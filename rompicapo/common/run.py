@@ -321,13 +321,14 @@ class Progress:
 # --------------------------------------------------------------------------------------------
 
 
-def renamed_keywords(**old_to_new: str):
+def renamed_keywords(**old_to_new: str | tuple[str, Callable[[Any], Any]]):
     """Decorator: a public function keeps accepting its old keyword names.
 
     ``@renamed_keywords(seconds="time_limit", max_nodes="node_limit")`` maps a call with
     ``seconds=5`` to ``time_limit=5`` and warns once (DeprecationWarning); giving both the old
     and the new name is an InputError. Earlier releases' scripts keep working while every
-    family speaks the run contract's vocabulary.
+    family speaks the run contract's vocabulary. An old keyword whose value meant something
+    else is given with the conversion: ``on_progress=("progress", to_event_callback)``.
     """
     import functools
     import warnings
@@ -339,7 +340,8 @@ def renamed_keywords(**old_to_new: str):
 
         @functools.wraps(func)
         def inner(*args, **kwargs):
-            for old, new in old_to_new.items():
+            for old, spec in old_to_new.items():
+                new, convert = (spec, None) if isinstance(spec, str) else spec
                 if old in kwargs:
                     if new in kwargs:
                         raise InputError(f"give {new} or its old name {old}, not both")
@@ -348,7 +350,8 @@ def renamed_keywords(**old_to_new: str):
                         DeprecationWarning,
                         stacklevel=2,
                     )
-                    kwargs[new] = kwargs.pop(old)
+                    value = kwargs.pop(old)
+                    kwargs[new] = value if convert is None or value is None else convert(value)
             return func(*args, **kwargs)
 
         return inner

@@ -6,7 +6,8 @@ leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 
 - :func:`construct` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
   :func:`find_path` also checks it and writes and draws it where asked, every output path
-  checked before the search; :func:`write_path` saves a path as ``.npy`` or ``.rpath``;
+  checked before the search; :func:`write_path` saves a path as ``.npy``, ``.rpath`` or
+  ``.txt`` (the numbered grid), and :func:`load_path` reads each back;
 - :mod:`rompicapo.paths.cycles` makes closed tours by blocks (caselle, the knight, any leaper
   with a block table), read from any start, with O(1) ``cell_at`` / ``step_of``;
 - :func:`count_paths` counts them all exactly, :func:`search_path` finds one or proves none,
@@ -29,15 +30,9 @@ from rompicapo.paths.api import (
     check_path_file,
     find_path,
     steps_of,
-    write_path,
 )
-from rompicapo.paths.construct import (
-    PathResult,
-    blocks_refusal,
-    construct,
-    parse_cell,
-    parse_size,
-)
+from rompicapo.paths.board import parse_cell, parse_size
+from rompicapo.paths.construct import construct
 from rompicapo.paths.count import (
     CountResult,
     ExhaustiveResult,
@@ -46,8 +41,11 @@ from rompicapo.paths.count import (
     search_path,
     start_classes,
 )
+from rompicapo.paths.files import load_path, write_path
 from rompicapo.paths.moves import CASELLE, KNIGHT, MoveSet, parse_moves
-from rompicapo.paths.verify import PathCheck, load_path, verify_path, verify_path_file
+from rompicapo.paths.result import PathResult
+from rompicapo.paths.strategies import blocks_refusal
+from rompicapo.paths.verify import PathCheck, verify_path, verify_path_file
 
 __all__ = [
     "CASELLE",

@@ -191,6 +191,7 @@ def search(
 
     Returns ``(status, leaves, nodes, n_out, depth)``.
     """
+    # ---- phase 1: the framed board and the path given (or resumed) ---------------------------
     n_cells = rows * cols
     n_moves = dr.shape[0]
     board, width, reach, off = _frame(rows, cols, dr, dc)
@@ -211,6 +212,7 @@ def search(
         order[pp[k]] = k
     start = pp[0]
 
+    # ---- phase 2: the links of every cell, and the counts of cells with 0 and 1 links ----------
     # link[u]: neighbours of free cell u that are free, the end, or (closed) the start. A cell
     # on the path keeps the link it had when the path entered it (state path[:k], end pp[k-1]),
     # so that backing up over it (after a resume) restores the counters exactly.
@@ -241,6 +243,7 @@ def search(
     cycle = closed and n_cells > 2
     allowed_ones = 0 if cycle else 1
 
+    # ---- phase 3: the search's counters and the pruning rules --------------------------------
     leaves = 0
     nodes = 0
     n_out = 0
@@ -254,10 +257,13 @@ def search(
     if links and depth < n_cells and (zeros > 0 or ones > allowed_ones):
         return status, leaves, nodes, n_out, depth
 
+    # ---- phase 4: the depth-first loop --------------------------------------------------------
     while True:
         d = depth
         end = pp[d - 1]
         m = masks[d - 1]
+        # -- expand a new state: a leaf is counted (and copied to out), else its moves are
+        #    listed, pruned by the lookahead on the end's neighbours
         if m == UNEXPANDED:
             free = n_cells - d
             if d >= n_cells or d >= stop_depth:  # a leaf: a whole path or a job prefix
@@ -310,6 +316,7 @@ def search(
                         elif c2 > budget:
                             m = link2
             masks[d - 1] = m
+        # -- no move left: back up one cell (never above the prefix given)
         if m == 0:
             if d == base_depth:
                 break
@@ -321,6 +328,7 @@ def search(
             if status == FULL:
                 break
             continue
+        # -- the next move: advance, then prune (links, connectivity) or go deeper
         i = _pick_bit(m, randomize)
         masks[d - 1] = m & ~(1 << i)
         v = end + off[i]
@@ -356,6 +364,7 @@ def search(
             status = LIMIT
             break
 
+    # ---- phase 5: the path back in board cells, for a resume ---------------------------------
     for k in range(depth):
         p = pp[k]
         path[k] = (p // width - reach) * cols + p % width - reach

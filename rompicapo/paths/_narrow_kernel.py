@@ -67,6 +67,7 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
     index in ``states`` of one state it came from and the bitmask of backward moves (bit ``j``
     = an edge from ``v`` along ``bdr[j], bdc[j]``) that made it.
     """
+    # ---- phase 1: v's backward neighbours, the start's place, the edge subsets to try --------
     nb = bdr.shape[0]
     k = states.shape[0]
     # the backward neighbours on the board, as window indices (cell v - off is a[w - off])
@@ -99,6 +100,7 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
             for j in range(i + 1, m):
                 subs[ns] = (1 << i) | (1 << j)
                 ns += 1
+    # ---- phase 2: every state times every subset: join the edges, retire cell v - w ---------
     cap = k * ns
     child = np.empty(cap, np.int64)
     par = np.empty(cap, np.int32)
@@ -133,6 +135,7 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
                     bits |= nbbit[i]
             if not ok:
                 continue
+            # -- v's labels from its edges: none, one (extend a path end), two (join two)
             complete = False
             if e0 < 0:
                 a[w] = 0
@@ -174,7 +177,7 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
                 else:
                     a[f0] = FRESH
                     a[f1] = FRESH
-            # retire cell v - w (a[0])
+            # -- retire cell v - w (a[0])
             rc = a[0]
             if rc == 0:
                 continue  # a cell off every path
@@ -202,7 +205,7 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
                         break
                 if not ok:
                     continue
-            # shift out a[0], renumber the labels, encode
+            # -- shift out a[0], renumber the labels, encode
             for i in range(16):
                 relabel[i] = -1
             nxt = FIRST_LABEL
@@ -219,6 +222,7 @@ def step(states, v, r, c, s, last, w, bdr, bdc, rows, closed):
             par[out] = si
             cho[out] = bits
             out += 1
+    # ---- phase 3: the children sorted, duplicates dropped (the first parent kept) -----------
     child = child[:out]
     order = np.argsort(child, kind="mergesort")
     keep = 0

@@ -122,3 +122,23 @@ def walk(moves, dr, dc, r, c, rows, cols, bitmap, out):
     out[0] = 0
     out[2] = r
     out[3] = c
+
+
+@njit(cache=True, nogil=True)
+def unpack_triples(packed, out):
+    """Moves of 3 bits each: move ``k`` is bits ``3k .. 3k + 2`` of ``packed`` read as one
+    little-endian bit stream (bit ``b`` is bit ``b % 8`` of byte ``b // 8``); fills ``out``.
+    Eight moves fill three bytes exactly, so whole groups are read three bytes at a time."""
+    n = out.shape[0]
+    whole = n // 8
+    for g in range(whole):
+        word = np.int64(packed[3 * g]) | (np.int64(packed[3 * g + 1]) << 8)
+        word |= np.int64(packed[3 * g + 2]) << 16
+        for j in range(8):
+            out[8 * g + j] = (word >> (3 * j)) & 7
+    for k in range(8 * whole, n):
+        bit = 3 * k
+        v = np.int64(packed[bit >> 3]) >> (bit & 7)
+        if bit & 7 > 5:  # the move runs on into the next byte
+            v |= np.int64(packed[(bit >> 3) + 1]) << (8 - (bit & 7))
+        out[k] = v & 7

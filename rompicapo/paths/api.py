@@ -3,8 +3,8 @@
 - :func:`find_path` (``rompicapo path``): one path, written and drawn where asked. Every output
   path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are checked *before* the
   search, so a typo costs a second, not the search;
-- :func:`write_path`: a path (an array or a :class:`PathResult`) to ``.npy`` or ``.rpath``,
-  checked by the independent verifier first, written atomically;
+- :func:`~rompicapo.paths.files.write_path` (here for earlier releases' imports): a path to
+  ``.npy``, ``.rpath`` or ``.txt``, read back by :func:`~rompicapo.paths.files.load_path`;
 - :func:`check_path_file` (``rompicapo verify-path``): the verdict on a saved path;
 - :func:`cells_at` and :func:`steps_of` (``rompicapo path-at`` / ``step-of``): random access to
   the block construction's path, sizes and steps compared as exact integers.
@@ -22,9 +22,7 @@ import numpy as np
 from rompicapo.common import (
     Deadline,
     InputError,
-    InternalError,
     NotVerifiable,
-    Progress,
     ProgressCallback,
     SearchResult,
     Stopwatch,
@@ -38,14 +36,12 @@ from rompicapo.common import (
     resolve_jobs,
     write_or_keep,
 )
-from rompicapo.paths.construct import (
-    PathResult,
-    blocks_refusal,
-    construct,
-    parse_cell,
-    parse_size,
-)
+from rompicapo.paths.board import parse_cell, parse_size
+from rompicapo.paths.construct import construct
+from rompicapo.paths.files import PATH_SUFFIXES, check_path_output, write_path
 from rompicapo.paths.moves import MoveSet, parse_moves
+from rompicapo.paths.result import PathResult
+from rompicapo.paths.strategies import block_method, blocks_refusal
 
 __all__ = [
     "PATH_SUFFIXES",
@@ -58,84 +54,11 @@ __all__ = [
     "write_path",
 ]
 
-# What a path file may be: a numpy array of flat cells, or the streamed move format.
-PATH_SUFFIXES = (".npy", ".rpath")
 _PICTURES = (("pdf", ".pdf"), ("png", ".png"), ("svg", ".svg"))
 
 
 def _is_rpath(path: Path) -> bool:
     return path.name.lower().endswith(".rpath")
-
-
-# --------------------------------------------------------------------------------------------
-# write_path
-# --------------------------------------------------------------------------------------------
-
-
-def write_path(
-    path_or_result: PathResult | np.ndarray | Any,
-    filename: str | os.PathLike[str],
-    verify: bool = True,
-    *,
-    rows: int | None = None,
-    cols: int | None = None,
-    moves: str | MoveSet = "caselle",
-    start: tuple[int, int] | None = None,
-    closed: bool = False,
-    packed: bool = False,
-) -> Path:
-    """Write a path to ``filename``: ``.npy`` (the flat cells ``r * cols + c``) or ``.rpath``
-    (its start and moves, one byte per move, or 3 bits with ``packed``).
-
-    ``path_or_result`` is a :class:`PathResult` with a path (its board, moves and start are
-    used), or an array of flat cells with ``rows`` and ``cols`` (and ``moves``, ``start``,
-    ``closed`` when they matter). With ``verify`` the independent verifier checks the path
-    first: an invalid array is an :class:`~rompicapo.common.InputError`, an invalid result an
-    :class:`~rompicapo.common.InternalError` (a solver bug). The extension must be known (no
-    suffix is appended) and the folder writable; the file appears whole or not at all.
-    Returns the path written.
-    """
-    method = ""
-    from_result = isinstance(path_or_result, PathResult)
-    if from_result:
-        res = path_or_result
-        if not res.found or res.path is None:
-            raise InputError(f"the result holds no complete path to write (it is {res.status!r})")
-        path, rows, cols, mset = res.path, res.rows, res.cols, res.moves
-        start, closed, method = res.start, res.closed, res.method
-    else:
-        if rows is None:
-            raise InputError("write_path of an array needs the board: rows (and cols)")
-        rows, cols = parse_size((rows, rows if cols is None else cols))
-        mset = parse_moves(moves)
-        path = np.asarray(path_or_result)
-        if path.ndim != 1 or path.dtype.kind not in "iu":
-            raise InputError(
-                f"a path is a 1-D array of integer cells, got shape {path.shape} of {path.dtype}"
-            )
-    target = check_output_path(filename, "path file", suffixes=PATH_SUFFIXES)
-    if packed and not _is_rpath(target):
-        raise InputError("packed applies to .rpath files")
-    if verify:
-        from rompicapo.paths.verify import verify_path
-
-        check = verify_path(path, rows, cols, mset, start=start, closed=closed)
-        if not check:
-            if from_result:
-                raise InternalError(f"the verifier rejects the solver's path: {check.reason}")
-            raise InputError(f"not writing {str(target)!r}: not a valid path: {check.reason}")
-    with atomic_path(target) as tmp:
-        if _is_rpath(target):
-            from rompicapo.paths.rpath import write_path_array
-
-            write_path_array(
-                tmp, path, rows, cols, mset.moves, method=method,
-                encoding="u3" if packed else "u8",
-            )  # fmt: skip
-        else:
-            with open(tmp, "wb") as fh:
-                np.save(fh, path)
-    return target
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,7 +118,39 @@ def find_path(
     mset = parse_moves(moves)
     closed = bool(options.get("closed", False))
 
-    out_path = None if out is None else check_output_path(out, "out", suffixes=PATH_SUFFIXES)
+    out_path, pictures = _check_outputs(out, packed, resume, mset, pdf, png, svg, rows, cols)
+    rpath = out_path is not None and _is_rpath(out_path)
+    why_not = blocks_refusal(rows, cols, start, mset, closed)
+    # the block constructions (the corner path, the cycle) are streamed; searches are built whole
+    stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
+    if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
+        raise InputError(f"the block construction does not apply: {why_not}")
+    if scheduler is not None and not stream:
+        raise InputError(
+            "scheduler writes block paths to a file: give out='FILE.rpath', no picture, and a "
+            "board the block construction makes" + (f" ({why_not})" if why_not else "")
+        )
+    if stream:
+        return _stream_blocks(
+            out_path, rows, cols, jobs, scheduler, resume, packed, progress,
+            start=start, moves=mset, closed=closed,
+        )  # fmt: skip
+
+    remaining = None if time_limit is None else max(1e-3, deadline.remaining())
+    res = construct(
+        rows, cols, start, mset, method=method, jobs=jobs, time_limit=remaining,
+        progress=progress, **options,
+    )  # fmt: skip
+    if res.found:
+        res.verified = bool(res.check())
+    _write_outputs(res, out_path, pictures, packed)
+    return res
+
+
+def _check_outputs(out, packed, resume, mset, pdf, png, svg, rows, cols):
+    """The path file and the pictures asked for, each name checked before any search:
+    ``(out path or None, {kind: picture path})``."""
+    out_path = None if out is None else check_path_output(out, "out", rows * cols)
     rpath = out_path is not None and _is_rpath(out_path)
     if (packed or resume) and not rpath:
         raise InputError("packed and resume apply to an out file ending in .rpath")
@@ -216,32 +171,12 @@ def find_path(
                 f"an SVG of a {rows}x{cols} board ({rows * cols:,} cells) would be too heavy to "
                 f"view; SVG is for boards up to {SVG_MAX_CELLS:,} cells (200x200): use a PNG"
             )
-    why_not = blocks_refusal(rows, cols, start, mset, closed)
-    # the block constructions (the corner path, the cycle) are streamed; searches are built whole
-    stream = rpath and not pictures and method in ("auto", "blocks") and not why_not
-    if method == "blocks" and rpath and why_not and not why_not.startswith("it needs both"):
-        raise InputError(f"the block construction does not apply: {why_not}")
-    if scheduler is not None and not stream:
-        raise InputError(
-            "scheduler writes block paths to a file: give out='FILE.rpath', no picture, and a "
-            "board the block construction makes" + (f" ({why_not})" if why_not else "")
-        )
-    partial = None
-    if out_path is not None:
-        partial = out_path.with_name(out_path.name[: -len(out_path.suffix)] + ".partial.npy")
-    if stream:
-        return _stream_blocks(
-            out_path, rows, cols, jobs, scheduler, resume, packed, progress,
-            start=start, moves=mset, closed=closed,
-        )  # fmt: skip
+    return out_path, pictures
 
-    remaining = None if time_limit is None else max(1e-3, deadline.remaining())
-    res = construct(
-        rows, cols, start, mset, method=method, jobs=jobs, time_limit=remaining,
-        progress=progress, **options,
-    )  # fmt: skip
-    if res.found:
-        res.verified = bool(res.check())
+
+def _write_outputs(res: PathResult, out_path: Path | None, pictures: dict, packed: bool) -> None:
+    """Write the verified path to ``out_path`` (an unfinished one to ``NAME.partial.npy``
+    beside it) and draw the pictures; what was written, or kept elsewhere, goes in ``res``."""
 
     def attempt(name: Path, write) -> None:
         # a write that fails after the search keeps the result in another file, said where
@@ -255,11 +190,13 @@ def find_path(
         if res.found and res.verified:
             attempt(out_path, lambda p: write_path(res, p, verify=False, packed=packed))
         elif not res.found:  # an interrupted search keeps the cells it had
+            partial = out_path.with_name(out_path.name[: -len(out_path.suffix)] + ".partial.npy")
             attempt(partial, lambda p: _save_npy(p, res.path))
     if res.found and res.verified:
         from rompicapo.paths import render
 
-        title = f"{rows}x{cols}, {mset.name} moves, from ({start[0]}, {start[1]})"
+        rows, cols, (r0, c0) = res.rows, res.cols, res.start
+        title = f"{rows}x{cols}, {res.moves.name} moves, from ({r0}, {c0})"
         writers = {
             "pdf": lambda p: render.write_pdf(res.path, rows, cols, p, title=title),
             "png": lambda p: render.write_png(res.path, rows, cols, p),
@@ -267,7 +204,6 @@ def find_path(
         }
         for kind, name in pictures.items():
             attempt(name, lambda p, k=kind: _atomic(p, writers[k]))
-    return res
 
 
 def _atomic(name: Path, write) -> None:
@@ -297,7 +233,6 @@ def _stream_blocks(
     import functools
 
     from rompicapo.paths.blocks import warm_up, write_blocks_rpath
-    from rompicapo.paths.construct import block_method
     from rompicapo.paths.verify_stream import verify_rpath
 
     method, _ = block_method(rows, cols, start, moves, closed)
@@ -316,7 +251,6 @@ def _stream_blocks(
     try:
         # the .rpath writer runs the move kernel; the streaming verifier compiles its own
         res.compile_seconds = jit_warmup(f"paths.{method}.moves", lambda: warm_up("moves"))
-        writing = Progress(progress, unit="chunks")
         with Stopwatch() as write_sw:
             header = write_blocks_rpath(
                 out_path,
@@ -324,21 +258,14 @@ def _stream_blocks(
                 cols,
                 jobs=jobs,
                 scheduler=client,
-                on_chunk=lambda k: writing.update(writing.done + k),
+                progress=progress,
                 resume=resume,
                 encoding="u3" if packed else "u8",
             )
-        writing.finish()
-        checking = Progress(progress, unit="chunks", total=2 * header.n_chunks)
         with Stopwatch() as verify_sw:
             check = verify_rpath(
-                out_path,
-                jobs=jobs,
-                scheduler=client,
-                on_progress=lambda done, total: checking.update(done),
-                closed=res.closed,
+                out_path, jobs=jobs, scheduler=client, progress=progress, closed=res.closed
             )
-        checking.finish()
     finally:
         if client is not None and client is not scheduler:
             client.close()
@@ -427,17 +354,15 @@ def check_path_file(
         jobs, note = resolve_jobs(jobs)
         result.notes += [note] if note else []
         client = connect_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
-        tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
         try:
             with Stopwatch() as sw:
                 check = verify_rpath(
                     name, start=first, moves=mset, jobs=jobs, scheduler=client,
-                    on_progress=lambda done, total: tracker.update(done), closed=closed,
+                    progress=progress, closed=closed,
                 )  # fmt: skip
         finally:
             if client is not None and client is not scheduler:
                 client.close()
-        tracker.finish()
         result.streamed = True
     else:
         from rompicapo.paths.verify import verify_path_file
@@ -445,7 +370,7 @@ def check_path_file(
         if scheduler is not None:
             raise InputError("scheduler applies to .rpath files; a .npy file is checked here")
         if size is None:
-            raise InputError("checking a .npy path file needs the board size")
+            raise InputError("checking a .npy or .txt path file needs the board size")
         rows, cols = parse_size(size)
         first = parse_cell(start, rows, cols) if start is not None else None
         with Stopwatch() as sw:
@@ -519,7 +444,6 @@ def _walker(rows, cols, start, moves, closed):
     block cycle of :mod:`~rompicapo.paths.cycles` read from ``start``, and its method name;
     InputError naming why when neither applies."""
     from rompicapo.paths.blocks import BlockPath
-    from rompicapo.paths.construct import block_method
     from rompicapo.paths.cycles import BlockCycle
 
     rows, cols = parse_size((rows, rows if cols is None else cols))

@@ -30,10 +30,18 @@ from functools import lru_cache
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory, default_jobs, run_jobs
+from rompicapo.common import (
+    InputError,
+    ProgressCallback,
+    check_memory,
+    default_jobs,
+    renamed_keywords,
+    run_jobs,
+)
 from rompicapo.paths import _blocks_kernel as kernel
 from rompicapo.paths.block_table import ROLES, SIZES, TABLE_PATH
 from rompicapo.paths.moves import CASELLE
+from rompicapo.paths.rpath import chunk_counter
 
 __all__ = ["MIN_SIDE", "BlockPath", "split_length"]
 
@@ -231,7 +239,7 @@ class BlockPath:
         self._in_threads(lambda f, o: kernel.fill(self.geom, offsets, f, o, True), first, out, jobs)
         return out
 
-    def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = 1) -> np.ndarray:
+    def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = None) -> np.ndarray:
         """Write the moves from step ``first + t`` to ``first + t + 1`` into ``out[t]`` (uint8
         indices into :data:`CASELLE`); there are R*C - 1 moves in all."""
         self._check_slice(first, len(out), self.cells - 1)
@@ -296,6 +304,7 @@ def write_block_chunks(task: tuple) -> int:
     )
 
 
+@renamed_keywords(on_chunk=("progress", chunk_counter))
 def write_blocks_rpath(
     filename,
     rows: int,
@@ -304,7 +313,7 @@ def write_blocks_rpath(
     jobs: int | None = None,
     scheduler: str | None = None,
     chunk_moves: int | None = None,
-    on_chunk=None,
+    progress: ProgressCallback | None = None,
     resume: bool = False,
     encoding: str = "u8",
 ):
@@ -327,7 +336,7 @@ def write_blocks_rpath(
         chunk_moves=chunk_moves or DEFAULT_CHUNK_MOVES,
         jobs=jobs,
         scheduler=scheduler,
-        on_chunk=on_chunk,
+        progress=progress,
         resume=resume,
         encoding=encoding,
     )

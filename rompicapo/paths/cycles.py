@@ -27,11 +27,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory
+from rompicapo.common import InputError, ProgressCallback, check_memory, renamed_keywords
 from rompicapo.paths import _cycles_kernel as kernel
 from rompicapo.paths.blocks import BlockPath, warm_parts
 from rompicapo.paths.leaper_blocks import COMBOS, is_bipartite, load_table
 from rompicapo.paths.moves import MoveSet, parse_moves
+from rompicapo.paths.rpath import chunk_counter
 
 __all__ = ["BlockCycle", "cycle_refusal", "cycle_sizes", "refusal_kind"]
 
@@ -288,9 +289,10 @@ class BlockCycle:
         BlockPath._in_threads(write, first, out, jobs)
         return out
 
-    def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = 1) -> np.ndarray:
+    def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = None) -> np.ndarray:
         """Write the moves from step ``first + t`` to the next into ``out[t]`` (uint8 indices
-        into ``moves``); R*C - 1 moves in all (the closing move is not written)."""
+        into ``moves``); R*C - 1 moves in all (the closing move is not written). Threads
+        (``jobs``, default all cores) write slices at once."""
         BlockPath._check_slice(first, len(out), self.cells - 1)
         BlockPath._in_threads(
             lambda f, o: kernel.fill(self.geom, self._mv, self._combo, f, o, False),
@@ -320,6 +322,7 @@ def write_cycle_chunks(task: tuple) -> int:
     )
 
 
+@renamed_keywords(on_chunk=("progress", chunk_counter))
 def write_cycle_rpath(
     filename,
     rows: int,
@@ -330,7 +333,7 @@ def write_cycle_rpath(
     jobs: int | None = None,
     scheduler: str | None = None,
     chunk_moves: int | None = None,
-    on_chunk=None,
+    progress: ProgressCallback | None = None,
     resume: bool = False,
     encoding: str = "u8",
 ):
@@ -350,7 +353,7 @@ def write_cycle_rpath(
         chunk_moves=chunk_moves or DEFAULT_CHUNK_MOVES,
         jobs=jobs,
         scheduler=scheduler,
-        on_chunk=on_chunk,
+        progress=progress,
         resume=resume,
         encoding=encoding,
     )

@@ -38,7 +38,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import Deadline, InputError, check_memory, check_time_limit
+from rompicapo.common import (
+    Deadline,
+    InputError,
+    check_memory,
+    check_time_limit,
+    renamed_keywords,
+)
 from rompicapo.paths import _narrow_kernel as _k
 from rompicapo.paths.moves import MoveSet, parse_moves
 
@@ -162,6 +168,12 @@ def check_plan_memory(long: int) -> None:
     check_memory(long * 4, f"the column plan of a board {long:,} columns long")
 
 
+def _seconds_left(deadline: Deadline) -> float | None:
+    """An earlier release's ``deadline=`` as the seconds of ``time_limit=``."""
+    return None if deadline.time_limit is None else max(1e-3, deadline.remaining())
+
+
+@renamed_keywords(deadline=("time_limit", _seconds_left))
 def narrow_path(
     rows: int,
     cols: int,
@@ -170,7 +182,6 @@ def narrow_path(
     *,
     closed: bool = False,
     time_limit: float | None = None,
-    deadline: Deadline | None = None,
 ) -> NarrowResult:
     """Decide whether an open path through every cell of ``rows x cols`` from ``start``
     exists (with ``closed``: a closed tour, read from ``start``), and return one if it does
@@ -178,13 +189,12 @@ def narrow_path(
 
     Exact: ``"impossible"`` only when no path exists, ``"found"`` with a path the caller can
     check with :func:`~rompicapo.paths.verify_path`; ``"not found"`` only when ``time_limit``
-    seconds (or ``deadline``) ran out first. Raises :class:`~rompicapo.common.InputError` when
+    seconds ran out first. Raises :class:`~rompicapo.common.InputError` when
     the board or moves are out of scope (:func:`narrow_applies`), and
     :class:`~rompicapo.common.InsufficientMemoryError` before a step whose arrays would not fit.
     """
     mset = parse_moves(moves)
-    if deadline is None:
-        deadline = Deadline(check_time_limit(time_limit))
+    deadline = Deadline(check_time_limit(time_limit))
     rows, cols = int(rows), int(cols)
     r0, c0 = int(start[0]), int(start[1])
     if not (rows >= 1 and cols >= 1 and 0 <= r0 < rows and 0 <= c0 < cols):
@@ -197,92 +207,23 @@ def narrow_path(
     short, long, ms, transposed = _orient(rows, cols, mset)
     sr, sc = (c0, r0) if transposed else (r0, c0)
     back = _back_moves(short, ms)
-    w = _window(short, back)
-    if w == 0:  # no move fits across the short side: no edge at all
+    if _window(short, back) == 0:  # no move fits across the short side: no edge at all
         if rows * cols == 1 and not closed:
             return NarrowResult("found", path=np.zeros(1, np.int64))
         return NarrowResult(
             "impossible", proof=f"no {mset.name} move fits on a board {short} cells wide"
         )
-    reach = max(-dc for _, dc in back)
-    bdr = np.array([m[0] for m in back], np.int64)
-    bdc = np.array([m[1] for m in back], np.int64)
-    s = sc * short + sr
-    n = short * long
     # whatever the answer, the sweep keeps one step id (int32) per column: refuse before the
     # work a board whose plan alone would not fit (reading a path back checks its own need)
     check_plan_memory(long)
-    # a closed tour's programme has no start: its steps serve every start
-    s_dp = -1 if closed else s
-    prof = _profiles(short, back, closed)
-    nsub = 1 + len(back) + len(back) * (len(back) - 1) // 2
-    cur = prof.intern(np.array([sum(_k.INSIDE << (4 * i) for i in range(w))], np.int64))
-    # the step id of each column: arrays for the stretches filled by period, a list for the
-    # columns visited one by one since the last stretch (it starts at column ``listed_from``)
-    filled: list[np.ndarray] = []
-    listed: list[int] = []
-    listed_from = 0
-    counts = {"states": 0, "columns": 0, "profiles": 0}
-    seen_sets = {cur}
-    regime: tuple = ()
-    first_seen: dict[int, int] = {}  # entering set -> first column in the current regime
-    c = 0
-    while c < long:
-        ctype = _column_type(c, long, short, s_dp, w, reach)
-        end = _stretch_end(ctype, long, short, s_dp, reach)
-        if end > c:
-            # a stretch of columns of one type: once an entering set comes back, the columns
-            # repeat with that period to the stretch's end (no need to visit them one by one)
-            if ctype != regime:
-                regime, first_seen = ctype, {}
-            if cur in first_seen:
-                c_first = first_seen[cur]
-                period = c - c_first
-                left = end - c + 1
-                pattern = np.array(listed[c_first - listed_from : c - listed_from], np.int32)
-                repeats = np.tile(pattern, -(-left // period))[:left]
-                filled += [np.array(listed, np.int32), repeats]
-                if left % period:
-                    cur = prof.steps[int(pattern[left % period])][0]
-                listed, listed_from = [], end + 1
-                c = end + 1
-                continue
-            first_seen[cur] = c
-        key = (cur, ctype)
-        if key not in prof.step_ids:
-            layers = []
-            states = prof.sets[cur]
-            for r in range(short):
-                need = len(states) * (nsub * _STEP_BYTES + short * _LAYER_BYTES)
-                if need > 64 << 20:
-                    check_memory(need, f"a column step of {len(states):,} states")
-                if deadline.expired():
-                    counts["states"] = max(len(prof.sets[x]) for x in seen_sets | {cur})
-                    counts["states"] = max(counts["states"], len(states))
-                    counts["profiles"] = len(seen_sets)
-                    return NarrowResult("not found", counts=counts)
-                v = c * short + r
-                states, par, cho = _k.step(
-                    states, v, r, c, s_dp, v == n - 1, w, bdr, bdc, short, closed
-                )
-                layers.append((par, cho))
-                prof.bytes += par.nbytes + cho.nbytes
-            prof.step_ids[key] = len(prof.steps)
-            prof.steps.append((cur, prof.intern(states), layers))
-            counts["columns"] += 1
-        step_id = prof.step_ids[key]
-        listed.append(step_id)
-        cur = prof.steps[step_id][1]
-        seen_sets.add(cur)
-        c += 1
-        if len(prof.sets[cur]) == 0:
-            break
-    counts["profiles"] = len(seen_sets)
-    counts["states"] = max(len(prof.sets[x]) for x in seen_sets)
-    final = prof.sets[cur]
-    used = np.concatenate([*filled, np.array(listed, np.int32)])
+    sweep = _Sweep(short, long, back, sc * short + sr, closed, deadline)
+    if not sweep.run():
+        return NarrowResult("not found", counts=sweep.counts)
+    counts = sweep.counts
+    used = np.concatenate([*sweep.filled, np.array(sweep.listed, np.int32)])
+    final = sweep.prof.sets[sweep.cur]
     done = len(used) == long and len(final) > 0
-    i = _k.accepting(final, w, closed) if done else -1
+    i = _k.accepting(final, sweep.w, closed) if done else -1
     if i < 0:
         where = f" (none left after column {len(used) - 1})" if len(used) < long else ""
         what = "tour" if closed else "path from the start"
@@ -296,8 +237,113 @@ def narrow_path(
             counts=counts,
         )
     # sweep index c * short + r is the transposed board's flat cell r * cols + c
-    path = _read_back(prof, used, int(i), short, s, bdr, bdc, n, 0 if transposed else cols)
+    path = _read_back(
+        sweep.prof, used, int(i), short, sweep.s, sweep.bdr, sweep.bdc, sweep.n,
+        0 if transposed else cols,
+    )  # fmt: skip
     return NarrowResult("found", path=path, counts=counts)
+
+
+class _Sweep:
+    """The column-by-column programme over a board ``short`` cells wide and ``long`` columns
+    long, in the sweep's frame (``s``: the start's sweep index); its column steps are
+    memoised in ``prof`` for every board of that width and move set."""
+
+    def __init__(self, short, long, back, s, closed, deadline: Deadline) -> None:
+        self.short, self.long, self.s, self.closed, self.deadline = short, long, s, closed, deadline
+        self.w = w = _window(short, back)
+        self.reach = max(-dc for _, dc in back)
+        self.bdr = np.array([m[0] for m in back], np.int64)
+        self.bdc = np.array([m[1] for m in back], np.int64)
+        self.n = short * long
+        # a closed tour's programme has no start: its steps serve every start
+        self.s_dp = -1 if closed else s
+        self.prof = _profiles(short, back, closed)
+        self.nsub = 1 + len(back) + len(back) * (len(back) - 1) // 2
+        self.cur = self.prof.intern(
+            np.array([sum(_k.INSIDE << (4 * i) for i in range(w))], np.int64)
+        )
+        # the step id of each column: arrays for the stretches filled by period, a list for
+        # the columns visited one by one since the last stretch (from column ``listed_from``)
+        self.filled: list[np.ndarray] = []
+        self.listed: list[int] = []
+        self.listed_from = 0
+        self.counts = {"states": 0, "columns": 0, "profiles": 0}
+        self.seen_sets = {self.cur}
+        self.regime: tuple = ()
+        self.first_seen: dict[int, int] = {}  # entering set -> first column in the regime
+
+    def run(self) -> bool:
+        """Sweep every column (or until no state is left); False when the time ran out."""
+        prof, c = self.prof, 0
+        while c < self.long:
+            ctype = _column_type(c, self.long, self.short, self.s_dp, self.w, self.reach)
+            end = _stretch_end(ctype, self.long, self.short, self.s_dp, self.reach)
+            if end > c:
+                if self._repeats(c, end, ctype):
+                    c = end + 1
+                    continue
+                self.first_seen[self.cur] = c
+            key = (self.cur, ctype)
+            if key not in prof.step_ids and not self._step(key, c):
+                return False
+            step_id = prof.step_ids[key]
+            self.listed.append(step_id)
+            self.cur = prof.steps[step_id][1]
+            self.seen_sets.add(self.cur)
+            c += 1
+            if len(prof.sets[self.cur]) == 0:
+                break
+        self.counts["profiles"] = len(self.seen_sets)
+        self.counts["states"] = max(len(prof.sets[x]) for x in self.seen_sets)
+        return True
+
+    def _repeats(self, c: int, end: int, ctype: tuple) -> bool:
+        """In a stretch of columns of one type, once an entering set comes back the columns
+        repeat with that period to the stretch's end (no need to visit them one by one): fill
+        columns ``c .. end`` so and return True; False when the set is new."""
+        if ctype != self.regime:
+            self.regime, self.first_seen = ctype, {}
+        if self.cur not in self.first_seen:
+            return False
+        c_first = self.first_seen[self.cur]
+        period = c - c_first
+        left = end - c + 1
+        listed, listed_from = self.listed, self.listed_from
+        pattern = np.array(listed[c_first - listed_from : c - listed_from], np.int32)
+        repeats = np.tile(pattern, -(-left // period))[:left]
+        self.filled += [np.array(listed, np.int32), repeats]
+        if left % period:
+            self.cur = self.prof.steps[int(pattern[left % period])][0]
+        self.listed, self.listed_from = [], end + 1
+        return True
+
+    def _step(self, key: tuple, c: int) -> bool:
+        """Compute column ``c``'s step from the entering set (cell by cell, a layer of parent
+        pointers and choices each) and memoise it; False when the time ran out first."""
+        prof, short = self.prof, self.short
+        layers = []
+        states = prof.sets[self.cur]
+        for r in range(short):
+            need = len(states) * (self.nsub * _STEP_BYTES + short * _LAYER_BYTES)
+            if need > 64 << 20:
+                check_memory(need, f"a column step of {len(states):,} states")
+            if self.deadline.expired():
+                most = max(len(prof.sets[x]) for x in self.seen_sets | {self.cur})
+                self.counts["states"] = max(most, len(states))
+                self.counts["profiles"] = len(self.seen_sets)
+                return False
+            v = c * short + r
+            states, par, cho = _k.step(
+                states, v, r, c, self.s_dp, v == self.n - 1, self.w, self.bdr, self.bdc, short,
+                self.closed,
+            )  # fmt: skip
+            layers.append((par, cho))
+            prof.bytes += par.nbytes + cho.nbytes
+        prof.step_ids[key] = len(prof.steps)
+        prof.steps.append((self.cur, prof.intern(states), layers))
+        self.counts["columns"] += 1
+        return True
 
 
 def _read_back(prof, used, final, short, s, bdr, bdc, n, board_cols) -> np.ndarray:

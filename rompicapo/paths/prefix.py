@@ -105,7 +105,23 @@ def complete_prefix(
     if node_limit is not None:
         node_limit = check_int(node_limit, "node_limit", minimum=1)
     ms = moves if isinstance(moves, MoveSet) else parse_moves(moves)
-    n = rows * cols
+    cells = _read_prefix(prefix, rows, cols)
+    search = _Completion(rows, cols, _neighbours(rows, cols, ms), cells)
+    out = PrefixResult(rows=rows, cols=cols, moves=ms.spec, prefix=cells)
+    status, proof = search.root()
+    nodes = 0
+    if not status:
+        status, proof, nodes = search.run(time_limit, node_limit)
+    out.status, out.proof = status, proof
+    if status == "found":
+        out.path = [divmod(x, cols) for x in search.path]
+    out.counts = {"nodes": nodes}
+    out.solve_seconds = time.perf_counter() - search.t0
+    return out
+
+
+def _read_prefix(prefix: Sequence[Sequence[int]], rows: int, cols: int) -> list[tuple[int, int]]:
+    """The prefix's cells, each a (row, col) pair on the board; InputError otherwise."""
     cells: list[tuple[int, int]] = []
     for i, cell in enumerate(prefix, 1):
         if not isinstance(cell, (list, tuple)) or len(cell) != 2:
@@ -115,75 +131,78 @@ def complete_prefix(
         cells.append((r, c))
     if not cells:
         raise InputError("the prefix is empty: give at least the first cell")
-    nbr = _neighbours(rows, cols, ms)
-    visited = [False] * n
-    flat = [r * cols + c for r, c in cells]
-    for i, x in enumerate(flat):
-        if visited[x]:
-            raise InputError(f"cell {i + 1} of the prefix, {cells[i]}, is already written")
-        if i and x not in nbr[flat[i - 1]]:
-            raise InputError(
-                f"cell {i + 1} of the prefix, {cells[i]}, is not one move from {cells[i - 1]}"
-            )
-        visited[x] = True
-    out = PrefixResult(rows=rows, cols=cols, moves=ms.spec, prefix=cells)
-    deg = [sum(not visited[y] for y in nbr[x]) for x in range(n)]
-    path = list(flat)
-    t0 = time.perf_counter()
+    return cells
 
-    def done(status: str, proof: str = "", nodes: int = 0) -> PrefixResult:
-        out.status, out.proof = status, proof
-        if status == "found":
-            out.path = [divmod(x, cols) for x in path]
-        out.counts = {"nodes": nodes}
-        out.solve_seconds = time.perf_counter() - t0
-        return out
 
-    if len(path) == n:
-        return done("found")
-    # the root check gives the readable proofs: a cell nobody can reach, two would-be ends
-    cur = path[-1]
-    near = set(nbr[cur])
-    ends = []
-    for x in range(n):
-        if visited[x]:
-            continue
-        links = deg[x] + (x in near)
-        if links == 0:
-            r, c = divmod(x, cols)
-            return done("impossible", f"cell ({r}, {c}) can no longer be reached")
-        if links == 1:
-            ends.append(divmod(x, cols))
-    if len(ends) >= 2 and n - len(path) > 1:
-        (r1, c1), (r2, c2) = ends[:2]
-        return done(
-            "impossible",
-            f"cells ({r1}, {c1}) and ({r2}, {c2}) each have one free neighbour left: "
-            "both would have to be the last cell",
-        )
+class _Completion:
+    """The depth-first search for the rest of the path: the cells visited, the free degree of
+    every cell (free neighbours), and the path, the prefix pinned at its start."""
 
-    def visit(x: int) -> None:
-        visited[x] = True
-        for y in nbr[x]:
-            deg[y] -= 1
-        path.append(x)
+    def __init__(self, rows: int, cols: int, nbr: list[tuple[int, ...]], cells) -> None:
+        self.cols = cols
+        self.n = n = rows * cols
+        self.nbr = nbr
+        self.visited = [False] * n
+        flat = [r * cols + c for r, c in cells]
+        for i, x in enumerate(flat):
+            if self.visited[x]:
+                raise InputError(f"cell {i + 1} of the prefix, {cells[i]}, is already written")
+            if i and x not in nbr[flat[i - 1]]:
+                raise InputError(
+                    f"cell {i + 1} of the prefix, {cells[i]}, is not one move from {cells[i - 1]}"
+                )
+            self.visited[x] = True
+        self.deg = [sum(not self.visited[y] for y in nbr[x]) for x in range(n)]
+        self.path = list(flat)
+        self.t0 = time.perf_counter()
 
-    def unvisit(x: int) -> None:
-        path.pop()
-        visited[x] = False
-        for y in nbr[x]:
-            deg[y] += 1
-
-    def ok_after(u: int, v: int) -> bool:
-        # cells whose links changed: free neighbours of u (no longer next to the end of the
-        # path) and of v; a dead one, or two that could only be the end, prune the branch
-        left = n - len(path)
-        near_v = nbr[v]
-        ones = 0
-        for x in set(nbr[u]) | set(near_v):
+    def root(self) -> tuple[str, str]:
+        """("found", "") for a whole path, ("impossible", proof) for the readable proofs of the
+        root (a cell nobody can reach, two would-be ends), else ("", "")."""
+        n, cols, visited, path = self.n, self.cols, self.visited, self.path
+        if len(path) == n:
+            return "found", ""
+        near = set(self.nbr[path[-1]])
+        ends = []
+        for x in range(n):
             if visited[x]:
                 continue
-            links = deg[x] + (x in near_v)
+            links = self.deg[x] + (x in near)
+            if links == 0:
+                r, c = divmod(x, cols)
+                return "impossible", f"cell ({r}, {c}) can no longer be reached"
+            if links == 1:
+                ends.append(divmod(x, cols))
+        if len(ends) >= 2 and n - len(path) > 1:
+            (r1, c1), (r2, c2) = ends[:2]
+            return "impossible", (
+                f"cells ({r1}, {c1}) and ({r2}, {c2}) each have one free neighbour left: "
+                "both would have to be the last cell"
+            )
+        return "", ""
+
+    def _visit(self, x: int) -> None:
+        self.visited[x] = True
+        for y in self.nbr[x]:
+            self.deg[y] -= 1
+        self.path.append(x)
+
+    def _unvisit(self, x: int) -> None:
+        self.path.pop()
+        self.visited[x] = False
+        for y in self.nbr[x]:
+            self.deg[y] += 1
+
+    def _ok_after(self, u: int, v: int) -> bool:
+        # cells whose links changed: free neighbours of u (no longer next to the end of the
+        # path) and of v; a dead one, or two that could only be the end, prune the branch
+        left = self.n - len(self.path)
+        near_v = self.nbr[v]
+        ones = 0
+        for x in set(self.nbr[u]) | set(near_v):
+            if self.visited[x]:
+                continue
+            links = self.deg[x] + (x in near_v)
             if links == 0:
                 return False
             if links == 1:
@@ -192,34 +211,37 @@ def complete_prefix(
                     return False
         return True
 
-    def order(v: int) -> list[int]:
-        return sorted((y for y in nbr[v] if not visited[y]), key=lambda y: deg[y])
+    def _order(self, v: int) -> list[int]:
+        return sorted((y for y in self.nbr[v] if not self.visited[y]), key=lambda y: self.deg[y])
 
-    nodes = 0
-    base = len(path)
-    stack = [iter(order(path[-1]))]
-    while stack:
-        nodes += 1
-        if nodes & 1023 == 0 and time.perf_counter() - t0 > time_limit:
-            return done("unknown", f"time limit {time_limit:g} s reached", nodes)
-        if node_limit is not None and nodes > node_limit:
-            return done("unknown", f"node limit {node_limit:,} reached", nodes)
-        nxt = next(stack[-1], None)
-        if nxt is None:
-            stack.pop()
-            if len(path) > base:
-                unvisit(path[-1])
-            continue
-        u = path[-1]
-        visit(nxt)
-        if len(path) == n:
-            return done("found", "", nodes)
-        if not ok_after(u, nxt):
-            unvisit(nxt)
-            continue
-        stack.append(iter(order(nxt)))
-    return done(
-        "impossible",
-        f"an exhaustive search of {nodes:,} nodes found no way to complete the path",
-        nodes,
-    )
+    def run(self, time_limit: float, node_limit: int | None) -> tuple[str, str, int]:
+        """Search: (status, proof or reason, nodes)."""
+        path = self.path
+        nodes = 0
+        base = len(path)
+        stack = [iter(self._order(path[-1]))]
+        while stack:
+            nodes += 1
+            if nodes & 1023 == 0 and time.perf_counter() - self.t0 > time_limit:
+                return "unknown", f"time limit {time_limit:g} s reached", nodes
+            if node_limit is not None and nodes > node_limit:
+                return "unknown", f"node limit {node_limit:,} reached", nodes
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                if len(path) > base:
+                    self._unvisit(path[-1])
+                continue
+            u = path[-1]
+            self._visit(nxt)
+            if len(path) == self.n:
+                return "found", "", nodes
+            if not self._ok_after(u, nxt):
+                self._unvisit(nxt)
+                continue
+            stack.append(iter(self._order(nxt)))
+        return (
+            "impossible",
+            f"an exhaustive search of {nodes:,} nodes found no way to complete the path",
+            nodes,
+        )

@@ -37,7 +37,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rompicapo.common import InputError, loads_json, open_input, run_jobs
+from rompicapo.common import (
+    InputError,
+    Progress,
+    ProgressCallback,
+    loads_json,
+    open_input,
+    renamed_keywords,
+    run_jobs,
+)
 from rompicapo.paths import _rpath_kernel as _codec
 
 __all__ = [
@@ -209,6 +217,21 @@ FillMoves = Callable[[int, np.ndarray], None]
 """``fill(first, out)``: write moves ``first .. first + len(out) - 1`` (0-based) into ``out``."""
 
 
+def chunk_counter(on_chunk: Callable[[int], None]) -> ProgressCallback:
+    """An earlier release's ``on_chunk(n)`` (told how many chunks were just written) as a
+    ``progress`` callable, for the writers' old keyword."""
+    told = [0]
+
+    def call(event) -> None:
+        done = int(event.done)
+        if done > told[0]:
+            on_chunk(done - told[0])
+            told[0] = done
+
+    return call
+
+
+@renamed_keywords(on_chunk=("progress", chunk_counter))
 def write_rpath(
     filename: str | os.PathLike[str],
     rows: int,
@@ -223,7 +246,7 @@ def write_rpath(
     encoding: str = "u8",
     jobs: int | None = None,
     scheduler: str | None = None,
-    on_chunk: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
     resume: bool = False,
 ) -> RpathHeader:
     """Write an ``.rpath`` file chunk by chunk.
@@ -232,8 +255,10 @@ def write_rpath(
     or ``chunk_task``, an importable function called as ``chunk_task((filename, header_json,
     data_offset, first_chunk, last_chunk))`` in threads (``jobs``, default all cores) or on a
     Dask cluster (``scheduler``); each call writes its chunks at their offsets in the
-    preallocated file (so Dask workers must see the same file system). ``on_chunk(n)`` is told
-    how many chunks were just written (for a progress bar).
+    preallocated file (so Dask workers must see the same file system). ``progress``: a
+    callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks written or kept, of
+    the file's chunks; the earlier ``on_chunk(n)``, told how many chunks were just written,
+    still works and warns).
 
     ``encoding``: ``"u8"`` (a byte per move) or ``"u3"`` (3 bits, move sets of <= 8 moves).
 
@@ -247,23 +272,19 @@ def write_rpath(
     """
     final = os.fspath(filename)
     head, header = _header_bytes(rows, cols, start, list(moves), chunk_moves, method, encoding)
-    name = _target(final, head, header, resume)
-    resume = resume and os.path.exists(name)
-    folder = os.path.dirname(os.path.abspath(name))
-    free = shutil.disk_usage(folder).free
-    if os.path.exists(name):
-        free += os.path.getsize(name)
-    if header.file_size > free:
-        raise InputError(
-            f"{final}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
-            f"{folder} has {free / 1e9:.1f} GB free"
-        )
-    if not resume:
-        with open(name, "wb") as f:
-            f.write(head)
-            f.truncate(header.file_size)
+    name, resume = _preallocate(final, head, header, resume)
+    tracker = Progress(progress, unit="chunks", total=header.n_chunks)
     if fill is not None:
-        write_chunks(name, header, 0, header.n_chunks, fill, resume, on_chunk)
+        write_chunks(
+            name,
+            header,
+            0,
+            header.n_chunks,
+            fill,
+            resume,
+            lambda k: tracker.update(tracker.done + k),
+        )
+        tracker.finish()
         _finish(name, final)
         return header
     if chunk_task is None:
@@ -286,10 +307,31 @@ def write_rpath(
     ]
     # threads locally: the fill kernels, zlib.crc32 and os.pwrite all release the GIL
     for task, _ in run_jobs(chunk_task, tasks, n_jobs=jobs, scheduler=scheduler, threads=True):
-        if on_chunk:
-            on_chunk(task[4] - task[3])  # written or kept
+        tracker.update(tracker.done + task[4] - task[3])  # written or kept
+    tracker.finish()
     _finish(name, final)
     return header
+
+
+def _preallocate(final: str, head: bytes, header: RpathHeader, resume: bool) -> tuple[str, bool]:
+    """The file the chunks go to (see :func:`_target`), at its full size with its header
+    written, unless it is resumed; and whether it is. Refuses when the disk lacks the room."""
+    name = _target(final, head, header, resume)
+    resume = resume and os.path.exists(name)
+    folder = os.path.dirname(os.path.abspath(name))
+    free = shutil.disk_usage(folder).free
+    if os.path.exists(name):
+        free += os.path.getsize(name)
+    if header.file_size > free:
+        raise InputError(
+            f"{final}: the path needs {header.file_size / 1e9:.1f} GB on disk, "
+            f"{folder} has {free / 1e9:.1f} GB free"
+        )
+    if not resume:
+        with open(name, "wb") as f:
+            f.write(head)
+            f.truncate(header.file_size)
+    return name, resume
 
 
 def partial_name(filename: str | os.PathLike[str]) -> str:

@@ -9,10 +9,10 @@ A *path* on an R x C board is a 1-D integer array of flat row-major cell indices
 4. optionally, it starts at a given cell, and (``closed=True``) its last cell is one move from
    its first.
 
-This module shares nothing with the constructor: it imports only numpy, :mod:`rompicapo.common`
-and the move-set definitions of :mod:`rompicapo.paths.moves`, and checks moves by coordinates
-(the row and column differences of consecutive cells looked up in a small table), not by the
-constructor's neighbour arithmetic.
+This module shares nothing with the constructor: it imports only numpy and
+:mod:`rompicapo.common`, reads move sets with its own few lines (:func:`read_moves`), and
+checks moves by coordinates (the row and column differences of consecutive cells looked up in a
+small table), not by the constructor's neighbour arithmetic.
 
 Memory: a ``bool`` array with one byte per cell records the cells seen so far; the path itself is
 read in chunks of ``chunk`` steps, each converted to int32 (int64 above 2^31 cells) temporaries,
@@ -43,12 +43,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from rompicapo.common import InputError, check_memory, open_input
-from rompicapo.paths.moves import NAMED_MOVES, MoveSet, parse_moves
 
 __all__ = [
     "RECOUNT_MAX_CELLS",
+    "Moves",
     "PathCheck",
-    "load_path",
+    "read_moves",
+    "read_path_array",
     "recount_paths",
     "verify_path",
     "verify_path_file",
@@ -63,6 +64,70 @@ DEFAULT_CHUNK = 1 << 20
 # Bytes of temporaries per step of a chunk (coordinates, differences, keys, masks), used for
 # the memory estimate before allocating.
 _TEMP_BYTES_PER_STEP = 64
+
+
+# --------------------------------------------------------------------------------------------
+# Move sets, read by the verifier itself
+# --------------------------------------------------------------------------------------------
+
+# The named leapers from their definitions: caselle jumps 3 cells along a row or a column or 2
+# along a diagonal; the knight 1 one way and 2 the other.
+_NAMED = {
+    "caselle": frozenset({(3, 0), (-3, 0), (0, 3), (0, -3), (2, 2), (2, -2), (-2, 2), (-2, -2)}),
+    "knight": frozenset((a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != abs(b)),
+}
+_LONGEST = 64  # cells along an axis: a longer move is refused (its lookup table would be big)
+
+
+@dataclass(frozen=True)
+class Moves:
+    """A move set as the verifiers read it: its moves (closed under negation) and its name
+    (``caselle``, ``knight``, or the moves written ``DR,DC;DR,DC;...``)."""
+
+    moves: tuple[tuple[int, int], ...]
+    name: str
+
+    @property
+    def named(self) -> bool:
+        return self.name in _NAMED
+
+    @property
+    def reach(self) -> int:
+        return max(max(abs(dr), abs(dc)) for dr, dc in self.moves)
+
+
+def read_moves(moves: object) -> Moves:
+    """``"caselle"``, ``"knight"``, ``"DR,DC;DR,DC;..."`` (the negations added), pairs, or any
+    object with a ``moves`` attribute of pairs (a :class:`~rompicapo.paths.moves.MoveSet`), as
+    a :class:`Moves`. :class:`InputError` for anything else, an empty set, (0, 0), or a move
+    longer than 64 cells along an axis."""
+    if isinstance(moves, str) and moves.strip().lower() in _NAMED:
+        name = moves.strip().lower()
+        return Moves(tuple(sorted(_NAMED[name])), name)
+    try:
+        if isinstance(moves, str):
+            parts = [p.split(",") for p in moves.split(";") if p.strip()]
+            pairs = [(int(a), int(b)) for a, b in parts]
+        else:
+            pairs = [(int(a), int(b)) for a, b in getattr(moves, "moves", moves)]
+    except (TypeError, ValueError):
+        raise InputError(
+            f"unknown move set {moves!r}: use caselle, knight or 'DR,DC;DR,DC;...'"
+        ) from None
+    if not pairs:
+        raise InputError(f"empty move set {moves!r}")
+    if (0, 0) in pairs:
+        raise InputError("the move (0, 0) does not go anywhere")
+    if max(max(abs(a), abs(b)) for a, b in pairs) > _LONGEST:
+        raise InputError(f"a move of {moves!r} is longer than {_LONGEST} cells along an axis")
+    closed: list[tuple[int, int]] = []
+    negated = all((-a, -b) in pairs for a, b in pairs)
+    for a, b in pairs:  # each move, then its negation unless the list has them all already
+        for m in ((a, b),) if negated else ((a, b), (-a, -b)):
+            if m not in closed:
+                closed.append(m)
+    name = next((k for k, table in _NAMED.items() if set(closed) == table), None)
+    return Moves(tuple(closed), name or ";".join(f"{a},{b}" for a, b in closed))
 
 
 @dataclass(frozen=True)
@@ -86,7 +151,7 @@ def verify_path(
     path: object,
     rows: int,
     cols: int,
-    moves: str | MoveSet = "caselle",
+    moves: object = "caselle",
     *,
     start: int | tuple[int, int] | None = None,
     closed: bool = False,
@@ -95,9 +160,9 @@ def verify_path(
     """Check that ``path`` visits every cell of the ``rows`` x ``cols`` board once by legal moves.
 
     ``path``: a 1-D integer array (or anything ``np.asarray`` turns into one) of flat row-major
-    indices. ``moves``: a move-set name, spec or :class:`MoveSet`. ``start``: a flat index or a
-    ``(row, col)`` pair the path must begin at. ``closed``: the last cell must also be one move
-    from the first. ``chunk``: steps checked per vectorised batch.
+    indices. ``moves``: a move-set name, spec or move set (see :func:`read_moves`). ``start``:
+    a flat index or a ``(row, col)`` pair the path must begin at. ``closed``: the last cell
+    must also be one move from the first. ``chunk``: steps checked per vectorised batch.
 
     Returns a :class:`PathCheck`; a wrong path (including a non-integer dtype, a wrong number of
     dimensions or an empty array) is a ``PathCheck(False, reason)``, never an exception. The
@@ -109,7 +174,7 @@ def verify_path(
     :class:`~rompicapo.common.InsufficientMemoryError` when the seen-array would not fit.
     """
     rows, cols = _board_size(rows, cols)
-    move_set = parse_moves(moves)
+    move_set = read_moves(moves)
     n_cells = rows * cols
     start_cell = None if start is None else _flat_cell(start, rows, cols)
     chunk = operator.index(chunk)
@@ -161,23 +226,54 @@ def verify_path_file(
     filename: str | os.PathLike[str],
     rows: int,
     cols: int,
-    moves: str | MoveSet = "caselle",
+    moves: object = "caselle",
     *,
     start: int | tuple[int, int] | None = None,
     closed: bool = False,
 ) -> PathCheck:
-    """:func:`verify_path` on a ``.npy`` file, memory-mapped read-only (never loaded whole).
+    """:func:`verify_path` on a ``.npy`` file, memory-mapped read-only (never loaded whole), or
+    on a ``.txt`` numbered grid (one line per row, the step of each cell, 1 = the start).
 
     Raises :class:`InputError` ("FILE is not a path: ...") when the file is missing or is not a
-    1-D integer ``.npy`` array; a readable array that is a wrong path gives
-    ``PathCheck(False, reason)``.
+    1-D integer ``.npy`` array (or a grid of integers); a readable array that is a wrong path
+    gives ``PathCheck(False, reason)``.
     """
-    arr = load_path(filename)
+    if os.fspath(filename).lower().endswith(".txt"):
+        grid = _read_grid(filename)
+        if grid.shape != (rows, cols):
+            shape = "x".join(str(x) for x in grid.shape)
+            return PathCheck(False, f"the grid is {shape}, not the {rows}x{cols} board")
+        # cell k is visited at step grid[k]: the cell of step t goes to place t - 1
+        steps = grid.ravel() - 1
+        n = steps.size
+        if steps.min() < 0 or steps.max() >= n or np.bincount(steps, minlength=n).max() != 1:
+            return PathCheck(False, f"the grid does not number its {n} cells 1..{n} once each")
+        path = np.empty(n, np.int64)
+        path[steps] = np.arange(n)
+        return verify_path(path, rows, cols, moves, start=start, closed=closed)
+    arr = read_path_array(filename)
     return verify_path(arr, rows, cols, moves, start=start, closed=closed)
 
 
-def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
-    """Open a ``.npy`` file holding a 1-D integer array, memory-mapped read-only when possible.
+def _read_grid(filename: str | os.PathLike[str]) -> np.ndarray:
+    """The verifier's own reading of a numbered grid: a 2-D array of integers."""
+    name = os.fspath(filename)
+    with open_input(name, "path file") as fh:
+        data = fh.read(64 << 20)
+    try:
+        rows = [[int(v) for v in line.split()] for line in data.decode().splitlines()]
+        rows = [row for row in rows if row]
+        if not rows or len({len(row) for row in rows}) != 1:
+            raise ValueError
+    except (ValueError, UnicodeDecodeError):
+        raise InputError(f"{name} is not a path: not a grid of step numbers") from None
+    return np.array(rows, np.int64)
+
+
+def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
+    """The verifier's own reading of a ``.npy`` file holding a 1-D integer array,
+    memory-mapped read-only when possible (:func:`rompicapo.paths.load_path` reads every
+    path format).
 
     Raises :class:`InputError` with one line, ``"FILE is not a path: ..."``, for a missing file,
     a directory, a file that is not ``.npy`` (text, pickle, ``.npz``, truncated), or an array
@@ -239,7 +335,7 @@ class _Board:
     them).
     """
 
-    def __init__(self, rows: int, cols: int, move_set: MoveSet) -> None:
+    def __init__(self, rows: int, cols: int, move_set: Moves) -> None:
         self.rows, self.cols, self.n_cells = rows, cols, rows * cols
         # Coordinates in int32 when every index fits: integer division, the dominant cost of
         # the scan, is 2.5x faster on int32 than on int64 (1.5 vs 3.8 ns per element measured).
@@ -250,12 +346,12 @@ class _Board:
         self.table = np.zeros((self.side + 1) * (self.side + 1), dtype=bool)
         for dr, dc in move_set.moves:
             self.table[(dr + self.reach) * (self.side + 1) + (dc + self.reach)] = True
-        if move_set.name in NAMED_MOVES:
+        if move_set.named:
             self.move_words = f"one {move_set.name} move"
             self.not_a_move = f"is not a {move_set.name} move"
         else:
-            self.move_words = f"one move of the set {move_set.spec}"
-            self.not_a_move = f"is not a move of the set {move_set.spec}"
+            self.move_words = f"one move of the set {move_set.name}"
+            self.not_a_move = f"is not a move of the set {move_set.name}"
 
     def cell(self, index: int) -> str:
         r, c = divmod(int(index), self.cols)
@@ -460,7 +556,7 @@ RECOUNT_MAX_CELLS = 20
 def recount_paths(
     rows: int,
     cols: int,
-    moves: str | MoveSet,
+    moves: object,
     start: tuple[int, int],
     *,
     closed: bool = False,
@@ -479,7 +575,7 @@ def recount_paths(
             f"the plain recount takes boards of at most {RECOUNT_MAX_CELLS} cells, "
             f"not {rows}x{cols}"
         )
-    ms = moves if isinstance(moves, MoveSet) else parse_moves(moves)
+    ms = read_moves(moves)
     n = rows * cols
     neighbours = [
         [

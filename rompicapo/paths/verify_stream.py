@@ -1,6 +1,7 @@
 """The streaming verifier of ``.rpath`` files: a path of 10^10 cells checked in bounded memory.
 
-The file's moves are read chunk by chunk (:mod:`rompicapo.paths.rpath`) and the path is valid
+The file's moves are read chunk by chunk (by this module's own reader of the format described in
+:mod:`rompicapo.paths.rpath`, not the writer's code) and the path is valid
 when every chunk's checksum matches, every byte names a move, every cell lies on the board and
 no cell is reached twice (with R*C cells in all, that means every cell once); a closed tour's
 last cell must also be one move from its first. Two passes:
@@ -17,28 +18,166 @@ workers) plus a 16 MiB buffer per worker. Runs on all cores by default (threads:
 file reads and zlib release the GIL) or on a Dask cluster (``scheduler``); the workers read the
 file by name, so they must see it.
 
-Nothing here comes from the path makers: it imports the format reader, the move-set parser
-and its own kernel.
+Nothing here comes from the path makers or their codec: the header and the chunks are read
+by :func:`read_stream_header` and :func:`read_stream_chunk` below (3-bit moves unpacked by this
+module's own kernel), the move sets by the verifier's own parser
+(:func:`rompicapo.paths.verify.read_moves`).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from rompicapo.common import InputError, check_memory, default_jobs, open_input, run_jobs
+from rompicapo.common import (
+    InputError,
+    Progress,
+    ProgressCallback,
+    check_memory,
+    default_jobs,
+    open_input,
+    renamed_keywords,
+    run_jobs,
+)
 from rompicapo.paths import _verify_stream_kernel as kernel
-from rompicapo.paths.rpath import PARALLEL_MOVES, RpathHeader, read_chunk, read_header
+from rompicapo.paths.verify import read_moves
 
-__all__ = ["StreamCheck", "verify_rpath"]
+__all__ = [
+    "StreamCheck",
+    "StreamHeader",
+    "read_stream_chunk",
+    "read_stream_header",
+    "verify_rpath",
+]
 
 # A partition's bitmap is kept under this size, so that a few of them in flight stay far below
 # the 4 GB the issue allows for 10^10 cells (1.25 GB of bits in all).
 _PARTITION_BYTES = 1 << 29
 # Chunks per pass-1 task: enough tasks to balance the workers.
 _SUMMARY_CHUNKS = 8
+# Below this many moves a file is checked in one thread: more would not pay off.
+PARALLEL_MOVES = 1 << 26
+
+
+# --------------------------------------------------------------------------------------------
+# The verifier's own reader of the .rpath format
+# --------------------------------------------------------------------------------------------
+
+_MAGIC = b"RPATH\x00\x01\x00"  # "RPATH", a zero byte, format version 1, a zero byte
+_HEADER_LIMIT = 1 << 20  # a longer JSON header is damage, not a path
+
+
+@dataclass(frozen=True)
+class StreamHeader:
+    """An ``.rpath`` file's header as this verifier reads it: the board, the start, the move
+    list (a move byte is an index into it), the cells, the moves per chunk, where the chunks
+    begin, and whether moves take 3 bits (``packed``) or a byte."""
+
+    rows: int
+    cols: int
+    start: tuple[int, int]
+    moves: tuple[tuple[int, int], ...]
+    cells: int
+    chunk_moves: int
+    data_offset: int
+    packed: bool
+
+    @property
+    def n_moves(self) -> int:
+        return max(0, self.cells - 1)
+
+    @property
+    def n_chunks(self) -> int:
+        return (self.n_moves + self.chunk_moves - 1) // self.chunk_moves
+
+    def chunk_range(self, i: int) -> tuple[int, int]:
+        """Moves ``lo .. hi - 1`` of chunk ``i``."""
+        return i * self.chunk_moves, min((i + 1) * self.chunk_moves, self.n_moves)
+
+    def stored(self, n: int) -> int:
+        """Bytes of ``n`` moves in a chunk: a byte each, or 3 bytes per group of 8."""
+        return 3 * ((n + 7) // 8) if self.packed else n
+
+    def chunk_offset(self, i: int) -> int:
+        return self.data_offset + i * (self.stored(self.chunk_moves) + 4)  # + its CRC-32
+
+
+def read_stream_header(filename: str | os.PathLike[str]) -> StreamHeader:
+    """Read and check the header of an ``.rpath`` file; :class:`InputError` when the file is
+    not one (no magic, another version, damaged JSON, inconsistent fields, a wrong length)."""
+    name = os.fspath(filename)
+    try:
+        with open_input(name, ".rpath file") as f:
+            lead = f.read(12)
+            if len(lead) < 12 or lead[:6] != _MAGIC[:6]:
+                raise InputError(f"{name}: not an .rpath file (no RPATH magic at the start)")
+            if lead[:8] != _MAGIC:
+                raise InputError(f"{name}: .rpath format version {lead[6]} is not supported")
+            length = int.from_bytes(lead[8:12], "little")
+            if length > _HEADER_LIMIT:
+                raise InputError(f"{name}: header length {length} is implausible (corrupted?)")
+            text = f.read(length)
+            size = os.fstat(f.fileno()).st_size
+    except OSError as e:
+        raise InputError(f"cannot read {name}: {e.strerror or e}") from None
+    try:
+        header = _header_fields(json.loads(text.decode("utf-8")), 12 + length)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError) as e:
+        raise InputError(f"{name}: the .rpath header is damaged ({type(e).__name__})") from None
+    if header is None:
+        raise InputError(f"{name}: the .rpath header is inconsistent")
+    last = header.n_chunks - 1
+    end = header.data_offset
+    if last >= 0:
+        lo, hi = header.chunk_range(last)
+        end = header.chunk_offset(last) + header.stored(hi - lo) + 4
+    if size != end:
+        raise InputError(
+            f"{name}: the file has {size:,} bytes, its header promises {end:,} "
+            f"({'truncated' if size < end else 'trailing bytes'})"
+        )
+    return header
+
+
+def _header_fields(head: dict, data_offset: int) -> StreamHeader | None:
+    """The header from its JSON object, or None when its fields disagree."""
+    rows, cols, cells = int(head["rows"]), int(head["cols"]), int(head["cells"])
+    start = (int(head["start"][0]), int(head["start"][1]))
+    moves = tuple((int(m[0]), int(m[1])) for m in head["moves"])
+    chunk, encoding = int(head["chunk_moves"]), head["encoding"]
+    packed = encoding == "u3"
+    if encoding not in ("u8", "u3") or (packed and (chunk % 8 or len(moves) > 8)):
+        return None
+    if rows < 1 or cols < 1 or cells != rows * cols or chunk < 1 or not 1 <= len(moves) <= 255:
+        return None
+    return StreamHeader(rows, cols, start, moves, cells, chunk, data_offset, packed)
+
+
+def read_stream_chunk(f, header: StreamHeader, i: int, buf: np.ndarray | None = None):
+    """Chunk ``i``'s move bytes (a view of ``buf`` when given), its CRC-32 checked;
+    :class:`InputError` naming the chunk and its moves when it does not match."""
+    lo, hi = header.chunk_range(i)
+    n = hi - lo
+    if buf is None or len(buf) < n:
+        buf = np.empty(n, np.uint8)
+    moves = buf[:n]
+    raw = np.empty(header.stored(n), np.uint8) if header.packed else moves
+    f.seek(header.chunk_offset(i))
+    got = f.readinto(memoryview(raw))
+    tail = f.read(4)
+    if got != len(raw) or len(tail) != 4:
+        raise InputError(f"chunk {i} is truncated")
+    if zlib.crc32(raw) != int.from_bytes(tail, "little"):
+        raise InputError(
+            f"chunk {i} (moves {lo + 1:,}..{hi:,}) is corrupted: its checksum does not match"
+        )
+    if header.packed:
+        kernel.unpack_triples(raw, moves)
+    return moves
 
 
 @dataclass(frozen=True)
@@ -47,7 +186,7 @@ class StreamCheck:
 
     ok: bool
     reason: str = ""
-    header: RpathHeader | None = None
+    header: StreamHeader | None = None
     stats: dict = field(default_factory=dict)
 
     def __bool__(self) -> bool:
@@ -57,7 +196,7 @@ class StreamCheck:
         return "valid path" if self.ok else self.reason
 
 
-def _arrays(header: RpathHeader) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(header: StreamHeader) -> tuple[np.ndarray, np.ndarray]:
     dr = np.array([m[0] for m in header.moves], np.int64)
     dc = np.array([m[1] for m in header.moves], np.int64)
     return dr, dc
@@ -67,7 +206,7 @@ def summarise_chunks(task: tuple) -> list[tuple[int, ...]]:
     """Pass 1 task: ``(filename, first, last)`` -> per chunk ``(bad, sr, sc, rmin, rmax, cmin,
     cmax)``, or a string with the reason the chunk is unreadable."""
     name, first, last = task
-    header = read_header(name)
+    header = read_stream_header(name)
     dr, dc = _arrays(header)
     buf = np.empty(header.chunk_moves, np.uint8)
     out = np.empty(7, np.int64)
@@ -75,7 +214,7 @@ def summarise_chunks(task: tuple) -> list[tuple[int, ...]]:
     with open_input(name, ".rpath file") as f:
         for i in range(first, last):
             try:
-                moves = read_chunk(f, header, i, buf)
+                moves = read_stream_chunk(f, header, i, buf)
             except InputError as e:
                 return [*res, str(e)]
             kernel.summarise(moves, dr, dc, out)
@@ -88,7 +227,7 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
     repeat_move, r, c)``: cells of rows ``lo .. hi - 1`` marked, and the first move (0-based,
     over the whole path) that reaches a marked cell again (-1 if none) with that cell."""
     name, lo, hi, chunks, start = task
-    header = read_header(name)
+    header = read_stream_header(name)
     dr, dc = _arrays(header)
     cols = header.cols
     bitmap = np.zeros(((hi - lo) * cols + 7) // 8, np.uint8)
@@ -100,7 +239,7 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
     buf = np.empty(header.chunk_moves, np.uint8)
     with open_input(name, ".rpath file") as f:
         for i, r0, c0 in chunks:
-            moves = read_chunk(f, header, i, buf)
+            moves = read_stream_chunk(f, header, i, buf)
             n, rep = kernel.mark_rows(moves, dr, dc, r0, c0, cols, lo, hi, bitmap)
             marked += n
             if rep >= 0:
@@ -110,6 +249,18 @@ def mark_partition(task: tuple) -> tuple[int, int, int, int]:
     return marked, -1, -1, -1
 
 
+def _old_progress(on_progress):
+    """A ``progress`` callable that calls ``on_progress(done, total)``, as earlier releases
+    did, for each event but the start."""
+
+    def call(event) -> None:
+        if event.kind != "start":
+            on_progress(int(event.done), int(event.total or 0))
+
+    return call
+
+
+@renamed_keywords(on_progress=("progress", _old_progress))
 def verify_rpath(
     filename: str | os.PathLike[str],
     *,
@@ -117,7 +268,7 @@ def verify_rpath(
     moves=None,
     jobs: int | None = None,
     scheduler: str | None = None,
-    on_progress=None,
+    progress: ProgressCallback | None = None,
     mode: str = "auto",
     closed: bool = False,
 ) -> StreamCheck:
@@ -133,43 +284,57 @@ def verify_rpath(
     ``moves``, or of the file's move list without it) from its first. Raises InputError when
     the file is not an ``.rpath`` file at all; every problem of the path itself (a damaged
     chunk included) is a failed check. A valid check's ``stats["end"]`` is the last cell.
-    ``on_progress(done, total)`` is called as chunks are processed (two passes).
+    ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks
+    processed, two passes: ``total`` is twice the chunks). The earlier ``on_progress(done,
+    total)`` still works and warns (DeprecationWarning).
     """
-    from rompicapo.paths.moves import parse_moves
-
     name = os.fspath(filename)
-    header = read_header(name)
-    rows, cols = header.rows, header.cols
+    header = read_stream_header(name)
 
     def fail(reason: str) -> StreamCheck:
         return StreamCheck(False, reason, header)
 
     allowed = set(header.moves)
     if moves is not None:
-        allowed = set(parse_moves(moves).moves)
+        asked = read_moves(moves)
+        allowed = set(asked.moves)
         extra = [m for m in header.moves if m not in allowed]
         if extra:
-            return fail(
-                f"the file's move set has {extra[0]}, not a move of {parse_moves(moves).spec}"
-            )
-    if len(set(header.moves)) != len(header.moves) or (0, 0) in header.moves:
-        return fail("the file's move list repeats a move or holds (0, 0)")
-    r0, c0 = header.start
-    if not (0 <= r0 < rows and 0 <= c0 < cols):
-        return fail(f"the start ({r0}, {c0}) is off the {rows}x{cols} board")
-    if start is not None and tuple(start) != (r0, c0):
-        return fail(f"the path starts at ({r0}, {c0}), not at {tuple(start)}")
-    n_chunks = header.n_chunks
-    total_work = 2 * n_chunks
+            return fail(f"the file's move set has {extra[0]}, not a move of {asked.name}")
+    why = _header_problem(header, start)
+    if why:
+        return fail(why)
     if scheduler is None and header.n_moves < PARALLEL_MOVES:
         jobs = 1
     n_workers = default_jobs() if jobs is None else max(1, int(jobs))
     if mode not in ("auto", "sequential", "partitioned"):
         raise InputError(f"unknown verification mode {mode!r}")
+    tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
     if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
-        check = _verify_sequential(name, header, n_workers > 1, fail, on_progress)
-        return _closure_checked(check, allowed, fail) if closed else check
+        check = _verify_sequential(name, header, n_workers > 1, fail, tracker)
+    else:
+        check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker)
+    tracker.finish()
+    return _closure_checked(check, allowed, fail) if closed else check
 
+
+def _header_problem(header: StreamHeader, start: tuple[int, int] | None) -> str:
+    """What makes the file's header describe no valid path (from ``start``), or ""."""
+    rows, cols = header.rows, header.cols
+    if len(set(header.moves)) != len(header.moves) or (0, 0) in header.moves:
+        return "the file's move list repeats a move or holds (0, 0)"
+    r0, c0 = header.start
+    if not (0 <= r0 < rows and 0 <= c0 < cols):
+        return f"the start ({r0}, {c0}) is off the {rows}x{cols} board"
+    if start is not None and tuple(start) != (r0, c0):
+        return f"the path starts at ({r0}, {c0}), not at {tuple(start)}"
+    return ""
+
+
+def _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker: Progress):
+    """The two passes of the module's text: chunk summaries, then partitions of rows."""
+    n_chunks = header.n_chunks
+    total_work = 2 * n_chunks
     # Pass 1: summaries, chunk starts, the board's edges.
     tasks = [
         (name, i, min(i + _SUMMARY_CHUNKS, n_chunks)) for i in range(0, n_chunks, _SUMMARY_CHUNKS)
@@ -182,33 +347,12 @@ def verify_rpath(
         for k, s in enumerate(res):
             summaries[first + k] = s
         done += last - first
-        if on_progress:
-            on_progress(done, total_work)
-    starts = np.empty((n_chunks, 2), np.int64)
-    r, c = r0, c0
-    dr, dc = _arrays(header)
-    for i, s in enumerate(summaries):
-        if isinstance(s, str) or s is None:
-            return fail(s or f"chunk {i} could not be read")
-        bad, sr, sc, rmin, rmax, cmin, cmax = s
-        if bad >= 0:
-            with open_input(name, ".rpath file") as f:
-                value = int(read_chunk(f, header, i)[bad])
-            step = header.chunk_range(i)[0] + bad + 1
-            return fail(f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves")
-        if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
-            with open_input(name, ".rpath file") as f:
-                chunk = read_chunk(f, header, i)
-            t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
-            rr = r + int(dr[chunk[: t + 1]].sum())
-            cc = c + int(dc[chunk[: t + 1]].sum())
-            step = header.chunk_range(i)[0] + t + 2
-            return fail(f"step {step:,}: ({rr}, {cc}) is outside the {rows}x{cols} board")
-        starts[i] = r, c
-        r += sr
-        c += sc
-
+        tracker.update(done)
+    starts = _chunk_starts(name, header, summaries)
+    if isinstance(starts, str):
+        return fail(starts)
     # Pass 2: partitions of rows, each with its bitmap, replaying the chunks that meet it.
+    rows, cols = header.rows, header.cols
     rows_per_part = max(1, min(-(-rows // n_workers), (_PARTITION_BYTES * 8) // cols))
     parts = [(lo, min(lo + rows_per_part, rows)) for lo in range(0, rows, rows_per_part)]
     if scheduler is None:  # on a cluster the bitmaps live in the workers' memory
@@ -222,7 +366,7 @@ def verify_rpath(
     for lo, hi in parts:
         meet = np.nonzero((hi_rows >= lo) & (lo_rows < hi))[0]
         chunks = [(int(i), int(starts[i, 0]), int(starts[i, 1])) for i in meet]
-        tasks2.append((name, lo, hi, chunks, (r0, c0)))
+        tasks2.append((name, lo, hi, chunks, header.start))
     marked = 0
     repeats = []
     replays = max(1, sum(len(t[3]) for t in tasks2))  # chunk replays in all, for the progress
@@ -233,22 +377,52 @@ def verify_rpath(
         if rep >= 0:
             repeats.append((rep, rr, cc))
         done += len(task[3]) * n_chunks // replays
-        if on_progress:
-            on_progress(min(done, total_work), total_work)
+        tracker.update(min(done, total_work))
     if repeats:
         rep, rr, cc = min(repeats)
         return fail(f"cell ({rr}, {cc}) is visited twice (again at step {rep + 2:,})")
     if marked != header.cells:  # pragma: no cover - impossible after the checks above
         return fail(f"{marked:,} cells visited, the board has {header.cells:,}")
+    end = tuple(int(x) for x in starts[-1] + summaries[-1][1:3]) if n_chunks else header.start
     stats = {
         "chunks": n_chunks,
         "partitions": len(parts),
         "cells": header.cells,
         "mode": "partitioned",
-        "end": (r, c),
+        "end": end,
     }
-    check = StreamCheck(True, "", header, stats)
-    return _closure_checked(check, allowed, fail) if closed else check
+    return StreamCheck(True, "", header, stats)
+
+
+def _chunk_starts(name: str, header: StreamHeader, summaries: list) -> np.ndarray | str:
+    """Each chunk's first cell (from the summaries' sums), or the reason the path fails: an
+    unreadable chunk, a byte that names no move, or a step off the board (named by
+    rescanning its chunk)."""
+    rows, cols = header.rows, header.cols
+    starts = np.empty((header.n_chunks, 2), np.int64)
+    r, c = header.start
+    dr, dc = _arrays(header)
+    for i, s in enumerate(summaries):
+        if isinstance(s, str) or s is None:
+            return s or f"chunk {i} could not be read"
+        bad, sr, sc, rmin, rmax, cmin, cmax = s
+        if bad >= 0:
+            with open_input(name, ".rpath file") as f:
+                value = int(read_stream_chunk(f, header, i)[bad])
+            step = header.chunk_range(i)[0] + bad + 1
+            return f"move {step:,} is byte {value}, not one of the {len(header.moves)} moves"
+        if r + rmin < 0 or r + rmax >= rows or c + cmin < 0 or c + cmax >= cols:
+            with open_input(name, ".rpath file") as f:
+                chunk = read_stream_chunk(f, header, i)
+            t = kernel.first_outside(chunk, dr, dc, r, c, rows, cols)
+            rr = r + int(dr[chunk[: t + 1]].sum())
+            cc = c + int(dc[chunk[: t + 1]].sum())
+            step = header.chunk_range(i)[0] + t + 2
+            return f"step {step:,}: ({rr}, {cc}) is outside the {rows}x{cols} board"
+        starts[i] = r, c
+        r += sr
+        c += sc
+    return starts
 
 
 def _closure_checked(check: StreamCheck, allowed: set, fail) -> StreamCheck:
@@ -265,7 +439,7 @@ def _closure_checked(check: StreamCheck, allowed: set, fail) -> StreamCheck:
     return check
 
 
-def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_progress):
+def _verify_sequential(name: str, header: StreamHeader, prefetch: bool, fail, tracker: Progress):
     """One pass in path order over a bitmap of the whole board; with ``prefetch`` a second
     thread reads and checksums chunk i + 1 while chunk i is walked."""
     from concurrent.futures import ThreadPoolExecutor
@@ -284,7 +458,7 @@ def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_
 
         def read(i: int):
             try:
-                return read_chunk(f, header, i, bufs[i % 2])
+                return read_stream_chunk(f, header, i, bufs[i % 2])
             except InputError as e:
                 return str(e)
 
@@ -309,8 +483,7 @@ def _verify_sequential(name: str, header: RpathHeader, prefetch: bool, fail, on_
             if status == 3:
                 return fail(f"cell ({rr}, {cc}) is visited twice (again at step {first + t + 2:,})")
             r, c = rr, cc
-            if on_progress:
-                on_progress(2 * (i + 1), 2 * n)
+            tracker.update(2 * (i + 1))
         if pending is not None:
             pending.result()
     stats = {

@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from rompicapo.common import Deadline, check_time_limit
+from rompicapo.common import Deadline, Stopwatch, check_time_limit
 from rompicapo.paths._block_search_kernel import hamiltonian_dfs
+from rompicapo.paths.bands import index_dtype
 from rompicapo.paths.moves import MoveSet, parse_moves
+from rompicapo.paths.result import PathResult
+from rompicapo.paths.strategies import Request, Strategy, closed_tour
 
-__all__ = ["WINDOW_CELLS", "WINDOW_SIDE", "window_path"]
+__all__ = ["WINDOW", "WINDOW_CELLS", "WINDOW_SIDE", "window_path"]
 
 # The short side up to which :func:`window_path` applies (a window of up to 12 columns of
 # 9 cells is a search of about 100 nodes).
@@ -60,15 +63,13 @@ def _tour(rows: int, cols: int, mset: MoveSet, deadline: Deadline) -> np.ndarray
     key = (rows, cols, mset)
     if key in _TOURS:
         return _TOURS[key]
-    from rompicapo.paths.construct import construct
-
     seconds = min(10.0, deadline.remaining())
     if seconds <= 0:
         return None
-    res = construct(rows, cols, moves=mset, closed=True, method="auto", time_limit=seconds, jobs=1)
-    if not res.found:
+    tour = closed_tour(rows, cols, mset, time_limit=seconds)
+    if tour is None:
         return None
-    out = np.asarray(res.path, np.int64)
+    out = np.asarray(tour, np.int64)
     out.flags.writeable = False
     if len(_TOURS) >= _TOURS_KEPT:
         _TOURS.pop(next(iter(_TOURS)))
@@ -241,3 +242,42 @@ def _window_path(rows, cols, start, moves, node_limit, seeds, info, deadline: De
             info["window"] = (a, b)
             return path
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# The strategy of construct()
+# --------------------------------------------------------------------------------------------
+
+
+def _window_applies(request: Request) -> bool:
+    """Open knight paths on a narrow board: :func:`window_path` first (the walk misses paths
+    from starts in the middle of 5 x n: it must cover one end and come back). Only the knight:
+    Schwenk's theorem says at once which sides have the closed tours the window joins; for
+    another leaper each side would be a search that may fail slowly."""
+    if request.closed or request.method == "greedy" or request.mset != parse_moves("knight"):
+        return False
+    return 1 < request.cells <= WINDOW_CELLS and min(request.rows, request.cols) <= WINDOW_SIDE
+
+
+def _by_window(request: Request) -> PathResult | None:
+    """The window search joined to closed tours of the sides, or None (no proof either way,
+    or the time ran out)."""
+    result, deadline = request.result, request.deadline
+    info: dict = {}
+    seconds = None if deadline.time_limit is None else max(1e-3, deadline.remaining())
+    with Stopwatch() as sw:
+        path = window_path(
+            result.rows, result.cols, result.start, request.mset, info=info, time_limit=seconds
+        )
+    result.solve_seconds += sw.seconds
+    result.counts["windows"] = info["windows"]
+    if path is None:
+        return None
+    result.path = path.astype(index_dtype(request.cells))
+    result.status = "found"
+    result.method = "window"
+    result.counts["window_columns"] = info["window"][1] - info["window"][0]
+    return result
+
+
+WINDOW = Strategy("window", _window_applies, _by_window)

@@ -190,7 +190,7 @@ NUMBERS = [
     Case(["step-of", "100", f"{HUGE},0"]),
     Case(["count", f"{HUGE}x1"]),
     Case(["count", "5", "--start", f"0,{HUGE}"]),
-    Case(["count", "5", "--start", "0,0", "--random", HUGE]),
+    Case(["count", "5", "--start", "0,0", "--seed", HUGE]),
     Case(["verify-path", "x.npy", HUGE], files={"x.npy": npy_bytes(np.arange(100))}),
     Case(["queens", HUGE]),
     Case(["polyomino", "--region", f"{HUGE}x5"]),

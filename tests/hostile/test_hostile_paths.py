@@ -15,7 +15,7 @@ import pytest
 
 from rompicapo.cli import main
 from rompicapo.common import write_checked_json
-from rompicapo.paths.count import CHECKPOINT_FORMAT, CHECKPOINT_VERSION, _problem
+from rompicapo.paths.checkpoints import CHECKPOINT_FORMAT, CHECKPOINT_VERSION, problem_of
 from rompicapo.paths.moves import parse_moves
 
 from .harness import Case, check_refused, npy_bytes, random_bytes, rpath_bytes
@@ -24,7 +24,7 @@ HUGE = "99999999999999999999999"
 
 
 def _checkpoint(rows: int = 4, cols: int = 5) -> dict:
-    problem = _problem(rows, cols, None, parse_moves("caselle"), False, 3)
+    problem = problem_of(rows, cols, None, parse_moves("caselle"), False, 3)
     return {
         "format": CHECKPOINT_FORMAT,
         "version": CHECKPOINT_VERSION,
@@ -87,8 +87,9 @@ PATH = [
     Case(["path", "10", "--jobs", "0"]),
     Case(["path", "10", "--jobs", "-1"]),
     Case(["path", "10", "--jobs", HUGE]),
-    Case(["path", "10", "--out", "x.txt"], says=".npy or .rpath"),
-    Case(["path", "10", "--out", "x"], says=".npy or .rpath"),
+    Case(["path", "10", "--out", "x.csv"], says=".npy or .rpath or .txt"),
+    Case(["path", "10", "--out", "x"], says=".npy or .rpath or .txt"),
+    Case(["path", "2000", "--out", "x.txt"], says="too large to read"),
     Case(["path", "10", "--out", ".npy"]),
     Case(["path", "10", "--out", "/nonexistent/x.npy"], says="does not exist"),
     Case(["path", "10", "--out", "{tmp}"]),
@@ -123,14 +124,14 @@ COUNT = [
     Case(["count", "100000x100000", "--start", "0,0"], says="exhaustive search"),
     Case(["count", "99999999999x99999999999"], says="exhaustive search"),
     Case(["count", f"{HUGE}x1"]),
-    Case(["count", "5", "--start", "0,0", "--list", "0"], says="at least 1"),
-    Case(["count", "5", "--start", "0,0", "--list", "-3"]),
-    Case(["count", "5", "--start", "0,0", "--list", HUGE]),
-    Case(["count", "5", "--list", "3"], says="--start"),
-    Case(["count", "5", "--random", "3"], says="--start"),
+    Case(["count", "5", "--start", "0,0", "--limit", "0"], says="at least 1"),
+    Case(["count", "5", "--start", "0,0", "--limit", "-3"]),
+    Case(["count", "5", "--start", "0,0", "--limit", HUGE]),
+    Case(["count", "5", "--limit", "3"], says="--start"),
+    Case(["count", "5", "--seed", "3"], says="--start"),
     Case(["count", "5", "--start", "5,5"], says="outside"),
     Case(["count", "5", "--start", f"0,{HUGE}"], says="outside"),
-    Case(["count", "5", "--start", "0,0", "--random", "abc"]),
+    Case(["count", "5", "--start", "0,0", "--seed", "abc"]),
     Case(["count", "5", "--start", "0,0", "--all-starts"]),
     Case(["count", "5", "--moves", "queen"]),
     Case(["count", "5", "--jobs", "0"]),

@@ -3,7 +3,6 @@ format and its streaming verifier, and a local Dask cluster."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -289,15 +288,7 @@ def test_foreign_and_truncated_files_are_clear_errors(tmp_path):
         read_header(f)
 
 
-@settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(st.binary(max_size=300))
-def test_the_header_reader_never_crashes(tmp_path, blob):
-    f = tmp_path / "r.rpath"
-    f.write_bytes(b"RPATH\x00\x01\x00" + blob)
-    with contextlib.suppress(InputError):
-        read_header(f)
+# the header readers' fuzz test (the writer's and the verifier's): test_paths_verifiers.py
 
 
 def test_dask_local_cluster_writes_the_same_file(tmp_path):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from rompicapo.common import InputError, InsufficientMemoryError, NotVerifiable
 from rompicapo.paths import (
+    bands,
     construct,
     parse_cell,
     parse_moves,
@@ -21,7 +22,8 @@ from rompicapo.paths import (
     search_path,
     verify_path,
 )
-from rompicapo.paths.construct import EXHAUSTIVE_CELLS, _luby
+from rompicapo.paths.bands import luby
+from rompicapo.paths.construct import EXHAUSTIVE_CELLS
 
 # the module, not the function of the same name that rompicapo.paths exports
 construct_mod = importlib.import_module("rompicapo.paths.construct")
@@ -214,7 +216,7 @@ def test_64_bit_indices_are_used_above_the_32_bit_limit(monkeypatch):
     # 64-bit arrays and kernel specialisation on a small board.
     assert construct_mod.kernel_bytes_per_cell(10**9) == 9
     assert construct_mod.kernel_bytes_per_cell(3 * 10**9) == 17
-    monkeypatch.setattr(construct_mod, "INT32_CELLS", 100)
+    monkeypatch.setattr(bands, "INT32_CELLS", 100)
     res = construct(40, 30, (3, 4))
     assert res.path.dtype == np.int64
     assert res.found and verify_path(res.path, 40, 30, start=(3, 4))
@@ -231,7 +233,7 @@ def test_memory_is_checked_before_allocating(monkeypatch):
 def test_interrupt_returns_the_partial_path(monkeypatch):
     construct(10, 10)  # compile first: the interruption is simulated on the search's calls
     calls = {"n": 0}
-    real = construct_mod._kernel.extend_path
+    real = bands._kernel.extend_path
 
     def interrupted(*args):
         calls["n"] += 1
@@ -239,15 +241,15 @@ def test_interrupt_returns_the_partial_path(monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(construct_mod, "CHUNK_CELLS", 1000)
-    monkeypatch.setattr(construct_mod._kernel, "extend_path", interrupted)
+    monkeypatch.setattr(bands, "CHUNK_CELLS", 1000)
+    monkeypatch.setattr(bands._kernel, "extend_path", interrupted)
     res = construct(100, 100)
     assert res.status == "interrupted"
     assert len(res.path) == 1001
     # a prefix of a path: consecutive cells one move apart, no repeats
     rr, cc = np.divmod(res.path, 100)
     d = {(int(a), int(b)) for a, b in zip(np.diff(rr), np.diff(cc), strict=True)}
-    assert d <= set(construct_mod.parse_moves("caselle").moves)
+    assert d <= set(parse_moves("caselle").moves)
     assert len(set(res.path.tolist())) == len(res.path)
 
 
@@ -282,7 +284,7 @@ def test_small_boards_agree_with_exhaustive_search():
 
 def test_luby_sequence():
     # Luby, Sinclair and Zuckerman (1993): 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8
-    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 @pytest.mark.parametrize(
@@ -310,7 +312,7 @@ def test_bands_give_the_same_path_on_any_number_of_threads():
 
 def test_band_plan_covers_the_board_in_order():
     for start in [(0, 0), (999, 5), (500, 500), (400, 0)]:
-        pieces = construct_mod._plan_pieces(1000, 1000, start, False, 8)
+        pieces = bands.plan_pieces(1000, 1000, start, False, 8)
         assert sum(p.rows for p in pieces) == 1000
         assert pieces[0].lo <= start[0] < pieces[0].hi
         offsets = [p.offset for p in pieces]
@@ -344,7 +346,7 @@ def test_random_starts_on_boards_cut_in_bands(rows, cols, strips, data, seed):
 def test_a_band_that_cannot_hand_over_is_merged_with_the_next(monkeypatch, start):
     # Force every band with a hand-over to fail once, so that every fallback merge runs
     # (down to a single piece for the last band) and the result must still verify.
-    real = construct_mod._search_piece
+    real = bands.search_piece
     seen: set[tuple[int, int]] = set()
 
     def failing_once(run, pc, *args):
@@ -353,9 +355,35 @@ def test_a_band_that_cannot_hand_over_is_merged_with_the_next(monkeypatch, start
             return "gave up"
         return real(run, pc, *args)
 
-    monkeypatch.setattr(construct_mod, "_search_piece", failing_once)
+    monkeypatch.setattr(bands, "search_piece", failing_once)
     res = construct(400, 300, start, strips=4, seed=1)
     assert res.found
     assert res.counts["merged_bands"] >= 1
     check = verify_path(res.path, 400, 300, start=start)
     assert check, check.reason
+
+
+def test_closed_tours_use_the_table_of_construct_but_the_window():
+    # window.py builds its sides' closed tours with TOUR_STRATEGIES (it cannot import
+    # construct, which imports it): the two tables must not drift apart.
+    from rompicapo.paths.strategies import TOUR_STRATEGIES
+    from rompicapo.paths.window import WINDOW
+
+    assert [s for s in construct_mod.STRATEGIES if s is not WINDOW] == list(TOUR_STRATEGIES)
+    assert WINDOW in construct_mod.STRATEGIES
+
+
+def test_every_strategy_of_the_table_answers_some_board():
+    # one board per strategy of construct's table, each answered by it
+    cases = {
+        "blocks": ((20, 20), (0, 0), "caselle", "auto"),
+        "blocks-cycle": ((20, 20), (3, 4), "caselle", "auto"),
+        "profile": ((4, 30), (0, 9), "knight", "auto"),
+        "window": ((5, 39), (1, 1), "knight", "auto"),
+        "greedy": ((10, 10), (0, 0), "caselle", "greedy"),
+    }
+    for method, (size, start, moves, how) in cases.items():
+        res = construct(*size, start, moves, method=how)
+        assert res.found and res.method == method and res.verify(), (method, res.method)
+    impossible = construct(5, 5, (0, 1), "knight")  # the colour of the start
+    assert impossible.status == "impossible" and "colour" in impossible.proof

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import numpy as np
@@ -14,6 +13,8 @@ import rompicapo.paths as paths_api
 from rompicapo.cli import build_parser, main
 from rompicapo.common import InputError, NotVerifiable, ProgressEvent, dumps_json
 from rompicapo.paths import (
+    _count_kernel,
+    bands,
     cells_at,
     check_path_file,
     construct,
@@ -28,9 +29,6 @@ from rompicapo.paths import (
 from rompicapo.paths import count as count_module
 from rompicapo.paths.rpath import read_header
 
-# the module, not the function of the same name that rompicapo.paths exports
-construct_module = importlib.import_module("rompicapo.paths.construct")
-
 
 @pytest.fixture
 def no_search(monkeypatch):
@@ -39,8 +37,8 @@ def no_search(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("the search ran")
 
-    monkeypatch.setattr(construct_module, "_solve_pieces", boom)
-    monkeypatch.setattr(count_module, "_kernel_run", boom)
+    monkeypatch.setattr(bands, "solve_pieces", boom)
+    monkeypatch.setattr(_count_kernel, "search", boom)  # every count, search or enumeration
 
 
 # ------------------------------------------------------------------ outputs checked first
@@ -50,7 +48,7 @@ def no_search(monkeypatch):
     "kwargs",
     [
         {"out": "/nonexistent/x.npy"},
-        {"out": "x.txt"},
+        {"out": "x.csv"},
         {"pdf": "/nonexistent/x.pdf"},
         {"png": "x.jpg"},
         {"svg": "/nonexistent/x.svg"},
@@ -72,7 +70,7 @@ def test_bad_checkpoint_path_is_refused_before_the_count(no_search, tmp_path):
 
 def test_out_writes_exactly_the_name_given(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main(["path", "10", "--out", "x.txt"]) == 2
+    assert main(["path", "10", "--out", "x.csv"]) == 2
     assert list(tmp_path.iterdir()) == []
     assert main(["path", "10", "--out", "x.npy"]) == 0
     assert "wrote x.npy" in capsys.readouterr().out
@@ -93,8 +91,8 @@ def test_write_path_checks_then_writes_atomically(tmp_path):
     bad[[5, 6]] = bad[[6, 5]]
     with pytest.raises(InputError, match="not a valid path"):
         write_path(bad, tmp_path / "bad.npy", rows=8, cols=9)
-    with pytest.raises(InputError, match=r"\.npy or \.rpath"):
-        write_path(res, tmp_path / "p.txt")
+    with pytest.raises(InputError, match=r"\.npy or \.rpath or \.txt"):
+        write_path(res, tmp_path / "p.csv")
     with pytest.raises(InputError, match="no complete path"):
         write_path(construct(3, 3), tmp_path / "none.npy")
     names = sorted(p.name for p in tmp_path.iterdir())
@@ -216,8 +214,8 @@ def test_json_keeps_the_fields_of_earlier_releases(capsys):
         ["path", "10", "--out", "x.rpath", "--packed", "--resume", "--scheduler", "tcp://h:1"],
         ["path", "10", "--pdf", "a.pdf", "--png", "a.png", "--svg", "a.svg", "--closed"],
         ["count", "5", "--all-starts", "--checkpoint", "c.json", "--jobs", "2", "--quiet"],
-        ["count", "5", "--start", "0,0", "--list", "3", "--json"],
-        ["count", "5", "--start", "0,0", "--random", "-7", "--moves", "knight", "--closed"],
+        ["count", "5", "--start", "0,0", "--limit", "3", "--json"],
+        ["count", "5", "--start", "0,0", "--seed", "-7", "--moves", "knight", "--closed"],
         ["verify-path", "x.rpath", "--jobs", "2", "--scheduler", "tcp://h:1", "--json"],
         ["verify-path", "x.npy", "10", "--start", "0,0", "--closed", "--moves", "knight"],
         ["path-at", "10", "1", "2", "--json"],

@@ -18,6 +18,7 @@ from numba import njit
 from rompicapo.common import InputError, NotVerifiable
 from rompicapo.paths import _count_kernel as K
 from rompicapo.paths import count as count_module
+from rompicapo.paths import count_jobs, exhaustive
 from rompicapo.paths._count_kernel import count_plain
 from rompicapo.paths.count import (
     board_symmetries,
@@ -236,9 +237,7 @@ def test_every_rule_set_counts_the_same(closed):
         plain, plain_nodes = count_plain(5, 5, dr, dc, start[0] * 5 + start[1], closed)
         nodes = []
         for rules in (0, K.LINKS, K.LINKS | K.LOOKAHEAD, K.LINKS | K.LOOKAHEAD | K.CONNECTED):
-            run = count_module._kernel_run(
-                5, 5, moves, closed, [start[0] * 5 + start[1]], rules=rules
-            )
+            run = exhaustive.kernel_run(5, 5, moves, closed, [start[0] * 5 + start[1]], rules=rules)
             assert run.leaves == plain
             nodes.append(run.nodes)
         assert nodes[0] == plain_nodes
@@ -293,10 +292,10 @@ def test_probe_falls_back_to_jobs(monkeypatch):
     # A count bigger than the in-process probe goes on in prefix jobs with the same result.
     direct = count_paths(5, 5)
     monkeypatch.setattr(count_module, "PROBE_NODES", 50)
-    monkeypatch.setattr(count_module, "TARGET_JOBS", 20)
-    serial = count_module.run_jobs  # in this process: worker start-up is tested elsewhere
+    monkeypatch.setattr(count_jobs, "TARGET_JOBS", 20)
+    serial = count_jobs.run_jobs  # in this process: worker start-up is tested elsewhere
     monkeypatch.setattr(
-        count_module, "run_jobs", lambda func, jobs, **kw: serial(func, jobs, n_jobs=1)
+        count_jobs, "run_jobs", lambda func, jobs, **kw: serial(func, jobs, n_jobs=1)
     )
     via_jobs = count_paths(5, 5, jobs=None)
     assert via_jobs.jobs >= 20

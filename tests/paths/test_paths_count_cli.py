@@ -58,17 +58,30 @@ def test_no_path_is_proven(capsys):
 
 
 def test_list_grids_and_json_lines(capsys):
-    code, out, _ = run(capsys, "5", "--start", "0,0", "--list", "3")
+    code, out, _ = run(capsys, "5", "--start", "0,0", "--limit", "3")
     assert code == 0
     blocks = [b for b in out.strip().split("\n\n") if b]
     assert [b.splitlines()[0] for b in blocks] == ["#1", "#2", "#3"]
     grid = [[int(x) for x in line.split()] for line in blocks[0].splitlines()[1:]]
     assert grid[0][0] == 1 and sorted(v for row in grid for v in row) == list(range(1, 26))
-    code, out, _ = run(capsys, "5", "--start", "0,0", "--list", "3", "--json")
+    code, out, _ = run(capsys, "5", "--start", "0,0", "--limit", "3", "--json")
     lines = [json.loads(line) for line in out.splitlines()]
     assert len(lines) == 3 and all(p[0] == 0 and sorted(p) == list(range(25)) for p in lines)
-    code, out, _ = run(capsys, "5x7", "--start", "2,3", "--random", "5", "--json")
+    code, out, _ = run(capsys, "5x7", "--start", "2,3", "--seed", "5", "--json")
     assert code == 0 and json.loads(out)[0] == 17
+
+
+def test_the_old_list_and_random_flags_still_work_with_a_warning(capsys):
+    code, out, err = run(capsys, "5", "--start", "0,0", "--list", "2", "--json")
+    assert code == 0 and len(out.splitlines()) == 2
+    assert "--list is deprecated; use --limit" in err
+    code, out, err = run(capsys, "5x7", "--start", "2,3", "--random", "5", "--json")
+    assert code == 0 and json.loads(out)[0] == 17
+    assert "--random is deprecated; use --seed" in err
+    with pytest.raises(SystemExit):
+        main(["count", "--help"])
+    shown = capsys.readouterr().out
+    assert "[--limit N]" in shown and "[--list" not in shown and "[--random" not in shown
 
 
 def test_knight_moves(capsys):
@@ -97,9 +110,9 @@ def test_checkpoint_from_the_cli(capsys, tmp_path):
         (["5x7", "--start", "2"], "write R,C"),
         (["5x7", "--moves", "queen"], "unknown move set"),
         (["5x7", "--jobs", "0"], "--jobs: must be at least 1"),
-        (["5x7", "--list", "3"], "need --start"),
-        (["5x7", "--start", "0,0", "--list", "-1"], "--list: must be at least 1"),
-        (["5", "--start", "0,0", "--list", "0"], "--list: must be at least 1"),
+        (["5x7", "--limit", "3"], "need --start"),
+        (["5x7", "--start", "0,0", "--limit", "-1"], "--limit: must be at least 1"),
+        (["5", "--start", "0,0", "--limit", "0"], "--limit: must be at least 1"),
         (["5x7", "--start", "1,1", "--all-starts"], "not allowed with"),
         (["4x5", "--scheduler", "nonsense"], "cannot connect to the Dask scheduler"),
     ],

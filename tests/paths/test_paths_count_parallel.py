@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rompicapo.common import InputError, run_jobs
+from rompicapo.paths import checkpoints, count_jobs
 from rompicapo.paths import count as count_module
 from rompicapo.paths.count import count_paths
 
@@ -43,7 +44,7 @@ def test_uninterrupted_count(uninterrupted):
 def test_checkpoint_resumes_to_the_same_total(tmp_path, monkeypatch, uninterrupted):
     ckpt = tmp_path / "count.json"
     with monkeypatch.context() as m:
-        m.setattr(count_module, "run_jobs", _interrupt_after(37))
+        m.setattr(count_jobs, "run_jobs", _interrupt_after(37))
         with pytest.raises(KeyboardInterrupt):
             count_paths(5, 6, checkpoint=ckpt)
     saved = json.loads(ckpt.read_text())["payload"]
@@ -57,7 +58,7 @@ def test_checkpoint_resumes_to_the_same_total(tmp_path, monkeypatch, uninterrupt
         ran.extend(jobs)
         return run_jobs(func, jobs, n_jobs=1)
 
-    monkeypatch.setattr(count_module, "run_jobs", counting_run_jobs)
+    monkeypatch.setattr(count_jobs, "run_jobs", counting_run_jobs)
     resumed = count_paths(5, 6, checkpoint=ckpt)
     assert len(ran) == uninterrupted.jobs - 37  # only the unfinished jobs ran again
     assert resumed.table.tolist() == uninterrupted.table.tolist()
@@ -115,7 +116,7 @@ def test_checkpoint_loader_never_crashes(tmp_path, text):
     ckpt = tmp_path / "fuzz.json"
     ckpt.write_text(text)
     try:
-        count_module._load_checkpoint(ckpt)
+        checkpoints.load_checkpoint(ckpt)
     except InputError as exc:
         assert "\n" not in str(exc)
 
@@ -138,7 +139,7 @@ def test_checkpoint_loader_checks_job_entries(tmp_path, done):
         )
     )
     try:
-        data = count_module._load_checkpoint(ckpt)
+        data = checkpoints.load_checkpoint(ckpt)
     except InputError:
         return
     for key, (leaves, nodes) in data["done"].items():

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rompicapo.common import InputError
 from rompicapo.paths.moves import parse_moves
-from rompicapo.paths.verify import PathCheck, load_path, verify_path, verify_path_file
+from rompicapo.paths.verify import PathCheck, read_path_array, verify_path, verify_path_file
 
 ROOK_STEP = "0,1;1,0"
 ROOK_WORDS = "a move of the set 0,1;0,-1;1,0;-1,0"  # parse_moves closes the set in this order
@@ -140,7 +140,7 @@ def test_integer_dtypes_and_lists(snake_path, dtype):
 def test_read_only_memmap_file(tmp_path, snake_path):
     file = tmp_path / "snake.npy"
     np.save(file, snake_path(300, 200, np.int32))
-    arr = load_path(file)
+    arr = read_path_array(file)
     assert isinstance(arr, np.memmap) and not arr.flags.writeable
     assert verify_path(arr, 300, 200, ROOK_STEP, chunk=4096)
     assert verify_path_file(file, 300, 200, ROOK_STEP)
@@ -273,7 +273,7 @@ def test_move_check_uses_coordinates_not_flat_differences():
 
 
 def test_file_errors(tmp_path):
-    text = tmp_path / "path.txt"
+    text = tmp_path / "path.dat"  # text, read as .npy: any name but .rpath and .txt
     text.write_text("0 1 2 5 4 3 6 7 8\n")
     floats = tmp_path / "floats.npy"
     np.save(floats, np.arange(9, dtype=np.float64))
@@ -304,6 +304,20 @@ def test_file_errors(tmp_path):
         assert "\n" not in message
 
 
+def test_numbered_grids_are_read_by_the_verifier_itself(tmp_path):
+    grid = tmp_path / "snake.txt"
+    grid.write_text("1 2 3\n6 5 4\n")
+    assert verify_path_file(grid, 2, 3, ROOK_STEP, start=(0, 0), closed=False)
+    assert verify_path_file(grid, 3, 2, ROOK_STEP).reason == "the grid is 2x3, not the 3x2 board"
+    grid.write_text("1 2 3\n6 4 5\n")  # one cell numbered wrong: (0, 2) to (1, 1)
+    assert "step 3 -> 4" in verify_path_file(grid, 2, 3, ROOK_STEP).reason
+    grid.write_text("1 2 3\n6 5 5\n")
+    assert "once each" in verify_path_file(grid, 2, 3, ROOK_STEP).reason
+    grid.write_text("1 2 x\n")
+    with pytest.raises(InputError, match="not a grid of step numbers"):
+        verify_path_file(grid, 1, 3, ROOK_STEP)
+
+
 def test_file_with_empty_and_wrong_paths(tmp_path):
     empty = tmp_path / "empty.npy"
     np.save(empty, np.array([], dtype=np.int32))
@@ -315,11 +329,11 @@ def test_file_with_empty_and_wrong_paths(tmp_path):
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.binary(max_size=300))
-def test_load_path_never_raises_anything_but_input_error(tmp_path_factory, data):
+def test_read_path_array_never_raises_anything_but_input_error(tmp_path_factory, data):
     file = tmp_path_factory.mktemp("bytes") / "random.npy"
     file.write_bytes(data)
     try:
-        arr = load_path(file)
+        arr = read_path_array(file)
     except InputError as exc:
         assert "\n" not in str(exc)
     else:
