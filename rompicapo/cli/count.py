@@ -10,7 +10,14 @@ import argparse
 import os
 import sys
 
-from rompicapo.cli.options import add_run_options, int_arg, mark_paths, positive_int, time_left
+from rompicapo.cli.options import (
+    add_deprecated_flag,
+    add_run_options,
+    int_arg,
+    mark_paths,
+    positive_int,
+    time_left,
+)
 from rompicapo.common import InputError
 
 
@@ -52,8 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="print one path from --start found in a seeded random order instead (any "
         "integer; formerly --random)",
     )
-    p.add_argument("--list", type=positive_int, action=_Renamed, dest="limit", new="--limit")
-    p.add_argument("--random", type=int_arg, action=_Renamed, dest="seed", new="--seed")
+    add_deprecated_flag(p, "--list", "--limit", dest="limit", type=positive_int, metavar="N")
+    add_deprecated_flag(p, "--random", "--seed", dest="seed", type=int_arg, metavar="N")
     add_run_options(
         p,
         scheduler=True,
@@ -67,22 +74,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(handler=_count)
     mark_paths(p, outputs=("checkpoint",))
-
-
-class _Renamed(argparse.Action):
-    """An earlier release's flag: its value goes to the new flag's ``dest``, with a one-line
-    warning on stderr naming the new flag (hidden from --help)."""
-
-    def __init__(self, option_strings, dest, *, new: str, **kw) -> None:
-        self.new = new
-        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kw)
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        print(
-            f"{parser.prog}: warning: {option_string} is deprecated; use {self.new}",
-            file=sys.stderr,
-        )
-        setattr(namespace, self.dest, values)
 
 
 def _count(args: argparse.Namespace) -> int:
