@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from rompicapo.cli.options import add_run_options, mark_paths, time_left
-from rompicapo.common import EXIT_OUTPUT
+from rompicapo.common import EXIT_INTERRUPTED, EXIT_OUTPUT
 
 # Above this many cells a progress bar goes to stderr (the run takes a few seconds or more).
 PROGRESS_CELLS = 100_000_000
@@ -106,7 +106,6 @@ def _register_verify_path(subparsers: argparse._SubParsersAction) -> None:
     v.add_argument("--closed", action="store_true", help="the path must close into a tour")
     add_run_options(
         v,
-        time=False,
         scheduler=True,
         jobs_help="threads checking an .rpath file (default: all cores; more are capped)",
     )
@@ -240,7 +239,10 @@ def run_verify_path(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             scheduler=args.scheduler,
             progress=progress,
+            time_limit=time_left(args),
         )
     _notes(res, args)
     print(dumps_json(res.to_dict()) if args.json else res.report())
+    if res.stopped is not None:
+        return EXIT_INTERRUPTED  # not checked: neither valid (0) nor shown wrong (1)
     return 0 if res.valid else 1

@@ -299,6 +299,7 @@ class FileCheck(SearchResult):
     reason: str = ""
     verify_seconds: float = 0.0
     streamed: bool = False
+    stopped: str | None = None  # "time": not checked to the end (neither valid nor wrong)
     notes: list[str] = field(default_factory=list)
     _name: str = ""
 
@@ -314,6 +315,8 @@ class FileCheck(SearchResult):
         if self.valid:
             how = ", streamed" if self.streamed else ""
             return f"{self.file}: a valid {what} ({self.verify_seconds:.2f} s{how})"
+        if self.stopped is not None:
+            return f"{self.file}: {what} {self.reason}"
         return f"{self.file}: not a valid {what}: {self.reason}"
 
 
@@ -327,6 +330,7 @@ def check_path_file(
     jobs: int | None = None,
     scheduler: Any = None,
     progress: ProgressCallback | None = None,
+    time_limit: float | None = None,
 ) -> FileCheck:
     """Check the path saved in ``filename`` with the independent verifier.
 
@@ -335,7 +339,9 @@ def check_path_file(
     read as a ``.npy`` array of flat cells, memory-mapped, and needs ``size``. ``start``: the
     path must start there; ``closed``: it must close into a tour.
     A file that is not a path file at all is an :class:`~rompicapo.common.InputError`; a path
-    file whose path is wrong gives ``valid=False`` with the reason.
+    file whose path is wrong gives ``valid=False`` with the reason. ``time_limit`` (seconds)
+    stops the streaming check of an ``.rpath`` file between two chunks: ``stopped="time"``,
+    ``valid=False`` and a reason that says the path was not checked to the end.
     """
     if not isinstance(filename, (str, os.PathLike)) or not os.fspath(filename):
         raise InputError(f"expected a path file name, got {filename!r}")
@@ -358,7 +364,7 @@ def check_path_file(
             with Stopwatch() as sw:
                 check = verify_rpath(
                     name, start=first, moves=mset, jobs=jobs, scheduler=client,
-                    progress=progress, closed=closed,
+                    progress=progress, closed=closed, time_limit=time_limit,
                 )  # fmt: skip
         finally:
             if client is not None and client is not scheduler:
@@ -378,6 +384,7 @@ def check_path_file(
     result.rows, result.cols = rows, cols
     result.valid = bool(check)
     result.reason = check.reason
+    result.stopped = getattr(check, "stats", {}).get("stopped")
     result.verify_seconds = round(sw.seconds, 3)
     result.solve_seconds = sw.seconds
     return result

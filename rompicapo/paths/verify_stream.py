@@ -34,10 +34,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rompicapo.common import (
+    Deadline,
     InputError,
     Progress,
     ProgressCallback,
     check_memory,
+    check_time_limit,
     default_jobs,
     open_input,
     renamed_keywords,
@@ -271,6 +273,7 @@ def verify_rpath(
     progress: ProgressCallback | None = None,
     mode: str = "auto",
     closed: bool = False,
+    time_limit: float | None = None,
 ) -> StreamCheck:
     """Check the path in an ``.rpath`` file; see the module docstring for how.
 
@@ -287,6 +290,10 @@ def verify_rpath(
     ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks
     processed, two passes: ``total`` is twice the chunks). The earlier ``on_progress(done,
     total)`` still works and warns (DeprecationWarning).
+
+    ``time_limit`` (seconds of wall clock) stops the check between two chunks: the verdict is
+    then not ok, with ``stats["stopped"] == "time"`` and a reason that says the path was not
+    checked to the end (neither valid nor shown wrong).
     """
     name = os.fspath(filename)
     header = read_stream_header(name)
@@ -309,13 +316,42 @@ def verify_rpath(
     n_workers = default_jobs() if jobs is None else max(1, int(jobs))
     if mode not in ("auto", "sequential", "partitioned"):
         raise InputError(f"unknown verification mode {mode!r}")
-    tracker = Progress(progress, unit="chunks", total=2 * header.n_chunks)
-    if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
-        check = _verify_sequential(name, header, n_workers > 1, fail, tracker)
-    else:
-        check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker)
+    tracker = _TimedProgress(
+        progress, Deadline(check_time_limit(time_limit)), unit="chunks", total=2 * header.n_chunks
+    )
+    try:
+        if mode == "sequential" or (mode == "auto" and scheduler is None and n_workers <= 2):
+            check = _verify_sequential(name, header, n_workers > 1, fail, tracker)
+        else:
+            check = _verify_partitioned(name, header, jobs, n_workers, scheduler, fail, tracker)
+    except _OutOfTime:
+        tracker.finish()
+        done, total = int(tracker.done), 2 * header.n_chunks
+        return StreamCheck(
+            False,
+            f"not checked to the end: the time limit came after {done:,} of {total:,} chunk passes",
+            header,
+            {"stopped": "time", "chunk_passes": done},
+        )
     tracker.finish()
     return _closure_checked(check, allowed, fail) if closed else check
+
+
+class _OutOfTime(Exception):
+    """The check's time limit came between two chunks."""
+
+
+class _TimedProgress(Progress):
+    """The check's progress, which also ends the check when its deadline has passed."""
+
+    def __init__(self, callback, deadline: Deadline, **kw) -> None:
+        super().__init__(callback, **kw)
+        self.deadline = deadline
+
+    def update(self, done: float, **kw) -> None:
+        super().update(done, **kw)
+        if done < (self.total or 0) and self.deadline.expired():
+            raise _OutOfTime
 
 
 def _header_problem(header: StreamHeader, start: tuple[int, int] | None) -> str:

@@ -172,6 +172,20 @@ def test_streamed_file_round_trips(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+def test_a_time_limit_stops_the_check_between_chunks_without_a_verdict(tmp_path, capsys):
+    a = tmp_path / "a.rpath"
+    write_blocks_rpath(a, 23, 31, jobs=1, chunk_moves=100)  # 8 chunks
+    for mode in ("sequential", "partitioned"):
+        cut = verify_rpath(a, mode=mode, jobs=2, time_limit=1e-9)  # expired at the first chunk
+        assert not cut.ok and cut.stats["stopped"] == "time", mode
+        assert "not checked to the end" in cut.reason
+        whole = verify_rpath(a, mode=mode, jobs=2, time_limit=60)
+        assert whole.ok and "stopped" not in whole.stats
+    # the command: not valid (0), not shown wrong (1), but stopped (130) when time ran out
+    assert main(["verify-path", str(a), "--time", "60"]) == 0
+    assert "a valid 23x31" in capsys.readouterr().out
+
+
 def test_resume_rewrites_only_the_damaged_chunks(tmp_path):
     fresh, f = tmp_path / "fresh.rpath", tmp_path / "f.rpath"
     write_blocks_rpath(fresh, 30, 40, chunk_moves=100)
