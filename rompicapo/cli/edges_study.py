@@ -1,4 +1,4 @@
-"""``rompicapo edges study`` and ``rompicapo edges study-report`` (issue 8): the parameter study.
+"""``rompicapo edges study`` and ``rompicapo edges study-report``: the parameter study.
 
 Registered from :mod:`rompicapo.cli.edges` (this module has no ``register``, so the CLI's
 module discovery does not add it twice); it imports nothing from that module.

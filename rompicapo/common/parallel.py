@@ -415,7 +415,7 @@ def _run_dask(
 
 # Seconds to reach a Dask scheduler before a wrong address is reported (Dask alone waits 30 s
 # and then raises a traceback; a port that is not a Dask scheduler can keep it waiting for
-# ever). The promise is one line within 10 s; this leaves room for start-up.
+# ever). The promise is one line within 10 s; this leaves room for start-up.
 SCHEDULER_TIMEOUT = 8.0
 
 _INPROC = re.compile(r"^inproc://[0-9A-Za-z_.:/-]+$")

@@ -30,7 +30,7 @@ is never a false hit. The bucket's first word keeps the entry of the most work, 
 latest other one. A full table (the empty board visits ~50 positions per word) used to replace
 whatever the slot held, often the costly entries near the root with leaves; keeping the
 costliest entry per bucket took a 2**20-word table on a 3-ply position ("434") from 257 M
-nodes to 81 M, and the empty board from 159 s to 103 s CPU (issue 16). The epoch (``b - 6``
+nodes to 81 M, and the empty board from 159 s to 103 s CPU. The epoch (``b - 6``
 bits above the tag) makes the entries of earlier solves invisible, so moving to a new position
 ("clear the table") costs nothing; the caller clears for real when the epochs run out. A
 position and its mirror image share one entry: the key is the smaller of the two, and the
@@ -86,7 +86,7 @@ DEFAULT_FEATURES = ALL_FEATURES
 # ETC waits for the children's entries to arrive from memory: at every node it saved 23% of
 # the nodes on Begin-Medium but cost 10% more time; at nodes with 16 or more empty cells, whose
 # subtrees pay for the wait, it saves 14% of the nodes at the same time, and 12% of the time
-# on Begin-Hard (measured side by side, issue 16).
+# on Begin-Hard (measured side by side).
 ETC_MIN_EMPTY = 16
 
 # rows 0, 2, 4 (the first player's, when the second answers every move on top of it) and rows
@@ -699,8 +699,8 @@ def solve(pos, mask, moves, weak, table, epoch, stats, scratch, features):
     the score equals the bound just proved (fail high at ``g``: is it <= g? fail low: is it
     >= g?). A score near 0 takes two searches that each prove half of it, where bisecting the
     interval (Pons' order) proves bounds far from it first: on the empty board (score +1)
-    those detours cost 19% of the nodes, on Begin-Hard positions the two orders are within 3%
-    (issue 16). ``epoch`` must be in 1 .. ``max_epoch`` of the table."""
+    those detours cost 19% of the nodes, on Begin-Hard positions the two orders are within 3%.
+    ``epoch`` must be in 1 .. ``max_epoch`` of the table."""
     if can_win_next(pos, mask):
         return 1 if weak else (SIZE + 1 - moves) // 2
     lo = -((SIZE - moves) // 2)

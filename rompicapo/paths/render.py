@@ -75,7 +75,7 @@ PNG_DRAWN_SIDE = 40
 PNG_CELL_PX = 48
 PNG_MIN_CELL_PX = 8
 # Pixels per cell at most in the colour image of a mid-size board (41x41 -> 328 px): a few
-# pixels per cell, as the issue asks; the image is for the pattern, not for single cells.
+# pixels per cell; the image is for the pattern, not for single cells.
 PNG_MAX_PIXELS_PER_CELL = 8
 # Supersampling of drawn PNGs: Pillow draws aliased lines, so draw 3x larger and shrink with a
 # Lanczos filter for smooth lines and text.

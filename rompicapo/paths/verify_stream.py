@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 # A partition's bitmap is kept under this size, so that a few of them in flight stay far below
-# the 4 GB the issue allows for 10^10 cells (1.25 GB of bits in all).
+# the 4 GB allowed for 10^10 cells (1.25 GB of bits in all).
 _PARTITION_BYTES = 1 << 29
 # Chunks per pass-1 task: enough tasks to balance the workers.
 _SUMMARY_CHUNKS = 8
