@@ -127,11 +127,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "clue on Eternity II when the board has it, none elsewhere)",
     )
     im.add_argument(
+        "--repair-nodes",
         "--node-cap",
+        dest="repair_nodes",
         type=positive_int,
         default=None,
         metavar="N",
-        help="nodes per repair (default 2000)",
+        help="nodes of exact search per repair (default 2000; --node-cap is the old name)",
+    )
+    im.add_argument(
+        "--acceptance",
+        choices=("annealing", "lahc", "hill"),
+        default=None,
+        help="which repaired boards the search moves to: simulated annealing (default), late "
+        "acceptance, or only as good or better",
     )
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
@@ -357,7 +366,8 @@ def _improve(args) -> int:
             clues=args.clues,
             time_limit=time_left(args),
             node_limit=args.node_limit,
-            node_cap=args.node_cap,
+            repair_nodes=args.repair_nodes,
+            acceptance=args.acceptance,
             seed=args.seed,
             progress=live,
             out=args.out,

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rompicapo.cli import main
-from rompicapo.common import InputError
+from rompicapo.common import InputError, ProgressEvent
 from rompicapo.edges import _repair_kernel as RK
 from rompicapo.edges.generate import generate
 from rompicapo.edges.improve import _piece_tables, improve
@@ -150,14 +150,37 @@ def test_ctrl_c_returns_the_best_board_so_far() -> None:
     puzzle, board, _ = _scrambled(12, 12, seed=9, colours=(4, 12))
     calls = []
 
-    def interrupt(progress: dict) -> None:  # the progress callback runs inside the loop
-        calls.append(progress)
-        raise KeyboardInterrupt
+    def interrupt(event: ProgressEvent) -> None:  # the progress callback runs inside the loop
+        if event.counts:
+            calls.append(event)
+            raise KeyboardInterrupt
 
-    res = improve(board, puzzle, time_limit=None, seed=0, on_progress=interrupt)
+    res = improve(board, puzzle, time_limit=None, seed=0, progress=interrupt)
     assert res.interrupted and len(calls) == 1 and res.verify()
     assert res.score_after == score(res.board, puzzle) >= res.score_before
-    assert res.score_after == calls[0]["score"]
+    assert res.score_after == calls[0].counts["score"]
+
+
+def test_on_progress_still_works_with_a_warning() -> None:
+    # the earlier dict callback, kept for one release beside progress=
+    puzzle, board, _ = _scrambled(8, 8, seed=4, colours=(3, 6))
+    seen: list[dict] = []
+    events: list[ProgressEvent] = []
+    with pytest.warns(DeprecationWarning, match="progress="):
+        res = improve(board, puzzle, time_limit=None, node_limit=300, seed=0,
+                      on_progress=seen.append, progress=events.append)  # fmt: skip
+    assert seen and events and res.verify()
+    assert set(seen[0]) == {"seconds", "iterations", "score", "max_score"}
+    assert seen[-1]["max_score"] == puzzle.n_joints
+    assert all(s["score"] <= res.score_after for s in seen)
+
+
+def test_node_cap_is_the_old_name_of_repair_nodes() -> None:
+    puzzle, board, _ = _scrambled(6, 6, seed=11)
+    new = improve(board, puzzle, time_limit=None, node_limit=40, seed=1, repair_nodes=300)
+    with pytest.warns(DeprecationWarning, match="repair_nodes"):
+        old = improve(board, puzzle, time_limit=None, node_limit=40, seed=1, node_cap=300)
+    assert old.board == new.board and old.counts == new.counts
 
 
 def test_perfect_completion_of_a_partial_brendan_board() -> None:
@@ -197,8 +220,10 @@ def test_bad_input_is_a_one_line_error() -> None:
             improve(board, puzzle, time_limit=1, clues=clues)
     with pytest.raises(InputError, match="operators"):
         improve(board, puzzle, time_limit=1, operators=("nope",))
-    with pytest.raises(InputError, match="node_cap"):
-        improve(board, puzzle, time_limit=1, node_cap=0)
+    with pytest.raises(InputError, match="repair_nodes"):
+        improve(board, puzzle, time_limit=1, repair_nodes=0)
+    with pytest.raises(InputError, match="acceptance"):
+        improve(board, puzzle, time_limit=1, acceptance="greedy")
 
 
 # --------------------------------------------------------------------------------------------
