@@ -137,10 +137,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     im.add_argument(
         "--acceptance",
-        choices=("annealing", "lahc", "hill"),
+        choices=("annealing", "lahc", "record", "hill"),
         default=None,
-        help="which repaired boards the search moves to: simulated annealing (default), late "
-        "acceptance, or only as good or better",
+        help="which repaired boards the search moves to: simulated annealing, late acceptance, "
+        "record-to-record travel, or only as good or better (default: see rompicapo.edges.improve)",
     )
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"
@@ -215,8 +215,8 @@ class LiveLine:
         if e.unit == "repairs":
             return (
                 f"{e.elapsed:6.1f} s  {int(e.done):,} repairs  "
-                f"score {c.get('score', '?')}/{c.get('max_score', '?')}"
-            )
+                f"score {c.get('score', '?')}/{c.get('max_score', '?')}  {e.message}"
+            ).rstrip()
         rate = (c.get("placements", 0) / e.elapsed) if e.elapsed > 0 else 0.0
         return (
             f"{e.elapsed:6.1f} s  {rate / 1e6:6.2f} M placements/s  "

@@ -13,7 +13,8 @@ The memory picture (``n = rows*cols`` cells, ``cell = row*cols + col``):
 - ``ints``/``floats``: the scalar state and settings, slots ``I_*``/``F_*`` below;
 - operators: ``op_on[o]`` (enabled), ``op_weight[o]`` (roulette weight), ``op_size[o]``
   (region size, adapted), ``op_stats[o*N_STATS + S_*]`` (counts), ``op_seg[o*2]``,
-  ``op_seg[o*2+1]`` (reward sum and uses in the current segment); the same for the repair
+  ``op_seg[o*2+1]`` (reward sum and work in the current segment: a use counts 1 plus its nodes
+  in units of the repair budget); the same for the repair
   methods (``rep_*``);
 - ``lahc[L]``: late acceptance's list of past scores; ``rng[0]``: xorshift64* state;
 - ``events[2*k]``, ``events[2*k+1]``: iteration and score of each new best (``I_EVENTS``
@@ -48,15 +49,20 @@ OP_CELLS = 1
 OP_MISMATCHES = 2
 OP_LINE = 3
 OP_BORDER = 4
-N_OPS = 5
+OP_MISFITS = 5
+N_OPS = 6
 # repair methods
 REP_BNB = 0  # branch and bound for the region's best arrangement
 REP_TARGET = 1  # only arrangements within a joint of the region's bound (prunes much more)
-N_REPS = 2
+REP_DEEP = 2  # branch and bound on a region DEEP_SIZE times larger, DEEP_NODES times the nodes
+N_REPS = 3
+DEEP_SIZE = 1.5
+DEEP_NODES = 20
 # acceptance criteria
 ACC_HILL = 0  # as good as the current board or better
 ACC_LAHC = 1  # late acceptance: or as good as the board of L iterations ago
 ACC_SA = 2  # simulated annealing: worse by d with probability exp(-d / T)
+ACC_RECORD = 3  # record-to-record travel: as good as the best board minus a deviation
 
 # op_stats / rep_stats slots
 S_USES = 0
@@ -83,7 +89,8 @@ I_RETURN = 8  # back to the best board after this many iterations without a new 
 I_SEGMENT = 9  # iterations between weight updates
 I_REPAIR_NODES = 10  # node budget of one repair
 I_MAX_EVENTS = 11
-N_INTS = 12
+I_DEVIATION = 12  # record-to-record travel's deviation from the best score
+N_INTS = 13
 
 # floats slots
 F_T0 = 0  # annealing: temperature at the start
@@ -278,6 +285,29 @@ def _blob(rng, rows, cols, movable, first, second, size, region, mark):
 
 
 @njit(cache=True)
+def _misfits(rng, movable, kind, anchor, ends, n_mis, size, region, mark):
+    """The anchor and other cells of its kind on mismatched joints (from a random joint on),
+    then random cells of its kind: the pieces that match least, free to trade places."""
+    m = _take(anchor, movable, mark, region, 0)
+    first = _below(rng, 2 * n_mis) if n_mis else 0
+    for j in range(2 * n_mis):
+        if m >= size:
+            break
+        cell = ends[(first + j) % (2 * n_mis)]
+        if kind[cell] == kind[anchor]:
+            m = _take(cell, movable, mark, region, m)
+    n = movable.shape[0]
+    tries = 0
+    while m < size and tries < 20 * size:
+        tries += 1
+        cell = _below(rng, n)
+        if kind[cell] == kind[anchor]:
+            m = _take(cell, movable, mark, region, m)
+    mark[region[:m]] = False
+    return m
+
+
+@njit(cache=True)
 def _border(rng, rim_cycle, rim_pos, anchor, size, region):
     """A stretch of the frame (corners included) holding the anchor, a rim cell."""
     k = rim_cycle.shape[0]
@@ -325,6 +355,8 @@ def _threshold(rng, ints, floats, lahc, score):
     if acc == ACC_LAHC:
         past = lahc[ints[I_ITER] % lahc.shape[0]]
         return min(score, past)
+    if acc == ACC_RECORD:
+        return min(score, ints[I_BEST] - ints[I_DEVIATION])
     if acc == ACC_SA:
         frac = min(1.0, floats[F_PROGRESS] + ints[I_ITER] * floats[F_PER_ITER])
         t = floats[F_T0] * (floats[F_T1] / floats[F_T0]) ** frac
@@ -351,6 +383,8 @@ def _destroy(rng, op, rows, cols, movable, kind, rim_cycle, rim_pos, ends, n_mis
         return _line(rng, rows, cols, movable, anchor, size, region)
     if op == OP_CELLS:
         return _cells(rng, movable, kind, anchor, size, region, mark)
+    if op == OP_MISFITS:
+        return _misfits(rng, movable, kind, anchor, ends, n_mis, size, region, mark)
     if n_mis == 0:
         return _blob(rng, rows, cols, movable, anchor, -1, size, region, mark)
     i = _below(rng, n_mis)
@@ -405,7 +439,10 @@ def run(rows, cols, piece, rot, best_piece, best_rot, rot_edges, grey_mask, ptyp
         n_mis = _mismatched(rows, cols, piece, rot, rot_edges, ends)
         op = _roulette(rng, op_weight, op_on)
         rp = _roulette(rng, rep_weight, rep_on)
-        size = np.int64(min(max_size, max(min_size, op_size[op])) + 0.5)
+        size = min(max_size, max(min_size, op_size[op]))
+        if rp == REP_DEEP:
+            size = min(max_size, size * DEEP_SIZE)
+        size = np.int64(size + 0.5)
         m = _destroy(rng, op, rows, cols, movable, kind, rim_cycle, rim_pos, ends, n_mis, size,
                      region, mark)  # fmt: skip
         threshold = _threshold(rng, ints, floats, lahc, score)
@@ -415,24 +452,29 @@ def run(rows, cols, piece, rot, best_piece, best_rot, rot_edges, grey_mask, ptyp
         op_stats[op * N_STATS + S_USES] += 1
         rep_stats[rp * N_STATS + S_USES] += 1
         reward = 0.0
+        nodes = 0
         if m >= 2:
             _prepare_free(rng, piece, ptype, region, m, free, free_type, key)
             slack = 1 if rp == REP_TARGET else -1
+            budget = ints[I_REPAIR_NODES] * (DEEP_NODES if rp == REP_DEEP else 1)
             repair(rows, cols, piece, rot, rot_edges, grey_mask, region[:m], free[:m],
-                          free_type[:m], threshold - score - 1, slack, ints[I_REPAIR_NODES],
+                          free_type[:m], threshold - score - 1, slack, budget,
                           out_cell, out_piece, out_rot, counters, True)  # fmt: skip
             nodes = counters[R_NODES]
             ints[I_NODES] += nodes
             op_stats[op * N_STATS + S_NODES] += nodes
             rep_stats[rp * N_STATS + S_NODES] += nodes
+            adapt = rp != REP_DEEP  # sizes suit the plain budget
             if counters[R_PROVEN]:
                 op_stats[op * N_STATS + S_PROVEN] += 1
                 rep_stats[rp * N_STATS + S_PROVEN] += 1
-                op_size[op] = min(max_size, op_size[op] + step)
+                if adapt:
+                    op_size[op] = min(max_size, op_size[op] + step)
             else:
                 op_stats[op * N_STATS + S_CAPPED] += 1
                 rep_stats[rp * N_STATS + S_CAPPED] += 1
-                op_size[op] = max(min_size, op_size[op] - step)
+                if adapt:
+                    op_size[op] = max(min_size, op_size[op] - step)
             if counters[R_FOUND]:
                 new = score - counters[R_CURRENT] + counters[R_BEST]
                 _adopt(piece, rot, out_cell, out_piece, out_rot, m)
@@ -457,10 +499,13 @@ def run(rows, cols, piece, rot, best_piece, best_rot, rot_edges, grey_mask, ptyp
                     ints[I_EVENTS] = k + 1
         if ints[I_ACCEPT] == ACC_LAHC:
             lahc[(ints[I_ITER] - 1) % lahc.shape[0]] = ints[I_SCORE]
+        # a use costs 1 plus its nodes in units of the plain budget: the weights follow the
+        # reward per unit of time, so a deep repair must win 20 times as much to keep its share
+        work = 1.0 + nodes / ints[I_REPAIR_NODES]
         op_seg[op * 2] += reward
-        op_seg[op * 2 + 1] += 1.0
+        op_seg[op * 2 + 1] += work
         rep_seg[rp * 2] += reward
-        rep_seg[rp * 2 + 1] += 1.0
+        rep_seg[rp * 2 + 1] += work
         if ints[I_ITER] % ints[I_SEGMENT] == 0:
             _reward(op_weight, op_seg, op_weight.shape[0], floats[F_REACTION], floats[F_MIN_WEIGHT])
             _reward(rep_weight, rep_seg, rep_weight.shape[0], floats[F_REACTION],
