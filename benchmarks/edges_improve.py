@@ -13,6 +13,8 @@ cells, to 462 in 30 s: +8); the gain over the same board completed greedily
     python benchmarks/edges_improve.py --baseline none \
         --boards benchmarks/results/edges_improve.json  # this checkout on the stored boards
 
+``--brendan`` runs the other figure instead: Brendan Owen's sets with a share of their
+solution's cells emptied, completed by the improver beside Blackwood's search.
 ``--boards FILE`` reuses the boards of an earlier run (its JSON) instead of searching again.
 Wall-clock runs on a shared machine: the load and the CPU model are printed and stored with
 the figures; only the two improvers measured side by side in one run compare.
@@ -190,6 +192,48 @@ def print_table(boards: list[dict], results: list[dict], polish_s: float) -> Non
         )
 
 
+# --------------------------------------------------------------------------------------------
+# Brendan Owen's sets with cells emptied (--brendan): completion, beside the solver
+# --------------------------------------------------------------------------------------------
+
+DATA = ROOT / ".." / "shared" / "data" / "eternity2" / "benchmarks"
+BRENDAN = ["brendan_06x06", "brendan_08x08", "brendan_10x10", "brendan_12x12", "brendan_16x16"]
+
+
+def brendan(seeds: int, limit: float, fractions: list[float]) -> None:
+    """The improver completes boards with a share of their solution's cells emptied, side by
+    side with Blackwood's search given the kept cells as clues, both for at most ``limit`` s."""
+    import numpy as np
+
+    from rompicapo.edges.blackwood import search
+    from rompicapo.edges.improve import improve
+    from rompicapo.edges.puzzle import load_board, load_pieces
+
+    print(f"## Brendan's sets, random cells emptied: improver vs the solver, at most {limit:g} s\n")
+    print("| set | emptied | seed | start | holes filled | improver: final (s) | "
+          "solver with the rest pinned: final (s) | verified |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for name in BRENDAN:
+        puzzle = load_pieces(DATA / f"{name}_pieces.txt")
+        solution = load_board(DATA / f"{name}_solution.txt", puzzle)
+        for frac in fractions:
+            for seed in range(seeds):
+                partial = solution.copy()
+                rng = np.random.default_rng(seed)
+                partial.piece[rng.random((puzzle.rows, puzzle.cols)) < frac] = -1
+                imp = improve(partial, puzzle, time_limit=limit, seed=seed)
+                t_imp = imp.history[-1][0] if imp.solved else imp.solve_seconds
+                ref = search(puzzle, partial, time_limit=limit, seed=seed)
+                print(
+                    f"| {name} | {frac:.0%} ({puzzle.rows * puzzle.cols - partial.n_placed}) | "
+                    f"{seed} | {imp.score_before} | {imp.score_completed} | "
+                    f"{imp.score_after}/{puzzle.n_joints} ({t_imp:.2f}) | "
+                    f"{ref.score}/{puzzle.n_joints} ({ref.solve_seconds:.2f}) | "
+                    f"{imp.verify() and ref.verify()} |"
+                )
+    print(f"\nload after: {load()}\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3)
@@ -199,9 +243,21 @@ def main() -> None:
     ap.add_argument("--boards", default=None, help="reuse the boards of this results file")
     ap.add_argument("--json", default=str(RESULTS), help="where the results go")
     ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--brendan",
+        action="store_true",
+        help="instead: complete Brendan's sets with cells emptied (needs ../shared)",
+    )
+    ap.add_argument("--limit", type=float, default=20.0, help="seconds per Brendan run")
+    ap.add_argument("--fractions", default="0.5,0.9,1", help="shares of cells emptied")
     args = ap.parse_args()
     if args.worker:
         run_improver(args.worker, args.polish_seconds)
+        return
+    if args.brendan:
+        if not DATA.is_dir():
+            sys.exit("needs ../shared/data/eternity2/benchmarks beside the clone; not found")
+        brendan(1, args.limit, [float(x) for x in args.fractions.split(",")])
         return
     print(f"CPU: {cpu_model()}; commit {commit()}; load before: {load()}")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

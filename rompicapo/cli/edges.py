@@ -139,8 +139,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--acceptance",
         choices=("annealing", "lahc", "record", "hill"),
         default=None,
-        help="which repaired boards the search moves to: simulated annealing, late acceptance, "
-        "record-to-record travel, or only as good or better (default: see rompicapo.edges.improve)",
+        help="which repaired boards the search moves to: simulated annealing (default), late "
+        "acceptance, record-to-record travel, or only as good or better; the best board is kept",
     )
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"

@@ -244,16 +244,23 @@ def _take(cell, movable, mark, region, m):
 
 
 @njit(cache=True)
-def _cells(rng, movable, kind, anchor, size, region, mark):
-    """The anchor and random movable cells of its kind (inner, edge or corner), scattered."""
+def _scatter(rng, movable, kind, of_kind, size, region, mark, m):
+    """Random movable cells of kind ``of_kind`` added to ``region[0:m]`` up to ``size``."""
     n = movable.shape[0]
-    m = _take(anchor, movable, mark, region, 0)
     tries = 0
     while m < size and tries < 20 * size:
         tries += 1
         cell = _below(rng, n)
-        if kind[cell] == kind[anchor]:
+        if kind[cell] == of_kind:
             m = _take(cell, movable, mark, region, m)
+    return m
+
+
+@njit(cache=True)
+def _cells(rng, movable, kind, anchor, size, region, mark):
+    """The anchor and random movable cells of its kind (inner, edge or corner), scattered."""
+    m = _take(anchor, movable, mark, region, 0)
+    m = _scatter(rng, movable, kind, kind[anchor], size, region, mark, m)
     mark[region[:m]] = False
     return m
 
@@ -296,13 +303,7 @@ def _misfits(rng, movable, kind, anchor, ends, n_mis, size, region, mark):
         cell = ends[(first + j) % (2 * n_mis)]
         if kind[cell] == kind[anchor]:
             m = _take(cell, movable, mark, region, m)
-    n = movable.shape[0]
-    tries = 0
-    while m < size and tries < 20 * size:
-        tries += 1
-        cell = _below(rng, n)
-        if kind[cell] == kind[anchor]:
-            m = _take(cell, movable, mark, region, m)
+    m = _scatter(rng, movable, kind, kind[anchor], size, region, mark, m)
     mark[region[:m]] = False
     return m
 
