@@ -137,10 +137,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     im.add_argument(
         "--acceptance",
-        choices=("annealing", "lahc", "record", "hill"),
+        choices=("hill", "annealing", "lahc", "record"),
         default=None,
-        help="which repaired boards the search moves to: simulated annealing (default), late "
-        "acceptance, record-to-record travel, or only as good or better; the best board is kept",
+        help="which repaired boards the search moves to: only as good or better (hill, the "
+        "default), simulated annealing, late acceptance or record-to-record travel; the best "
+        "board is kept",
     )
     im.add_argument(
         "--allow-duplicates", action="store_true", help="accept sets that repeat pieces"

@@ -4,24 +4,26 @@ A backtracker stops where its last cells cannot be filled; the board it leaves h
 mismatched joints and perhaps holes. :func:`improve` takes such a board (complete or partial)
 and repeats:
 
-1. **destroy**: free a region of cells (never a clue) with one of five operators, each
+1. **destroy**: free a region of cells (never a clue) with one of six operators, each
    around an *anchor*, a cell of a random mismatched joint (a region touching no mismatched
    joint cannot score more): ``rectangle`` (a block of cells holding the anchor), ``cells``
    (the anchor and cells of its kind, inner, edge or corner, scattered over the board, so
    pieces can trade places), ``mismatches`` (a compact blob grown at random from both cells
-   of a mismatched joint), ``line`` (a stretch of the anchor's row or column) and ``border``
-   (a stretch of the frame, round its corners);
+   of a mismatched joint), ``line`` (a stretch of the anchor's row or column), ``border``
+   (a stretch of the frame, round its corners) and ``misfits`` (the cells of the anchor's
+   kind on other mismatched joints: the pieces that match least trade places);
 2. **repair**: put the freed pieces back by exact search (the numba kernel in
    ``_repair_kernel``: the region in most-constrained-first order, branch and bound on matched
    joints, at most ``repair_nodes`` nodes per repair), asking for the best arrangement that
-   moves a piece. Two repair methods: ``branch-and-bound`` (the region's best arrangement)
-   and ``target`` (only arrangements within a joint of the region's bound: a mismatch the
+   moves a piece. Three repair methods: ``branch-and-bound`` (the region's best arrangement)
+   ``target`` (only arrangements within a joint of the region's bound: a mismatch the
    bound does not foresee ends a branch at once, so the search goes deeper for the same
-   nodes);
+   nodes) and ``deep`` (a region ``DEEP_SIZE`` times larger, ``DEEP_NODES`` times the nodes);
 3. **accept** the repaired board or go back, by the ``acceptance`` criterion: ``hill``
    (as good as the current board or better: plateaus are crossed, valleys never),
    ``lahc`` (late acceptance, Burke and Bykov 2017: also as good as the board of
-   ``LAHC_LENGTH`` iterations ago) or ``annealing`` (a loss of ``d`` joints with probability
+   ``LAHC_LENGTH`` iterations ago), ``record`` (record-to-record travel: as good as the best
+   board minus ``DEVIATION``) or ``annealing`` (a loss of ``d`` joints with probability
    ``exp(-d / T)``, ``T`` cooling from ``T_START`` to ``T_END`` over the run). The best board
    met is kept and returned, so the result never scores less than the board given; after
    ``RETURN_AFTER`` iterations without a new best the search goes back to it.
@@ -83,7 +85,11 @@ from rompicapo.edges.puzzle import score as model_score
 __all__ = ["ACCEPTANCE", "NODE_CAP", "OPERATORS", "REPAIRS", "REPAIR_NODES", "ImproveResult",
            "improve"]  # fmt: skip
 
-DEFAULT_ACCEPTANCE = "annealing"
+# Default acceptance, by measurement (benchmarks/edges_improve.py's boards, 30 s, load 10-14,
+# ~8 s of CPU per run): hill, annealing, late acceptance and record-to-record all reach 462 on
+# the three boards; in 120 s hill reached 463, annealing 462. Accepting losses does not pay
+# within such budgets; the other criteria stay for longer runs.
+DEFAULT_ACCEPTANCE = "hill"
 
 # Nodes per repair. Many small repairs beat few deep ones (measured with the Python loop, 10 s
 # from the same start, final score by budget 500 / 1000 / 2000 / 5000 / 20000: Brendan 16x16
@@ -464,7 +470,8 @@ def improve(
     ``node_limit`` destroy-and-repair steps (this search's nodes are repairs; each repair
     searches at most ``repair_nodes`` nodes of the exact kernel), or until perfect.
     ``operators``: the destroy operators used (a subset of :data:`OPERATORS`);
-    ``acceptance``: ``"annealing"``, ``"lahc"`` or ``"hill"`` (see the module's text).
+    ``acceptance``: ``"hill"`` (default), ``"annealing"``, ``"lahc"`` or ``"record"`` (see
+    the module's text).
 
     ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
     board that puts another piece on a clue cell is an :class:`InputError`. The result is the
