@@ -78,7 +78,7 @@ from rompicapo.common import (
     seed_sequence,
 )
 from rompicapo.edges import _repair_kernel as RK
-from rompicapo.edges.improve_alns import ACCEPTANCE, OPERATORS, REPAIRS, AlnsSearch
+from rompicapo.edges.improve_alns import ACCEPTANCE, OPERATORS, REPAIRS, REPAIRS_ON, AlnsSearch
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems, validate
 from rompicapo.edges.puzzle import score as model_score
 
@@ -429,7 +429,7 @@ def _legacy_progress(
 
 
 def _check_arguments(
-    board: Board, puzzle: Puzzle, clues: Board | None, operators, acceptance: str
+    board: Board, puzzle: Puzzle, clues: Board | None, operators, acceptance: str, repairs
 ) -> None:
     if not isinstance(puzzle, Puzzle) or not isinstance(board, Board):
         raise InputError("improve() takes a Board and a Puzzle")
@@ -438,6 +438,8 @@ def _check_arguments(
     unknown = [op for op in ops if op not in OPERATORS]
     if unknown or not ops:
         raise InputError(f"operators must be among {', '.join(OPERATORS)}, got {operators!r}")
+    if isinstance(repairs, str) or not repairs or any(r not in REPAIRS for r in repairs):
+        raise InputError(f"repairs must be among {', '.join(REPAIRS)}, got {repairs!r}")
     if acceptance not in ACCEPTANCE:
         raise InputError(f"acceptance must be one of {', '.join(ACCEPTANCE)}, got {acceptance!r}")
     if clues is not None:
@@ -462,6 +464,7 @@ def improve(
     repair_nodes: int = REPAIR_NODES,
     operators: tuple[str, ...] = OPERATORS,
     acceptance: str = DEFAULT_ACCEPTANCE,
+    repairs: tuple[str, ...] = REPAIRS_ON,
     progress: ProgressCallback | None = None,
     on_progress: Callable[[dict], None] | None = None,
 ) -> ImproveResult:
@@ -469,7 +472,8 @@ def improve(
     ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
     ``node_limit`` destroy-and-repair steps (this search's nodes are repairs; each repair
     searches at most ``repair_nodes`` nodes of the exact kernel), or until perfect.
-    ``operators``: the destroy operators used (a subset of :data:`OPERATORS`);
+    ``operators``: the destroy operators used (a subset of :data:`OPERATORS`); ``repairs``:
+    the repair methods (a subset of :data:`REPAIRS`; ``"deep"`` is off by default);
     ``acceptance``: ``"hill"`` (default), ``"annealing"``, ``"lahc"`` or ``"record"`` (see
     the module's text).
 
@@ -488,7 +492,7 @@ def improve(
     max_iterations = check_node_limit(node_limit)
     seed = check_seed(seed) or 0
     callback = _legacy_progress(progress, on_progress)
-    _check_arguments(board, puzzle, clues, operators, acceptance)
+    _check_arguments(board, puzzle, clues, operators, acceptance, repairs)
     repair_nodes = check_int(repair_nodes, "repair_nodes", minimum=1, maximum=10**12)
     operators = tuple(operators) if isinstance(operators, (tuple, list)) else (operators,)
     compile_s = jit_warmup("edges.improve", _warm)
@@ -508,7 +512,8 @@ def improve(
     t0 = time.perf_counter() - deadline.elapsed()
     events = Progress(callback, unit="repairs")
     tables = (rep.rot_edges, rep.grey_mask, rep.ptype)
-    alns = AlnsSearch(puzzle, tables, movable, operators, acceptance, repair_nodes, rng)
+    alns = AlnsSearch(puzzle, tables, movable, operators, acceptance, repair_nodes, rng,
+                      tuple(repairs))  # fmt: skip
     interrupted = False
     score_completed = score_before
     history = [(0.0, score_before)]

@@ -15,11 +15,15 @@ import numpy as np
 from rompicapo.common import Progress
 from rompicapo.edges import _alns_kernel as AK
 
-__all__ = ["ACCEPTANCE", "OPERATORS", "REPAIRS", "AlnsSearch"]
+__all__ = ["ACCEPTANCE", "OPERATORS", "REPAIRS", "REPAIRS_ON", "AlnsSearch"]
 
 OPERATORS = ("rectangle", "cells", "mismatches", "line", "border", "misfits")  # ids 0..5
 REPAIRS = ("branch-and-bound", "target", "deep")  # kernel ids 0..2
 ACCEPTANCE = ("hill", "lahc", "annealing", "record")  # kernel ids 0..3
+# The repair methods drawn. "deep" stays off: at 20 times the nodes it halved the repairs per
+# second (benchmarks/results/edges_improve.json, d01f1ee: 9-14 k repairs in 30 s, main's
+# plain search 21 k) for no better score.
+REPAIRS_ON = ("branch-and-bound", "target")
 # Region sizes in cells: MIN_REGION keeps a repair able to move something (two cells can
 # swap); MAX_REGION bounds the per-node candidate scan (4 x cells options). Start sizes are
 # where repairs on Eternity II are still proven within REPAIR_NODES (measured; sizes adapt).
@@ -66,7 +70,8 @@ def _rim_cycle(rows: int, cols: int) -> np.ndarray:
 class AlnsSearch:
     """The search's state, as the kernel (``_alns_kernel.run``) reads and writes it."""
 
-    def __init__(self, puzzle, tables, movable, operators, acceptance, repair_nodes, rng) -> None:
+    def __init__(self, puzzle, tables, movable, operators, acceptance, repair_nodes, rng,
+                 repairs=REPAIRS_ON) -> None:  # fmt: skip
         """``tables``: ``(rot_edges, grey_mask, ptype)`` as the repair kernel takes them."""
         rows, cols, n = puzzle.rows, puzzle.cols, puzzle.rows * puzzle.cols
         self.rows, self.cols, self.perfect = rows, cols, puzzle.n_joints
@@ -82,7 +87,7 @@ class AlnsSearch:
         self.op_size = np.array([START_SIZE[op] for op in OPERATORS])
         self.op_stats = np.zeros(AK.N_OPS * AK.N_STATS, dtype=np.int64)
         self.op_seg = np.zeros(AK.N_OPS * 2)
-        self.rep_on = np.ones(AK.N_REPS, dtype=bool)
+        self.rep_on = np.array([rp in repairs for rp in REPAIRS])
         self.rep_weight = np.ones(AK.N_REPS)
         self.rep_stats = np.zeros(AK.N_REPS * AK.N_STATS, dtype=np.int64)
         self.rep_seg = np.zeros(AK.N_REPS * 2)
@@ -91,7 +96,7 @@ class AlnsSearch:
         i, f = self.ints, self.floats
         i[AK.I_PERFECT] = puzzle.n_joints
         i[AK.I_ACCEPT] = ACCEPTANCE.index(acceptance)
-        i[AK.I_RETURN] = RETURN_AFTER
+        i[AK.I_RETURN] = 0 if acceptance == "hill" else RETURN_AFTER  # hill never loses
         i[AK.I_DEVIATION] = DEVIATION
         i[AK.I_SEGMENT] = SEGMENT
         i[AK.I_REPAIR_NODES] = repair_nodes

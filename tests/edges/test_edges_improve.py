@@ -174,6 +174,13 @@ def test_damaged_generated_board_is_repaired_to_perfect(acceptance: str, seed: i
     assert res.acceptance == acceptance and res.iterations < 20_000
 
 
+def test_the_deep_repair_can_be_chosen() -> None:
+    puzzle, board = _damaged("6x6", 5, moved=5)
+    res = improve(board, puzzle, time_limit=None, node_limit=200, seed=1, repairs=("deep",))
+    assert res.verify() and list(res.repairs) == ["deep"]
+    assert res.repairs["deep"]["uses"] == res.iterations
+
+
 @pytest.mark.parametrize("op", OPERATORS)
 def test_each_operator_alone_keeps_the_rules_and_reports_its_weight(op: str) -> None:
     puzzle, board = _damaged("7x6", 3, moved=6)
@@ -182,7 +189,7 @@ def test_each_operator_alone_keeps_the_rules_and_reports_its_weight(op: str) -> 
     assert list(res.operators) == [op] and res.operators[op]["uses"] == res.iterations
     d = json.loads(json.dumps(res.to_dict()))
     assert d["operators"][op]["weight"] >= MIN_WEIGHT
-    assert set(d["repairs"]) == set(REPAIRS)
+    assert set(d["repairs"]) == {"branch-and-bound", "target"} < set(REPAIRS)
     assert sum(m["uses"] for m in d["repairs"].values()) == res.iterations
     assert d["acceptance"] == res.acceptance
 
@@ -272,6 +279,8 @@ def test_bad_input_is_a_one_line_error() -> None:
         improve(board, puzzle, time_limit=1, operators=("nope",))
     with pytest.raises(InputError, match="repair_nodes"):
         improve(board, puzzle, time_limit=1, repair_nodes=0)
+    with pytest.raises(InputError, match="repairs"):
+        improve(board, puzzle, time_limit=1, repairs=("nope",))
     with pytest.raises(InputError, match="acceptance"):
         improve(board, puzzle, time_limit=1, acceptance="greedy")
 
