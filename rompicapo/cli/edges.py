@@ -149,7 +149,15 @@ def _add_improve(sub: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="nodes per repair (default 2000; formerly --node-cap)",
+        help="nodes of exact search per repair (default 2000; formerly --node-cap)",
+    )
+    im.add_argument(
+        "--acceptance",
+        choices=("hill", "annealing", "lahc", "record"),
+        default=None,
+        help="which repaired boards the search moves to: only as good or better (hill, the "
+        "default), simulated annealing, late acceptance or record-to-record travel; the best "
+        "board is kept",
     )
     add_deprecated_flag(im, "--node-cap", "--repair-nodes", dest="repair_nodes",
                         type=positive_int, metavar="N")  # fmt: skip
@@ -354,6 +362,7 @@ def _improve(args) -> int:
             time_limit=time_left(args),
             node_limit=args.node_limit,
             repair_nodes=args.repair_nodes,
+            acceptance=args.acceptance,
             seed=args.seed,
             progress=live,
             out=args.out,

@@ -86,6 +86,15 @@ def _matches(rot_edges, p, r, need):
 
 
 @njit(cache=True)
+def _is_current(cell_piece, cell_rot, pos_cell, free, place_f, place_r, m):
+    for e in range(m):
+        cell = pos_cell[e]
+        if cell_piece[cell] != free[place_f[e]] or cell_rot[cell] != place_r[e]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def region_score(rows, cols, cell_piece, cell_rot, rot_edges, region, in_region):
     """Matched joints with at least one end in the region (each joint once)."""
     total = 0
@@ -125,6 +134,7 @@ def repair(
     out_piece,
     out_rot,
     counters,
+    skip_current=False,
 ):
     """Best arrangement of ``free`` on ``region`` scoring more than the region's current score
     plus ``floor_offset`` (matched joints with an end in the region), or, when ``slack`` is 0
@@ -139,7 +149,9 @@ def repair(
     stopped by the node cap: then nothing beats the best found). When something was found,
     ``out_cell[d]``, ``out_piece[d]``, ``out_rot[d]`` (``d`` in fill order) are the
     arrangement, and ``counters[R_BOUND]`` is the bound. The board arrays are read, never
-    written.
+    written. With ``skip_current`` the region's current arrangement is never returned (the
+    best arrangement that moves a piece: with a floor below the current score, a way off a
+    local optimum).
     """
     n = rows * cols
     m = region.shape[0]
@@ -224,7 +236,7 @@ def repair(
         suffix[d] = suffix[d + 1] + best_ext + earlier
     counters[R_BOUND] = suffix[0]
     if slack >= 0:
-        floor = suffix[0] - slack - 1
+        floor = max(floor, suffix[0] - slack - 1)
 
     # ---- depth-first branch and bound --------------------------------------------------------
     width = 4 * m
@@ -308,7 +320,13 @@ def repair(
             placed = True
             break
         if placed:
-            if d + 1 == m:
+            if (
+                d + 1 == m
+                and skip_current
+                and _is_current(cell_piece, cell_rot, pos_cell, free, place_f, place_r, m)
+            ):
+                pass  # the arrangement the board has: not a move
+            elif d + 1 == m:
                 # the bound check guarantees a better score than ``best``
                 best = score_at[d] + g
                 found = 1

@@ -216,6 +216,7 @@ def improve_board(
     time_limit: float | None = 30.0,
     node_limit: int | None = None,
     repair_nodes: int | None = None,
+    acceptance: str | None = None,
     seed: int | None = 0,
     progress: ProgressCallback | None = None,
     out: str | Path | None = None,
@@ -224,11 +225,11 @@ def improve_board(
 ):
     """:func:`rompicapo.edges.improve.improve` on ``board`` (a Board, a board file or a viewer
     URL) of ``pieces``; ``clues`` as in :func:`solve` (None: Eternity II's centre clue when
-    the board agrees with it). ``repair_nodes``: nodes per repair (the improver's
-    ``node_cap``; default 2000). ``out`` (checked first) receives the board; after Ctrl-C
+    the board agrees with it). ``repair_nodes`` (None: the default) and ``acceptance`` (None:
+    the default) as in ``improve``. ``out`` (checked first) receives the board; after Ctrl-C
     without ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names:
     ``seconds``, ``max_iterations``, ``node_cap``.)"""
-    from rompicapo.edges.improve import NODE_CAP, improve
+    from rompicapo.edges.improve import DEFAULT_ACCEPTANCE, REPAIR_NODES, improve
 
     check_time_limit(time_limit)
     puzzle = _puzzle(pieces, allow_duplicates)
@@ -242,8 +243,8 @@ def improve_board(
         check_board_path(interrupted_out.format(score=0), "board file for an interrupted run")
     res = improve(
         start, puzzle, time_limit=time_limit, node_limit=node_limit, seed=seed,
-        clues=clue_board, node_cap=NODE_CAP if repair_nodes is None else repair_nodes,
-        progress=progress,
+        clues=clue_board, repair_nodes=REPAIR_NODES if repair_nodes is None else repair_nodes,
+        acceptance=DEFAULT_ACCEPTANCE if acceptance is None else acceptance, progress=progress,
     )  # fmt: skip
     target = None if out is None else str(out)
     if target is None and res.interrupted and interrupted_out is not None:

@@ -4,29 +4,42 @@ A backtracker stops where its last cells cannot be filled; the board it leaves h
 mismatched joints and perhaps holes. :func:`improve` takes such a board (complete or partial)
 and repeats:
 
-1. **destroy**: free a region of cells (never a clue) with one of four operators, each
+1. **destroy**: free a region of cells (never a clue) with one of six operators, each
    around an *anchor*, a cell of a random mismatched joint (a region touching no mismatched
    joint cannot score more): ``rectangle`` (a block of cells holding the anchor), ``cells``
-   (the anchor and cells of its kind, inner or rim, scattered over the board, so pieces can
-   trade places), ``mismatches`` (a compact blob grown at random from both cells of the
-   joint) and ``line`` (a stretch of the anchor's row or column);
+   (the anchor and cells of its kind, inner, edge or corner, scattered over the board, so
+   pieces can trade places), ``mismatches`` (a compact blob grown at random from both cells
+   of a mismatched joint), ``line`` (a stretch of the anchor's row or column), ``border``
+   (a stretch of the frame, round its corners) and ``misfits`` (the cells of the anchor's
+   kind on other mismatched joints: the pieces that match least trade places);
 2. **repair**: put the freed pieces back by exact search (the numba kernel in
    ``_repair_kernel``: the region in most-constrained-first order, branch and bound on matched
-   joints, at most ``node_cap`` nodes per repair);
-3. **accept** the repair when it matches as many joints as before or more: improvements and
-   equal-score moves (which change the board and let the search drift across plateaus) are
-   kept, a worse board never is, so the score never goes down.
+   joints, at most ``repair_nodes`` nodes per repair), asking for the best arrangement that
+   moves a piece. Three repair methods: ``branch-and-bound`` (the region's best arrangement)
+   ``target`` (only arrangements within a joint of the region's bound: a mismatch the
+   bound does not foresee ends a branch at once, so the search goes deeper for the same
+   nodes) and ``deep`` (a region ``DEEP_SIZE`` times larger, ``DEEP_NODES`` times the nodes);
+3. **accept** the repaired board or go back, by the ``acceptance`` criterion: ``hill``
+   (as good as the current board or better: plateaus are crossed, valleys never),
+   ``lahc`` (late acceptance, Burke and Bykov 2017: also as good as the board of
+   ``LAHC_LENGTH`` iterations ago), ``record`` (record-to-record travel: as good as the best
+   board minus ``DEVIATION``) or ``annealing`` (a loss of ``d`` joints with probability
+   ``exp(-d / T)``, ``T`` cooling from ``T_START`` to ``T_END`` over the run). The best board
+   met is kept and returned, so the result never scores less than the board given; after
+   ``RETURN_AFTER`` iterations without a new best the search goes back to it.
 
-Adaptive weights (ALNS, Ropke and Pisinger 2006): the operator of each iteration is drawn
-with probability proportional to its weight. Each use earns a reward by outcome
-(``REWARD_IMPROVED`` for a better board, ``REWARD_MOVED`` for an equal board that changed,
-0 otherwise); every ``SEGMENT`` iterations each weight moves a fraction ``REACTION`` of the
-way to the operator's mean reward in that segment, never below ``MIN_WEIGHT``. Each operator's
-region size adapts too: it grows after a repair proven optimal and shrinks after a repair cut
-by the node cap, so repairs sit where the exact search just about finishes.
+Adaptive weights (ALNS, Ropke and Pisinger 2006): the operator and the repair method of each
+iteration are drawn with probability proportional to their weights. Each use earns a reward
+by outcome (``REWARD_BEST`` for a new best board, ``REWARD_BETTER`` for a better current
+board, ``REWARD_ACCEPTED`` for a move accepted at equal or lower score, 0 otherwise); every
+``SEGMENT`` iterations each weight moves a fraction ``REACTION`` of the way to the mean
+reward of the segment, never below ``MIN_WEIGHT``. Each operator's region size adapts too: it
+grows after a repair proven optimal and shrinks after a repair cut by ``repair_nodes``, so
+repairs sit where the exact search just about finishes. The loop runs in a numba kernel
+(``_alns_kernel``), in chunks of about ``CHUNK_SECONDS``.
 
 A partial board is first completed: its empty cells, a region of their own, get the unused
-pieces. The kernel first looks for a perfect fill; when its node cap leaves that open (many
+pieces. The kernel first looks for a perfect fill; when its node budget leaves that open (many
 holes), Blackwood's search for perfect boards runs with the placed pieces pinned; failing
 both, the kernel fills the holes to within 1, 2, ... joints of its bound, or best-first.
 
@@ -52,6 +65,7 @@ from rompicapo.common import (
     NotVerifiable,
     Progress,
     ProgressCallback,
+    ProgressEvent,
     SearchResult,
     Stopwatch,
     check_int,
@@ -63,33 +77,26 @@ from rompicapo.common import (
     seed_sequence,
 )
 from rompicapo.edges import _repair_kernel as RK
+from rompicapo.edges.improve_alns import ACCEPTANCE, OPERATORS, REPAIRS, REPAIRS_ON, AlnsSearch
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems, validate
 from rompicapo.edges.puzzle import score as model_score
 
-__all__ = ["NODE_CAP", "OPERATORS", "ImproveResult", "improve"]
+__all__ = ["ACCEPTANCE", "NODE_CAP", "OPERATORS", "REPAIRS", "REPAIR_NODES", "ImproveResult",
+           "improve"]  # fmt: skip
 
-OPERATORS = ("rectangle", "cells", "mismatches", "line")
+# Default acceptance, by measurement (benchmarks/edges_improve.py's boards, 30 s, load 10-14,
+# ~8 s of CPU per run): hill, annealing, late acceptance and record-to-record all reach 462 on
+# the three boards; in 120 s hill reached 463, annealing 462. Accepting losses does not pay
+# within such budgets; the other criteria stay for longer runs.
+DEFAULT_ACCEPTANCE = "hill"
 
-# Nodes per repair. Many small repairs beat few deep ones (measured here, 10 s from the same
-# start, final score by cap 500 / 1000 / 2000 / 5000 / 20000: Brendan 16x16 with 90 % of its
-# cells emptied 407 / 405 / 409 / 394 / 387; an empty Brendan 6x6 58 / 58 / 60 / 58 / 58;
-# Eternity II 462 for all); 2000 nodes are ~0.5 ms, ~1500 repairs a second on Eternity II,
-# and a region of a dozen scattered inner cells is still searched to the end.
-NODE_CAP = 2_000
-# Region sizes in cells: MIN_REGION keeps a repair able to move something (two cells can
-# swap); MAX_REGION bounds the per-node candidate scan (4 x cells options). Start sizes are
-# where repairs on Eternity II are still proven within NODE_CAP (measured; the sizes adapt).
-MIN_REGION = 2
-MAX_REGION = 40
-START_SIZE = {"rectangle": 9.0, "cells": 10.0, "mismatches": 8.0, "line": 8.0}
-SIZE_STEP = 0.5  # +0.5 after a proven repair, -0.5 after a capped one: ~half are proven
-# ALNS (Ropke and Pisinger's scheme, their rewards 33 and 9 for a new best and a better
-# solution; here an equal-score move that changed the board plays the "accepted" role).
-REWARD_IMPROVED = 33.0
-REWARD_MOVED = 9.0
-SEGMENT = 50  # iterations between weight updates: enough uses per operator to average
-REACTION = 0.2  # how far a weight moves to the segment's mean reward
-MIN_WEIGHT = 0.5  # every operator keeps >= ~5 % of the draws (rewards are 0..33)
+# Nodes per repair. Many small repairs beat few deep ones (measured with the Python loop, 10 s
+# from the same start, final score by budget 500 / 1000 / 2000 / 5000 / 20000: Brendan 16x16
+# with 90 % of its cells emptied 407 / 405 / 409 / 394 / 387; an empty Brendan 6x6
+# 58 / 58 / 60 / 58 / 58; Eternity II 462 for all); 2000 nodes are ~0.5 ms, and a region of a
+# dozen scattered inner cells is still searched to the end.
+REPAIR_NODES = 2_000
+NODE_CAP = REPAIR_NODES  # the earlier name
 # Completing a partial board: the holes are one region, given COMPLETION_NODES (an exact fill
 # of Blackwood's 6-10 holes takes ~10^4-10^5 nodes), but at most COMPLETION_WORK candidate
 # checks (a node scans 4 x holes candidates): ~0.5 s for any board.
@@ -105,7 +112,6 @@ TARGET_TRIES = 8
 # a perfect fill.
 SOLVER_SHARE = 0.25
 SOLVER_SECONDS = 5.0
-PROGRESS_SECONDS = 0.5
 
 
 # --------------------------------------------------------------------------------------------
@@ -119,11 +125,13 @@ class ImproveResult(SearchResult):
 
     ``score_before``: matched joints of the board given; ``score_completed``: after filling its
     holes (equal to ``score_before`` for a complete board); ``score_after``: the final board's.
-    ``operators``: per destroy operator, ``uses``, ``improved`` (repairs that raised the
-    score), ``moved`` (equal-score repairs that changed the board), ``gain`` (joints won),
-    ``nodes``, ``proven`` (repairs searched to the end), ``capped`` (cut by the node cap),
-    ``weight`` (final ALNS weight) and ``size`` (final region size). ``history``: ``(seconds,
-    score)`` at the start and at each improvement. ``counts``: ``iterations``, ``nodes``.
+    ``operators``: per destroy operator, ``uses``, ``improved`` (accepted repairs that raised
+    the current score), ``moved`` (accepted at equal score), ``worse`` (accepted lower),
+    ``best`` (repairs that gave a new best board), ``gain`` (joints won by those), ``nodes``,
+    ``proven`` (repairs searched to the end), ``capped`` (cut by ``repair_nodes``), ``weight``
+    (final ALNS weight) and ``size`` (final region size); ``repairs``: the same per repair
+    method (no ``size``). ``acceptance``: the criterion used. ``history``: ``(seconds, score)``
+    at the start and at each new best. ``counts``: ``iterations``, ``nodes``.
     """
 
     puzzle: Puzzle | None = None
@@ -135,6 +143,8 @@ class ImproveResult(SearchResult):
     score_after: int = 0
     iterations: int = 0
     operators: dict[str, dict] = field(default_factory=dict)
+    repairs: dict[str, dict] = field(default_factory=dict)
+    acceptance: str = DEFAULT_ACCEPTANCE
     history: list[tuple[float, int]] = field(default_factory=list)
     solved: bool = False
     interrupted: bool = False
@@ -232,6 +242,12 @@ class ImproveResult(SearchResult):
             f"{self.counts.get('nodes', 0):,} nodes in {self.solve_seconds:.1f} s; "
             f"verified {verified}\n"
         )
+        if self.operators:
+            line += (
+                f"{self.acceptance} acceptance; operators (weight, new bests): "
+                + ", ".join(f"{op} {o['weight']:g} {o['best']}" for op, o in self.operators.items())
+                + "\n"
+            )
         if self.out:
             return line + f"board written to {self.out}\n"
         if self.board is None:
@@ -268,8 +284,7 @@ def _piece_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @dataclass
 class _State:
-    """One board, flat; replaced as a whole on each accepted move (so Ctrl-C never sees half
-    a move)."""
+    """One board, flat (the holes filled, or the board given)."""
 
     piece: np.ndarray
     rot: np.ndarray
@@ -305,103 +320,6 @@ def _place_clues(board: Board, clues: Board, puzzle: Puzzle) -> Board:
             raise InputError(f"clue piece {k + 1} of cell ({r}, {c}) is on the board at {used[k]}")
         out.piece[r, c], out.rotation[r, c] = k, rot
     return out
-
-
-# --------------------------------------------------------------------------------------------
-# Destroy operators: each returns the cells to free (never a clue cell)
-# --------------------------------------------------------------------------------------------
-
-
-class _Destroy:
-    def __init__(self, rows: int, cols: int, movable: np.ndarray, rot_edges: np.ndarray):
-        self.rows, self.cols = rows, cols
-        self.movable = movable  # bool per cell: not a clue
-        self.rot_edges = rot_edges.reshape(-1, 4, 4)
-        cells = np.arange(rows * cols)
-        r, c = np.divmod(cells, cols)
-        rim = (r == 0) | (r == rows - 1) | (c == 0) | (c == cols - 1)
-        self.inner = cells[movable & ~rim]
-        self.rim = cells[movable & rim]
-        self.all = cells[movable]
-
-    def _free(self, cells: np.ndarray) -> np.ndarray:
-        cells = np.unique(cells)
-        return cells[self.movable[cells]]
-
-    def anchor(self, rng: np.random.Generator, state: _State) -> int:
-        """A movable cell of a random mismatched joint (a random movable cell when none):
-        a region that touches no mismatched joint cannot score more, so every region
-        holds an anchor."""
-        a, b = self.mismatched_cells(state)
-        ends = np.concatenate([a, b])
-        ends = ends[self.movable[ends]]
-        pool = ends if len(ends) else self.all
-        return int(pool[rng.integers(len(pool))])
-
-    def rectangle(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
-        ar, ac = divmod(self.anchor(rng, state), self.cols)
-        h = int(rng.integers(1, min(self.rows, size) + 1))
-        w = min(self.cols, max(1, round(size / h)))
-        r0 = int(rng.integers(max(0, ar - h + 1), min(ar, self.rows - h) + 1))
-        c0 = int(rng.integers(max(0, ac - w + 1), min(ac, self.cols - w) + 1))
-        rr, cc = np.meshgrid(np.arange(r0, r0 + h), np.arange(c0, c0 + w), indexing="ij")
-        return self._free((rr * self.cols + cc).ravel())
-
-    def cells(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
-        """The anchor and random cells of its kind (inner or rim), where its piece could go."""
-        anchor = self.anchor(rng, state)
-        pool = self.rim if np.isin(anchor, self.rim) else self.inner
-        pool = pool[pool != anchor]
-        others = rng.choice(pool, size=min(size - 1, len(pool)), replace=False)
-        return self._free(np.append(others, anchor))
-
-    def line(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
-        ar, ac = divmod(self.anchor(rng, state), self.cols)
-        if rng.random() < 0.5:
-            length = min(size, self.cols)
-            c0 = int(rng.integers(max(0, ac - length + 1), min(ac, self.cols - length) + 1))
-            cells = ar * self.cols + np.arange(c0, c0 + length)
-        else:
-            length = min(size, self.rows)
-            r0 = int(rng.integers(max(0, ar - length + 1), min(ar, self.rows - length) + 1))
-            cells = np.arange(r0, r0 + length) * self.cols + ac
-        return self._free(cells)
-
-    def mismatched_cells(self, state: _State) -> tuple[np.ndarray, np.ndarray]:
-        """The two cells of every mismatched joint (``a[i]``, ``b[i]``)."""
-        rows, cols = self.rows, self.cols
-        shown = self.rot_edges[state.piece, state.rot].reshape(rows, cols, 4)
-        idx = np.arange(rows * cols).reshape(rows, cols)
-        h = shown[:, :-1, 1] != shown[:, 1:, 3]
-        v = shown[:-1, :, 2] != shown[1:, :, 0]
-        a = np.concatenate([idx[:, :-1][h], idx[:-1, :][v]])
-        b = np.concatenate([idx[:, 1:][h], idx[1:, :][v]])
-        return a, b
-
-    def mismatches(self, rng: np.random.Generator, size: int, state: _State) -> np.ndarray:
-        """A compact blob grown from the two cells of one random mismatched joint."""
-        a, b = self.mismatched_cells(state)
-        if len(a) == 0:
-            return self.rectangle(rng, size, state)
-        i = int(rng.integers(len(a)))
-        chosen = {cell for cell in (int(a[i]), int(b[i])) if self.movable[cell]}
-        frontier = list(chosen)
-        while len(chosen) < size and frontier:
-            cell = frontier[int(rng.integers(len(frontier)))]
-            r, c = divmod(cell, self.cols)
-            around = [
-                rr * self.cols + cc
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                if 0 <= rr < self.rows and 0 <= cc < self.cols
-            ]
-            around = [nb for nb in around if self.movable[nb] and nb not in chosen]
-            if not around:
-                frontier.remove(cell)
-                continue
-            nb = around[int(rng.integers(len(around)))]
-            chosen.add(nb)
-            frontier.append(nb)
-        return np.array(sorted(chosen), dtype=np.int64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,55 +391,52 @@ class _Repairer:
 
 
 def _warm() -> None:
-    """Compile the kernel on a 3x3 board (every cell freed)."""
+    """Compile the kernels on a 3x3 board (every cell freed, then a few iterations)."""
     from rompicapo.edges.generate import generate
 
     puzzle, solution = generate(3, 3, frame_colours=1, inner_colours=2, seed=0)
     piece = solution.piece.ravel().astype(np.int64)
     state = _State(piece, solution.rotation.ravel().astype(np.int64), 0)
-    _Repairer(puzzle)(state, np.arange(9), piece.copy(), np.random.default_rng(0), 100, -1)
+    rep = _Repairer(puzzle)
+    rep(state, np.arange(9), piece.copy(), np.random.default_rng(0), 100, -1)
+    tables = (rep.rot_edges, rep.grey_mask, rep.ptype)
+    alns = AlnsSearch(puzzle, tables, np.ones(9, dtype=bool), OPERATORS, "hill", 100,
+                      np.random.default_rng(0))  # fmt: skip
+    alns.start(piece, state.rot, puzzle.n_joints - 1)
+    alns.run(20)
 
 
-@renamed_keywords(seconds="time_limit", max_iterations="node_limit")
-def improve(
-    board: Board,
-    puzzle: Puzzle,
-    *,
-    time_limit: float | None = 30.0,
-    seed: int | None = 0,
-    clues: Board | None = None,
-    node_limit: int | None = None,
-    node_cap: int = NODE_CAP,
-    operators: tuple[str, ...] = OPERATORS,
-    progress: ProgressCallback | None = None,
-    on_progress: Callable[[dict], None] | None = None,
-) -> ImproveResult:
-    """Improve ``board`` (complete, or partial: its holes are filled first) for
-    ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
-    ``node_limit`` destroy-and-repair steps (this search's nodes are repairs; each repair
-    searches at most ``node_cap`` nodes of the exact kernel), or until perfect. Old keyword
-    names: ``seconds``, ``max_iterations``.
+def _from_dict_callback(on_progress: Callable[[dict], None]) -> ProgressCallback:
+    """The dict callback of earlier releases (``on_progress``) as a ``progress`` callback fed
+    from the same events."""
+    if not callable(on_progress):
+        raise InputError(f"on_progress must be a callable, got {type(on_progress).__name__}")
 
-    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
-    board that puts another piece on a clue cell is an :class:`InputError`. The score never
-    goes down and the board stays valid (each piece once, grey exactly on the rim). Ctrl-C
-    ends the search and returns the best board so far (``interrupted``). ``progress`` receives
-    :class:`~rompicapo.common.ProgressEvent` objects (``done``: repairs; ``best``: the score)
-    about every half second; ``on_progress``, the earlier callback, a dict (seconds,
-    iterations, score, max_score). Same seed and ``node_limit`` without a time limit: same
-    board.
-    """
-    deadline = Deadline(check_time_limit(time_limit))
-    seconds = deadline.time_limit
-    max_iterations = check_node_limit(node_limit)
-    seed = check_seed(seed) or 0
+    def as_dict(event: ProgressEvent) -> None:
+        if event.kind in ("progress", "best") and event.counts:
+            on_progress(
+                {"seconds": event.elapsed, "iterations": int(event.done),
+                 "score": event.counts.get("score", 0),
+                 "max_score": event.counts.get("max_score", 0)}
+            )  # fmt: skip
+
+    return as_dict
+
+
+def _check_arguments(
+    board: Board, puzzle: Puzzle, clues: Board | None, operators, acceptance: str, repairs
+) -> None:
     if not isinstance(puzzle, Puzzle) or not isinstance(board, Board):
         raise InputError("improve() takes a Board and a Puzzle")
     validate(board, puzzle, complete=False)
-    node_cap = check_int(node_cap, "node_cap", minimum=1, maximum=10**12)
-    unknown = [op for op in operators if op not in OPERATORS]
-    if unknown or not operators:
+    ops = tuple(operators) if isinstance(operators, (tuple, list)) else (operators,)
+    unknown = [op for op in ops if op not in OPERATORS]
+    if unknown or not ops:
         raise InputError(f"operators must be among {', '.join(OPERATORS)}, got {operators!r}")
+    if isinstance(repairs, str) or not repairs or any(r not in REPAIRS for r in repairs):
+        raise InputError(f"repairs must be among {', '.join(REPAIRS)}, got {repairs!r}")
+    if acceptance not in ACCEPTANCE:
+        raise InputError(f"acceptance must be one of {', '.join(ACCEPTANCE)}, got {acceptance!r}")
     if clues is not None:
         if (clues.rows, clues.cols) != (puzzle.rows, puzzle.cols):
             raise InputError(
@@ -530,7 +445,56 @@ def improve(
         cp = rule_problems(clues, puzzle, complete=False)
         if cp:
             raise InputError(f"clues: {cp[0]}")
-    compile_s = jit_warmup("edges.repair", _warm)
+
+
+@renamed_keywords(
+    seconds="time_limit",
+    max_iterations="node_limit",
+    node_cap="repair_nodes",
+    on_progress=("progress", _from_dict_callback),
+)
+def improve(
+    board: Board,
+    puzzle: Puzzle,
+    *,
+    time_limit: float | None = 30.0,
+    seed: int | None = 0,
+    clues: Board | None = None,
+    node_limit: int | None = None,
+    repair_nodes: int = REPAIR_NODES,
+    operators: tuple[str, ...] = OPERATORS,
+    acceptance: str = DEFAULT_ACCEPTANCE,
+    repairs: tuple[str, ...] = REPAIRS_ON,
+    progress: ProgressCallback | None = None,
+) -> ImproveResult:
+    """Improve ``board`` (complete, or partial: its holes are filled first) for
+    ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
+    ``node_limit`` destroy-and-repair steps (this search's nodes are repairs; each repair
+    searches at most ``repair_nodes`` nodes of the exact kernel), or until perfect.
+    ``operators``: the destroy operators used (a subset of :data:`OPERATORS`); ``repairs``:
+    the repair methods (a subset of :data:`REPAIRS`; ``"deep"`` is off by default);
+    ``acceptance``: ``"hill"`` (default), ``"annealing"``, ``"lahc"`` or ``"record"`` (see
+    the module's text).
+
+    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
+    board that puts another piece on a clue cell is an :class:`InputError`. The result is the
+    best board met: its score is never below the board given, and it is valid (each piece
+    once, grey exactly on the rim). Ctrl-C ends the search and returns the best board so far
+    (``interrupted``). ``progress`` receives :class:`~rompicapo.common.ProgressEvent` objects
+    (``done``: repairs; ``best``: the best score; ``counts``: iterations, nodes, score,
+    current, max_score; ``message``: the operators' weights). Same seed and ``node_limit``
+    without a time limit: same board. Deprecated names: ``seconds``, ``max_iterations``,
+    ``node_cap`` (now ``repair_nodes``), ``on_progress`` (a dict callback; use
+    ``progress``).
+    """
+    deadline = Deadline(check_time_limit(time_limit))
+    max_iterations = check_node_limit(node_limit)
+    seed = check_seed(seed) or 0
+    callback = progress
+    _check_arguments(board, puzzle, clues, operators, acceptance, repairs)
+    repair_nodes = check_int(repair_nodes, "repair_nodes", minimum=1, maximum=10**12)
+    operators = tuple(operators) if isinstance(operators, (tuple, list)) else (operators,)
+    compile_s = jit_warmup("edges.improve", _warm)
     rows, cols, n = puzzle.rows, puzzle.cols, puzzle.rows * puzzle.cols
     rng = np.random.default_rng(seed if seed >= 0 else seed_sequence(seed))
     score_before = model_score(board, puzzle)
@@ -543,76 +507,47 @@ def improve(
     piece = work.piece.ravel().astype(np.int64)
     rot = np.where(piece >= 0, work.rotation.ravel(), 0).astype(np.int64)
     state = _State(piece, rot, model_score(work, puzzle))
-    total_nodes = 0
     # the clock of the time limit started at the call (compilation above included)
     t0 = time.perf_counter() - deadline.elapsed()
-    history = [(0.0, score_before)]
-    events = Progress(progress, unit="repairs")
-
-    def report(info: dict) -> None:
-        counts = {k: int(v) for k, v in info.items() if k != "seconds"}
-        events.update(info["iterations"], counts=counts)
-        if info["score"] > (-1 if events.best_value is None else events.best_value):
-            events.best(info["score"], counts=counts)
-        if on_progress is not None:
-            on_progress(info)
-
-    stats = {
-        op: {
-            "uses": 0, "improved": 0, "moved": 0, "gain": 0, "nodes": 0, "proven": 0,
-            "capped": 0, "weight": 1.0, "size": START_SIZE[op],
-        }
-        for op in operators
-    }  # fmt: skip
+    events = Progress(callback, unit="repairs")
+    tables = (rep.rot_edges, rep.grey_mask, rep.ptype)
+    alns = AlnsSearch(puzzle, tables, movable, operators, acceptance, repair_nodes, rng,
+                      tuple(repairs))  # fmt: skip
     interrupted = False
-    iterations = 0
     score_completed = score_before
+    history = [(0.0, score_before)]
     with Stopwatch() as sw:
         try:
             holes = np.nonzero(state.piece < 0)[0]
             if len(holes):
+                seconds = deadline.time_limit
                 solver_s = SOLVER_SHARE * seconds if seconds is not None else SOLVER_SECONDS
                 state, nodes = _fill_holes(state, holes, puzzle, rep, rng, solver_s, seed)
-                total_nodes += nodes
+                alns.nodes_before = nodes
             score_completed = state.score
             if score_completed > score_before:
                 history.append((time.perf_counter() - t0, score_completed))
-            state, iterations, total_nodes = _search(
-                state, rep, _Destroy(rows, cols, movable, rep.rot_edges), stats, rng,
-                seconds, max_iterations, node_cap, puzzle.n_joints, t0, history, report,
-                total_nodes,
-            )  # fmt: skip
-        except _Interrupted as stop:
+            alns.start(state.piece, state.rot, state.score)
+            alns.search(deadline.time_limit, max_iterations, t0, history, events)
+        except KeyboardInterrupt:
             interrupted = True
-            state, iterations, total_nodes = stop.state, stop.iterations, stop.nodes
-        except KeyboardInterrupt:  # while the holes were being filled
-            interrupted = True
-    if state.score >= score_before and (state.piece >= 0).all():
-        out, after = _to_board(state, rows, cols), state.score
+    found = alns.best()
+    best = None if found is None else _State(*found)
+    if best is None and (state.piece >= 0).all():
+        best = state  # stopped between the hole filling and the search
+    if best is not None and best.score >= score_before:
+        out, after = _to_board(best, rows, cols), best.score
     else:  # interrupted before the holes were filled
         out, after = start.copy(), score_before
-    events.finish(counts={"iterations": iterations, "nodes": total_nodes})
-    for op in stats.values():
-        op["weight"] = round(op["weight"], 3)
-        op["size"] = round(op["size"], 1)
+    counts = {"iterations": alns.iterations, "nodes": alns.nodes}
+    events.finish(counts={**counts, "score": after, "max_score": puzzle.n_joints})
     return ImproveResult(
-        solve_seconds=sw.seconds,
-        compile_seconds=compile_s,
-        counts={"iterations": iterations, "nodes": total_nodes},
-        puzzle=puzzle,
-        board=out,
-        start=start,
-        clues=clues,
-        score_before=score_before,
-        score_completed=score_completed,
-        score_after=after,
-        iterations=iterations,
-        operators=stats,
-        history=history,
-        solved=after == puzzle.n_joints,
-        interrupted=interrupted,
-        seed=seed,
-    )
+        solve_seconds=sw.seconds, compile_seconds=compile_s, counts=counts, puzzle=puzzle,
+        board=out, start=start, clues=clues, score_before=score_before,
+        score_completed=score_completed, score_after=after, iterations=alns.iterations,
+        operators=alns.operator_stats(), repairs=alns.repair_stats(), acceptance=acceptance,
+        history=history, solved=after == puzzle.n_joints, interrupted=interrupted, seed=seed,
+    )  # fmt: skip
 
 
 def _fill_holes(
@@ -676,89 +611,3 @@ def _joints_touching(state: _State, cells: np.ndarray, rows: int, cols: int) -> 
     h = (grid_in[:, :-1] | grid_in[:, 1:]) & grid_f[:, :-1] & grid_f[:, 1:]
     v = (grid_in[:-1, :] | grid_in[1:, :]) & grid_f[:-1, :] & grid_f[1:, :]
     return int(h.sum() + v.sum())
-
-
-class _Interrupted(Exception):
-    def __init__(self, state: _State, iterations: int, nodes: int):
-        self.state, self.iterations, self.nodes = state, iterations, nodes
-
-
-def _search(
-    state: _State,
-    rep: _Repairer,
-    destroy: _Destroy,
-    stats: dict[str, dict],
-    rng: np.random.Generator,
-    seconds: float | None,
-    max_iterations: int | None,
-    node_cap: int,
-    perfect: int,
-    t0: float,
-    history: list[tuple[float, int]],
-    on_progress: Callable[[dict], None] | None,
-    total_nodes: int,
-) -> tuple[_State, int, int]:
-    names = list(stats)
-    segment = {op: [0.0, 0] for op in names}  # reward sum, uses in this segment
-    max_size = min(MAX_REGION, len(destroy.all))
-    iterations = 0
-    last_report = t0
-    try:
-        while state.score < perfect and len(destroy.all) >= MIN_REGION:
-            now = time.perf_counter()
-            if seconds is not None and now - t0 >= seconds:
-                break
-            if max_iterations is not None and iterations >= max_iterations:
-                break
-            if on_progress is not None and now - last_report >= PROGRESS_SECONDS:
-                last_report = now
-                on_progress(
-                    {"seconds": now - t0, "iterations": iterations, "score": state.score,
-                     "max_score": perfect}
-                )  # fmt: skip
-            weights = np.array([stats[op]["weight"] for op in names])
-            op = names[int(rng.choice(len(names), p=weights / weights.sum()))]
-            st = stats[op]
-            size = int(min(max_size, max(MIN_REGION, round(st["size"]))))
-            region = getattr(destroy, op)(rng, size, state)
-            iterations += 1
-            st["uses"] += 1
-            segment[op][1] += 1
-            if len(region) < MIN_REGION:
-                continue
-            new, nodes, proven = rep(state, region, state.piece[region], rng, node_cap, -1)
-            total_nodes += nodes
-            st["nodes"] += nodes
-            if proven:
-                st["proven"] += 1
-                st["size"] = min(max_size, st["size"] + SIZE_STEP)
-            else:
-                st["capped"] += 1
-                st["size"] = max(MIN_REGION, st["size"] - SIZE_STEP)
-            reward = 0.0
-            if new is not None:
-                if new.score > state.score:
-                    st["improved"] += 1
-                    st["gain"] += new.score - state.score
-                    reward = REWARD_IMPROVED
-                    history.append((time.perf_counter() - t0, new.score))
-                    state = new
-                elif not (
-                    np.array_equal(new.piece, state.piece) and np.array_equal(new.rot, state.rot)
-                ):
-                    st["moved"] += 1
-                    reward = REWARD_MOVED
-                    state = new
-            segment[op][0] += reward
-            if iterations % SEGMENT == 0:
-                for name in names:
-                    total, uses = segment[name]
-                    if uses:
-                        w = stats[name]["weight"]
-                        stats[name]["weight"] = max(
-                            MIN_WEIGHT, (1 - REACTION) * w + REACTION * total / uses
-                        )
-                    segment[name] = [0.0, 0]
-    except KeyboardInterrupt:
-        raise _Interrupted(state, iterations, total_nodes) from None
-    return state, iterations, total_nodes

@@ -17,10 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rompicapo.cli import main
-from rompicapo.common import InputError
+from rompicapo.common import InputError, ProgressEvent
 from rompicapo.edges import _repair_kernel as RK
+from rompicapo.edges import make_puzzle
 from rompicapo.edges.generate import generate
-from rompicapo.edges.improve import _piece_tables, improve
+from rompicapo.edges.improve import OPERATORS, REPAIRS, _piece_tables, improve
+from rompicapo.edges.improve_alns import MIN_WEIGHT
 from rompicapo.edges.puzzle import Board, load_board, load_pieces, save_board, score
 from rompicapo.edges.verify import board_problems, count_matched_joints
 
@@ -127,14 +129,69 @@ def test_improver_never_lowers_the_score_nor_breaks_the_rules(rows, cols, seed, 
             assert (res.board.piece[r, c], res.board.rotation[r, c]) == (k, rot)
 
 
-def test_same_seed_same_board() -> None:
+@pytest.mark.parametrize("acceptance", ["annealing", "lahc"])
+def test_same_seed_same_board(acceptance: str) -> None:
     puzzle, board, _ = _scrambled(6, 6, seed=11)
-    a = improve(board, puzzle, time_limit=None, node_limit=60, seed=5)
-    b = improve(board, puzzle, time_limit=None, node_limit=60, seed=5)
+    a = improve(board, puzzle, time_limit=None, node_limit=60, seed=5, acceptance=acceptance)
+    b = improve(board, puzzle, time_limit=None, node_limit=60, seed=5, acceptance=acceptance)
     assert a.board == b.board and a.score_after == b.score_after
     ops = a.operators
     assert sum(o["uses"] for o in ops.values()) == a.iterations == 60
     assert a.counts["nodes"] == sum(o["nodes"] for o in ops.values())
+
+
+def _damaged(size: str, seed: int, moved: int):
+    """A generated puzzle (make_puzzle) and its solution with ``moved`` cells of each kind
+    (inner, edge) traded among themselves and turned at random (grey kept on the rim)."""
+    made = make_puzzle(size, frame_colours=2, inner_colours=4, seed=seed)
+    puzzle, board = made.puzzle, made.solution.copy()
+    rows, cols = puzzle.rows, puzzle.cols
+    _, grey, _ = _piece_tables(puzzle)
+    rng = np.random.default_rng(seed)
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    kind = (r == 0).astype(int) + (r == rows - 1) + (c == 0) + (c == cols - 1)
+    for k in (0, 1):
+        cells = rng.permutation(np.nonzero(kind == k)[0])[:moved]
+        pieces = board.piece.ravel()[cells].copy()[::-1]
+        for cell, p in zip(cells.tolist(), pieces.tolist(), strict=True):
+            rr, cc = divmod(cell, cols)
+            rim = (rr == 0) | ((cc == cols - 1) << 1) | ((rr == rows - 1) << 2) | ((cc == 0) << 3)
+            turns = [t for t in range(4) if grey[p * 4 + t] == rim]
+            board.piece[rr, cc], board.rotation[rr, cc] = p, turns[int(rng.integers(len(turns)))]
+    return puzzle, board
+
+
+@pytest.mark.parametrize("acceptance", ["annealing", "lahc", "hill"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_damaged_generated_board_is_repaired_to_perfect(acceptance: str, seed: int) -> None:
+    # 6x6, 2 + 4 colours: 5 inner and 5 edge pieces out of place; a perfect board exists (the
+    # solution), every criterion finds one and stops there
+    puzzle, board = _damaged("6x6", seed, moved=5)
+    assert score(board, puzzle) < puzzle.n_joints
+    res = improve(board, puzzle, time_limit=None, node_limit=20_000, seed=seed,
+                  acceptance=acceptance)  # fmt: skip
+    assert res.solved and res.score_after == puzzle.n_joints == 60 and res.verify()
+    assert res.acceptance == acceptance and res.iterations < 20_000
+
+
+def test_the_deep_repair_can_be_chosen() -> None:
+    puzzle, board = _damaged("6x6", 5, moved=5)
+    res = improve(board, puzzle, time_limit=None, node_limit=200, seed=1, repairs=("deep",))
+    assert res.verify() and list(res.repairs) == ["deep"]
+    assert res.repairs["deep"]["uses"] == res.iterations
+
+
+@pytest.mark.parametrize("op", OPERATORS)
+def test_each_operator_alone_keeps_the_rules_and_reports_its_weight(op: str) -> None:
+    puzzle, board = _damaged("7x6", 3, moved=6)
+    res = improve(board, puzzle, time_limit=None, node_limit=300, seed=4, operators=(op,))
+    assert res.verify() and res.score_after >= res.score_before
+    assert list(res.operators) == [op] and res.operators[op]["uses"] == res.iterations
+    d = json.loads(json.dumps(res.to_dict()))
+    assert d["operators"][op]["weight"] >= MIN_WEIGHT
+    assert set(d["repairs"]) == {"branch-and-bound", "target"} < set(REPAIRS)
+    assert sum(m["uses"] for m in d["repairs"].values()) == res.iterations
+    assert d["acceptance"] == res.acceptance
 
 
 def test_scrambled_board_is_improved_to_perfect() -> None:
@@ -150,14 +207,38 @@ def test_ctrl_c_returns_the_best_board_so_far() -> None:
     puzzle, board, _ = _scrambled(12, 12, seed=9, colours=(4, 12))
     calls = []
 
-    def interrupt(progress: dict) -> None:  # the progress callback runs inside the loop
-        calls.append(progress)
-        raise KeyboardInterrupt
+    def interrupt(event: ProgressEvent) -> None:  # the progress callback runs inside the loop
+        if event.counts:
+            calls.append(event)
+            raise KeyboardInterrupt
 
-    res = improve(board, puzzle, time_limit=None, seed=0, on_progress=interrupt)
+    res = improve(board, puzzle, time_limit=None, seed=0, progress=interrupt)
     assert res.interrupted and len(calls) == 1 and res.verify()
     assert res.score_after == score(res.board, puzzle) >= res.score_before
-    assert res.score_after == calls[0]["score"]
+    assert res.score_after == calls[0].counts["score"]
+
+
+def test_on_progress_still_works_with_a_warning() -> None:
+    # the earlier dict callback, kept for one release beside progress=
+    puzzle, board, _ = _scrambled(8, 8, seed=4, colours=(3, 6))
+    seen: list[dict] = []
+    with pytest.warns(DeprecationWarning, match="progress="):
+        res = improve(board, puzzle, time_limit=None, node_limit=300, seed=0,
+                      on_progress=seen.append)  # fmt: skip
+    assert seen and res.verify()
+    with pytest.raises(InputError, match="not both"):  # one callback, under one of its names
+        improve(board, puzzle, node_limit=3, on_progress=seen.append, progress=print)
+    assert set(seen[0]) == {"seconds", "iterations", "score", "max_score"}
+    assert seen[-1]["max_score"] == puzzle.n_joints
+    assert all(s["score"] <= res.score_after for s in seen)
+
+
+def test_node_cap_is_the_old_name_of_repair_nodes() -> None:
+    puzzle, board, _ = _scrambled(6, 6, seed=11)
+    new = improve(board, puzzle, time_limit=None, node_limit=40, seed=1, repair_nodes=300)
+    with pytest.warns(DeprecationWarning, match="repair_nodes"):
+        old = improve(board, puzzle, time_limit=None, node_limit=40, seed=1, node_cap=300)
+    assert old.board == new.board and old.counts == new.counts
 
 
 def test_perfect_completion_of_a_partial_brendan_board() -> None:
@@ -197,8 +278,12 @@ def test_bad_input_is_a_one_line_error() -> None:
             improve(board, puzzle, time_limit=1, clues=clues)
     with pytest.raises(InputError, match="operators"):
         improve(board, puzzle, time_limit=1, operators=("nope",))
-    with pytest.raises(InputError, match="node_cap"):
-        improve(board, puzzle, time_limit=1, node_cap=0)
+    with pytest.raises(InputError, match="repair_nodes"):
+        improve(board, puzzle, time_limit=1, repair_nodes=0)
+    with pytest.raises(InputError, match="repairs"):
+        improve(board, puzzle, time_limit=1, repairs=("nope",))
+    with pytest.raises(InputError, match="acceptance"):
+        improve(board, puzzle, time_limit=1, acceptance="greedy")
 
 
 # --------------------------------------------------------------------------------------------
