@@ -47,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from rompicapo.cli.edges_study import register_study
 
     register_study(sub)
+    __import__("rompicapo.cli.edges_hunt", fromlist=["register_hunt"]).register_hunt(sub)
 
     s = sub.add_parser("solve", help="search for the best board (Blackwood's algorithm)")
     s.add_argument("pieces", metavar="PIECES", help="pieces file, or 'eternity2'")

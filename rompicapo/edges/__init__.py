@@ -28,5 +28,15 @@ from rompicapo.edges.api import (
     viewer_url,
 )
 from rompicapo.edges.generate import make_puzzle
+from rompicapo.edges.hunt import HuntSettings, hunt
 
-__all__ = ["improve_board", "make_puzzle", "render_board", "score_board", "solve", "viewer_url"]
+__all__ = [
+    "HuntSettings",
+    "hunt",
+    "improve_board",
+    "make_puzzle",
+    "render_board",
+    "score_board",
+    "solve",
+    "viewer_url",
+]
