@@ -44,6 +44,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "HuntDbError",
     "check_hunt_path",
+    "hunt_best",
     "hunt_status",
     "open_hunt",
     "puzzle_hash",
@@ -435,3 +436,21 @@ def hunt_status(path: str | Path) -> dict:
             )
         ),
     }
+
+
+def hunt_best(path: str | Path) -> tuple[Puzzle, Board | None]:
+    """A hunt file's puzzle and best board (None before the first), read-only."""
+    from rompicapo.edges.puzzle import placements_board
+
+    conn = open_hunt(path, readonly=True)
+    try:
+        puzzle = puzzle_of(read_meta(conn))
+        row = conn.execute(
+            "SELECT placements FROM boards WHERE kind = 'best' ORDER BY score DESC, id LIMIT 1"
+        ).fetchone()
+    finally:
+        conn.close()
+    if row is None:
+        return puzzle, None
+    placements = loads_json(row[0], "a board of the hunt")
+    return puzzle, placements_board(puzzle.rows, puzzle.cols, placements)
