@@ -11,6 +11,11 @@ earned, with the load average, the CPU model and the commit. The rows go to
 ``benchmarks/results/edges_hunt.json`` (``--json FILE`` for another file); runs with other
 settings are added beside the earlier ones, keyed by their settings.
 
+Measured here on 2026-12-02 (AMD EPYC, 2 cores shared with other work, load 8-12, 2 jobs,
+seed 0, the rows in benchmarks/results/edges_hunt.json): the portfolio reached 462 after
+1 min, 463 after 2 min, 464 after 5 min and 10 min (restarts: 25 tasks, 2 new bests, +1
+joint; improver: 23 tasks, 3 new bests, +4 joints).
+
 Published marks to compare with (boards with the centre clue, on far more CPU): Blackwood's
 470 and Verhaard's 467; the records this hunt measures itself against are 464 after 10 minutes
 and 466 after an hour.

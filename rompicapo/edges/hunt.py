@@ -27,16 +27,11 @@ boards seed the pool, and the hunt's clock goes on. A worker process that dies i
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import dataclasses
 import json
-import os
-import signal
-import socket
 import time
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -54,11 +49,17 @@ from rompicapo.common import (
     resolve_jobs,
     write_text_atomic,
 )
-from rompicapo.common.parallel import holding_stops, reap, stop_reason, stopping
+from rompicapo.common.parallel import holding_stops, stop_reason, stopping
 from rompicapo.edges import hunt_db as db_
-from rompicapo.edges.blackwood import Settings, search
+from rompicapo.edges.blackwood import Settings
 from rompicapo.edges.hunt_db import hunt_status
-from rompicapo.edges.improve import improve
+from rompicapo.edges.hunt_tasks import (
+    DaskWorkers,
+    InlineWorkers,
+    ProcessWorkers,
+    plain,
+    run_task,
+)
 from rompicapo.edges.puzzle import (
     Board,
     Puzzle,
@@ -70,7 +71,7 @@ from rompicapo.edges.puzzle import (
 )
 from rompicapo.edges.verify import board_problems, count_matched_joints
 
-__all__ = ["HuntResult", "HuntSettings", "hunt", "hunt_status", "run_task"]
+__all__ = ["ElitePool", "HuntResult", "HuntSettings", "hunt", "hunt_status", "run_task"]
 
 # Seconds between two samples of the score trace in the hunt file (and the live status).
 SAMPLE_SECONDS = 10.0
@@ -85,8 +86,6 @@ OVERRUN_SECONDS = 0.5
 # Seconds the tasks running when the hunt stops get to return their boards (a search or an
 # improver ends within a fraction of a second of its Ctrl-C).
 DRAIN_SECONDS = 3.0
-# Seconds a task keeps in hand before the hunt's end, to return its board and be recorded.
-TASK_MARGIN = 0.3
 
 
 @dataclass(frozen=True)
@@ -136,66 +135,6 @@ class HuntSettings:
         d = dataclasses.asdict(self)
         d["search"] = dataclasses.asdict(self.search or Settings())
         return json.loads(json.dumps(d))
-
-
-# --------------------------------------------------------------------------------------------
-# Tasks (run by the workers; plain dicts in and out, so Dask and processes carry them)
-# --------------------------------------------------------------------------------------------
-
-
-def _plain(board: Board) -> list[list[int]]:
-    return [[int(r), int(c), int(k), int(t)] for r, c, k, t in board.placements()]
-
-
-def run_task(spec: dict) -> dict:
-    """Run one hunt task in this thread: ``spec["kind"]`` is ``restart`` (Blackwood's search
-    with ``seed`` for ``seconds``) or ``improve`` (the improver on ``spec["board"]``). Returns
-    the board found (placements), its score as the task counted it, and the work done."""
-    puzzle = spec["puzzle"]
-    clues = placements_board(puzzle.rows, puzzle.cols, spec["clues"])
-    started = time.perf_counter()
-    cpu = time.process_time()
-    seconds = spec["seconds"]
-    if spec.get("until") is not None:  # the hunt's end (a worker may start late)
-        seconds = max(0.1, min(seconds, spec["until"] - time.time() - TASK_MARGIN))
-    out: dict = {
-        "kind": spec["kind"],
-        "seed": spec["seed"],
-        "host": socket.gethostname(),
-        "pid": os.getpid(),
-    }
-    if spec["kind"] == "restart":
-        res = search(
-            puzzle,
-            clues,
-            settings=Settings(**spec["settings"]),
-            time_limit=seconds,
-            seed=spec["seed"],
-        )
-        board = res.board
-        out.update(
-            score=res.score,
-            start=-1,
-            placements_done=int(res.counts["placements"]),
-            repairs=0,
-            interrupted=res.interrupted,
-        )
-    else:
-        start = placements_board(puzzle.rows, puzzle.cols, spec["board"])
-        clue_arg = clues if (clues.piece >= 0).any() else None
-        res = improve(start, puzzle, time_limit=seconds, seed=spec["seed"], clues=clue_arg)
-        board = res.board
-        out.update(
-            score=res.score_after,
-            start=res.score_before,
-            placements_done=0,
-            repairs=int(res.iterations),
-            interrupted=res.interrupted,
-        )
-    out["placements"] = _plain(board) if board is not None else []
-    out["seconds"] = time.perf_counter() - started
-    out["cpu_seconds"] = time.process_time() - cpu
-    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -250,112 +189,6 @@ class ElitePool:
 
 
 # --------------------------------------------------------------------------------------------
-# Workers: local processes (replaced when one dies) or a Dask cluster
-# --------------------------------------------------------------------------------------------
-
-
-class _Inline:
-    """``jobs=1``: each task runs in this process when submitted (a Ctrl-C reaches it)."""
-
-    workers = 1
-
-    def submit(self, spec: dict) -> cf.Future:
-        fut: cf.Future = cf.Future()
-        fut.set_result(run_task(spec))
-        return fut
-
-    def wait(self, pending, timeout):
-        return {f for f in pending if f.done()}
-
-    def interrupt(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-class _Processes:
-    """Spawned worker processes; when one dies the pool is made again and its lost tasks are
-    reported as failed (the coordinator hands out new ones)."""
-
-    def __init__(self, n: int) -> None:
-        self.workers = n
-        self.pool = self._new()
-        self.replaced = 0
-
-    def _new(self) -> cf.ProcessPoolExecutor:
-        return cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"))
-
-    def submit(self, spec: dict):
-        try:
-            return self.pool.submit(run_task, spec)
-        except cf.process.BrokenProcessPool:
-            self._renew()
-            return self.pool.submit(run_task, spec)
-
-    def wait(self, pending, timeout):
-        done, _ = cf.wait(list(pending), timeout=timeout, return_when=cf.FIRST_COMPLETED)
-        if any(isinstance(f.exception(), cf.process.BrokenProcessPool) for f in done):
-            self._renew()
-        return done
-
-    def _renew(self) -> None:
-        self._stop()
-        self.pool = self._new()
-        self.replaced += 1
-
-    def _stop(self) -> None:
-        processes = list((getattr(self.pool, "_processes", None) or {}).values())
-        for proc in processes:
-            with contextlib.suppress(OSError, ValueError):
-                proc.terminate()
-        reap(processes)
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-    def interrupt(self) -> None:
-        """Ask every worker to end its task now and return its best board (a task's search
-        and improver keep their board on Ctrl-C)."""
-        for proc in (getattr(self.pool, "_processes", None) or {}).values():
-            with contextlib.suppress(OSError, ValueError, TypeError):
-                os.kill(proc.pid, signal.SIGINT)
-
-    def close(self) -> None:
-        self._stop()
-
-
-class _Dask:
-    """Tasks on a Dask cluster (a worker that dies is replaced by the cluster's nanny; a task
-    that keeps killing workers fails and a new one is handed out)."""
-
-    def __init__(self, client, own: bool) -> None:
-        self.client, self.own = client, own
-        self.workers = max(1, sum(client.nthreads().values()))
-        self.replaced = 0
-
-    def submit(self, spec: dict):
-        return self.client.submit(run_task, spec, pure=False)
-
-    def wait(self, pending, timeout):
-        from distributed import wait
-
-        try:
-            done, _ = wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED")
-        except TimeoutError:
-            return set()
-        return done
-
-    def interrupt(self) -> None:
-        pass  # a task on a cluster runs its slice to the end (or is cancelled)
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.client.cancel(list(getattr(self, "_pending", [])))
-        if self.own:
-            with contextlib.suppress(Exception):
-                self.client.close()
-
-
-# --------------------------------------------------------------------------------------------
 # The result
 # --------------------------------------------------------------------------------------------
 
@@ -401,7 +234,7 @@ class HuntResult(SearchResult):
             raise NotVerifiable("this hunt holds no board to check")
         p = self.puzzle
         pieces = p.pieces.tolist()
-        if _problems(p, pieces, _plain(self.board), self.score):
+        if _problems(p, pieces, plain(self.board), self.score):
             return False
         conn = db_.open_hunt(self.db, readonly=True)
         try:
@@ -471,7 +304,7 @@ class _Hunt:
         self.pool = ElitePool(
             settings.pool_size, settings.distance(puzzle), puzzle.rows, puzzle.cols
         )
-        self.rng = np.random.default_rng(abs(seed) + 7919 * run)
+        self.rng = np.random.default_rng([seed % (1 << 63), run])  # draws from the pool
         self.offset, self.t0 = offset, time.perf_counter()
         self.events = Progress(progress, unit="tasks")
         self.counts = dict.fromkeys(
@@ -488,9 +321,9 @@ class _Hunt:
             0,
         )
         self.parts = {
-            k: {"tasks": 0, "bests": 0, "gain": 0}
-            for k in ("restart", "improve")
-            if getattr(settings, k + "s" if k == "restart" else k)
+            part: {"tasks": 0, "bests": 0, "gain": 0}
+            for part, on in (("restart", settings.restarts), ("improve", settings.improve))
+            if on
         }
         self.best: dict | None = None
         self.start_score = -1
@@ -534,9 +367,7 @@ class _Hunt:
             if seconds_left < MIN_TASK_SECONDS:
                 return None
             seconds = min(seconds, seconds_left)
-        task_seed = int(
-            (abs(self.seed) * 1_000_003 + self.run * 7_919 + self.submitted) % (1 << 62)
-        )
+        task_seed = int((self.seed * 1_000_003 + self.run * 7_919 + self.submitted) % (1 << 62))
         spec = {
             "until": None if seconds_left is None else time.time() + seconds_left,
             "kind": kind,
@@ -662,7 +493,7 @@ def _drive(h: _Hunt, workers, deadline: float | None) -> str | None:
                 continue
             with holding_stops():  # a stop waits until the board is recorded
                 h.take(spec, out)
-            if out.get("interrupted") and isinstance(workers, _Inline):
+            if out.get("interrupted") and isinstance(workers, InlineWorkers):
                 return stop_reason() or "SIGINT"
         h.counts["workers_replaced"] = getattr(workers, "replaced", 0)
         h.tick()
@@ -739,9 +570,9 @@ def hunt(
         raise
     with contextlib.closing(conn):
         if scheduler is not None:
-            workers = _Dask(scheduler, own=client is not None)
+            workers = DaskWorkers(scheduler, own=client is not None)
         else:
-            workers = _Inline() if n == 1 else _Processes(n)
+            workers = InlineWorkers() if n == 1 else ProcessWorkers(n)
         run, offset = db_.start_run(conn, workers.workers, seed, settings.to_dict())
         h = _Hunt(puzzle, clue_board, settings, conn, db_path, seed, progress, offset, run)
         stopped: str | None = None
