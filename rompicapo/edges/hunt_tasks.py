@@ -41,6 +41,15 @@ def run_task(spec: dict) -> dict:
     """Run one hunt task in this thread: ``spec["kind"]`` is ``restart`` (Blackwood's search
     with ``seed`` for ``seconds``) or ``improve`` (the improver on ``spec["board"]``). Returns
     the board found (placements), its score as the task counted it, and the work done."""
+    global _stopped
+    _stopped = False  # a stop from now on interrupts this task (in a worker process)
+    try:
+        return _run(spec)
+    finally:
+        _stopped = True
+
+
+def _run(spec: dict) -> dict:
     puzzle = spec["puzzle"]
     clues = placements_board(puzzle.rows, puzzle.cols, spec["clues"])
     started = time.perf_counter()
@@ -113,6 +122,28 @@ class InlineWorkers:
         pass
 
 
+# In a worker process of ProcessWorkers: True once the running task was told to stop (and
+# between tasks), so that a second signal (SIGTERM to the whole group, then the hunt's own
+# SIGINT) cannot break the task while it hands its board back.
+_stopped = True
+
+
+def _stop_once(signum, frame) -> None:
+    global _stopped
+    if not _stopped:
+        _stopped = True
+        raise KeyboardInterrupt
+
+
+def _worker_start() -> None:
+    """A worker process takes SIGINT and SIGTERM as one Ctrl-C of its task: the search or
+    the improver returns its best board (which the hunt records) instead of dying with it.
+    ``timeout``, batch schedulers and systemd send SIGTERM to every process of the run,
+    workers included; the hunt sends SIGINT to its workers when it stops."""
+    signal.signal(signal.SIGINT, _stop_once)
+    signal.signal(signal.SIGTERM, _stop_once)
+
+
 class ProcessWorkers:
     """Spawned worker processes; when one dies the pool is made again and its lost tasks are
     reported as failed (the coordinator hands out new ones)."""
@@ -123,7 +154,9 @@ class ProcessWorkers:
         self.replaced = 0
 
     def _new(self) -> cf.ProcessPoolExecutor:
-        return cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"))
+        return cf.ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=get_context("spawn"), initializer=_worker_start
+        )
 
     def submit(self, spec: dict):
         try:
