@@ -16,7 +16,7 @@ seed 0, 10 minutes each; the rows in benchmarks/results/edges_hunt.json):
 
 | run | 1 min | 2 min | 5 min | 10 min | what each part earned |
 | --- | ---: | ---: | ---: | ---: | --- |
-| portfolio | 462 | 463 | 464 | 464 | restarts 25 tasks, 2 new bests, +1; improver 23 tasks, 3 new bests, +4 |
+| portfolio | 462 | 463 | 464 | 464 | restarts 25 tasks, 2 bests, +1; improver 23, 3, +4 |
 | restarts only (--no-improve) | 461 | 461 | 461 | 461 | 46 tasks, 3 new bests, +7 |
 | improver only (--no-restarts) | 412 | 414 | 415 | 421 | 48 tasks, 10 new bests, +15 |
 
