@@ -541,9 +541,8 @@ def hunt(
     score; ``counts``: restarts, improves, placements, repairs, best_score, ...;
     ``message``: a status line). A stop keeps everything: the result says ``interrupted``.
 
-    >>> from rompicapo.edges.generate import make_puzzle  # doctest: +SKIP
-    >>> hunt(make_puzzle(5, 5, seed=1), "h.sqlite", time_limit=20, jobs=1).solved  # doctest: +SKIP
-    True
+    For example ``hunt("eternity2", "e2.sqlite", time_limit=3600, seed=1)``: an hour on all
+    cores, resumed by the same call later.
     """
     settings = settings or HuntSettings()
     if not isinstance(settings, HuntSettings):
