@@ -72,6 +72,36 @@ def register_hunt(edges_subparsers: argparse._SubParsersAction) -> None:
     mark_paths(r, inputs=("db",), outputs=("out", "svg", "png"))
 
 
+class _LogLines:
+    """Where stderr is no terminal (a log file, a batch job), the live line as plain lines:
+    one at each new best and one every :data:`LOG_SECONDS` (a terminal gets the progress
+    bar, rewritten in place)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.last = 0.0
+
+    def __call__(self, event) -> None:
+        if not self.enabled or event.kind not in ("best", "progress"):
+            return
+        if event.kind == "progress" and event.elapsed - self.last < LOG_SECONDS:
+            return
+        self.last = event.elapsed
+        c = event.counts
+        line = f"{event.elapsed:8.0f} s  best {c.get('best_score', '?')}/{c.get('max_score', '?')}"
+        print(f"{line}  {event.message}".rstrip(), file=sys.stderr, flush=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+# Seconds between two plain status lines in a log.
+LOG_SECONDS = 60.0
+
+
 def _hunt(args) -> int:
     from rompicapo.cli.progress import ProgressPrinter
     from rompicapo.common import dumps_json
@@ -84,7 +114,9 @@ def _hunt(args) -> int:
         improve_seconds=args.improve_seconds,
         pool_size=args.pool,
     )
-    with ProgressPrinter("hunt", enabled=not (args.quiet or args.json)) as progress:
+    shown = not (args.quiet or args.json)
+    printer = ProgressPrinter("hunt", enabled=shown) if sys.stderr.isatty() else _LogLines(shown)
+    with printer as progress:
         result = hunt(
             args.pieces,
             args.db,
