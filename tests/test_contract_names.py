@@ -42,6 +42,11 @@ DIFFERENT_IDEAS = {
     # a numpy Generator drawn from the caller's seed and shared by the helpers of one run
     "api: rompicapo.edges.blackwood_tables.build_tables(rng=)": "a random generator object",
     "api: rompicapo.edges.improve_alns.AlnsSearch(rng=)": "a random generator object",
+    "api: rompicapo.edges.hunt.ElitePool.draw(rng=)": "a random generator object",
+    # how long one wait for the next finished task lasts, as concurrent.futures.wait's
+    "api: rompicapo.edges.hunt_tasks.DaskWorkers.wait(timeout=)": "one wait, not the run",
+    "api: rompicapo.edges.hunt_tasks.InlineWorkers.wait(timeout=)": "one wait, not the run",
+    "api: rompicapo.edges.hunt_tasks.ProcessWorkers.wait(timeout=)": "one wait, not the run",
     "api: rompicapo.edges.study_design.Design.chosen_colour_sets(rng=)": "a generator object",
     "api: rompicapo.edges.study_design.perturb_breaks(rng=)": "a random generator object",
     "api: rompicapo.edges.study_design.perturb_quota(rng=)": "a random generator object",

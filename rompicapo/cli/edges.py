@@ -46,9 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = p.add_subparsers(dest="edges_command", metavar="COMMAND", parser_class=type(p))
     sub.required = True
+    from rompicapo.cli.edges_hunt import register_hunt
     from rompicapo.cli.edges_study import register_study
 
     register_study(sub)
+    register_hunt(sub)
     _add_solve(sub)
     _add_improve(sub)
     _add_small_commands(sub)

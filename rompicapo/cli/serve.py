@@ -26,11 +26,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="worker processes for long runs, the most running at once (default: all cores); "
         "one more answers the pages' quick questions",
     )
+    p.add_argument(
+        "--hunt-db",
+        default=None,
+        metavar="FILE",
+        help="a hunt file (rompicapo edges hunt --db) whose best score and board the edges "
+        "page follows, read-only",
+    )
     p.set_defaults(handler=_serve)
 
 
 def _serve(args: argparse.Namespace) -> int:
     from rompicapo.web import serve
 
-    serve(args.host, args.port, open_browser=args.open, jobs=args.jobs)
+    serve(args.host, args.port, open_browser=args.open, jobs=args.jobs, hunt_db=args.hunt_db)
     return 0

@@ -12,6 +12,8 @@ output path before any search.
   thread) and ``solve`` (processes or a Dask cluster);
 - :mod:`rompicapo.edges.improve`: ``improve``, adaptive large-neighbourhood search that
   polishes a board (exact region repair in ``_repair_kernel``);
+- :mod:`rompicapo.edges.hunt`: the score hunt, a resumable portfolio of Blackwood restarts
+  and the improver over an elite pool, its boards kept in SQLite (:mod:`rompicapo.edges.hunt_db`);
 - :mod:`rompicapo.edges.study` and :mod:`rompicapo.edges.study_report`: parameter studies of
   Blackwood's search and their report;
 - :mod:`rompicapo.edges.render`: SVG and PNG pictures, heat maps;
@@ -32,6 +34,8 @@ from rompicapo.edges.api import (
 )
 from rompicapo.edges.blackwood import EdgeSearchResult, Settings, search
 from rompicapo.edges.generate import GeneratedPuzzle, make_puzzle
+from rompicapo.edges.hunt import HuntResult, HuntSettings, hunt
+from rompicapo.edges.hunt_db import hunt_status
 from rompicapo.edges.improve import ImproveResult
 from rompicapo.edges.puzzle import (
     Board,
@@ -53,6 +57,8 @@ __all__ = [
     "Design",
     "EdgeSearchResult",
     "GeneratedPuzzle",
+    "HuntResult",
+    "HuntSettings",
     "ImproveResult",
     "Puzzle",
     "RenderResult",
@@ -62,6 +68,8 @@ __all__ = [
     "board_url",
     "eternity2",
     "eternity2_clues",
+    "hunt",
+    "hunt_status",
     "improve_board",
     "load_board",
     "load_puzzle",

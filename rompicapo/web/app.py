@@ -44,7 +44,7 @@ from rompicapo.web.run import owner_of
 from rompicapo.web.warmup import start_warm_up
 from rompicapo.web.worker import BUG
 
-__all__ = ["PAGES", "STATIC", "create_app", "serve"]
+__all__ = ["PAGES", "STATIC", "check_hunt_db", "create_app", "serve"]
 
 STATIC = Path(__file__).parent / "static"
 FAMILIES = ("paths", "cover", "games", "edges")
@@ -196,10 +196,12 @@ def create_app(
     port: int = 8765,
     max_upload_bytes: int = MAX_UPLOAD_BYTES,
     warm_up: bool = True,
+    hunt_db: str | Path | None = None,
 ) -> Any:
     """The playground app for a server listening on ``host:port`` (the addresses its pages may
     come from). ``jobs``: the most jobs running at once, one worker process each (default:
-    all cores); ``warm_up``: compile the kernels in the workers as the server starts."""
+    all cores); ``warm_up``: compile the kernels in the workers as the server starts;
+    ``hunt_db``: a hunt file the edges page follows (read-only; see :func:`check_hunt_db`)."""
     manager = JobManager(default_jobs() if jobs is None else jobs)
     tokens = Tokens()
 
@@ -233,9 +235,25 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.jobs = manager
+    app.state.hunt_db = None if hunt_db is None else str(check_hunt_db(hunt_db))
     app.state.tokens = tokens
     guarded = Guard(app, allowed_hosts(host, port), tokens)
     return _BodyLimit(guarded, max_upload_bytes)
+
+
+def check_hunt_db(path: str | Path) -> Path:
+    """The hunt file to follow, checked at start-up: a hunt file, or a name in an existing
+    folder where a hunt is about to start (the panel waits for it)."""
+    from rompicapo.edges.hunt_db import open_hunt
+
+    p = Path(path).resolve()
+    if p.is_dir():
+        raise InputError(f"--hunt-db {str(path)!r} is a directory, not a hunt file")
+    if p.is_file():
+        open_hunt(p, readonly=True).close()  # refuses anything but a hunt file
+    elif not p.parent.is_dir():
+        raise InputError(f"--hunt-db {str(path)!r}: the folder {str(p.parent)!r} does not exist")
+    return p
 
 
 def _is_loopback(host: str) -> bool:
@@ -253,9 +271,11 @@ def serve(
     *,
     open_browser: bool = False,
     jobs: int | None = None,
+    hunt_db: str | Path | None = None,
 ) -> None:
     """Run the playground until Ctrl-C or SIGTERM (both stop every run and worker). Binds to
-    loopback unless ``host`` says otherwise."""
+    loopback unless ``host`` says otherwise. ``hunt_db``: a hunt file whose state the edges
+    page shows (read-only)."""
     import socket
     import webbrowser
 
@@ -264,6 +284,8 @@ def serve(
     from rompicapo.common import check_int
 
     port = check_int(port, "port", minimum=1, maximum=65535)
+    if hunt_db is not None:
+        check_hunt_db(hunt_db)
     try:  # a port in use is one line now, not a traceback from uvicorn later
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -281,5 +303,5 @@ def serve(
     logging.basicConfig(level=logging.WARNING, format="rompicapo serve: %(message)s")
     if open_browser:
         webbrowser.open(url)
-    app = create_app(jobs=jobs, host=host, port=port)
+    app = create_app(jobs=jobs, host=host, port=port, hunt_db=hunt_db)
     uvicorn.run(app, host=host, port=port, log_level="warning")

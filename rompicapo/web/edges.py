@@ -29,7 +29,7 @@ from rompicapo.common import InputError, ProgressEvent, StopRequested
 from rompicapo.web.params import MAX_UPLOAD_BYTES, field, json_body, known, read_body
 from rompicapo.web.run import heavy, quick, start_job
 
-__all__ = ["ROUTES", "board_payload"]
+__all__ = ["ROUTES", "board_payload", "hunt_view"]
 
 
 # Boards up to this side on the page (Eternity II is 16; published sets stop at 20).
@@ -286,7 +286,37 @@ async def study_route(request: Request) -> JSONResponse:
     return JSONResponse(await heavy(request, study, data, time_limit=STUDY_SECONDS))
 
 
+def hunt_view(path: str | None) -> dict[str, Any]:
+    """The hunt panel's state: the status of the hunt file named when the server started
+    (``rompicapo serve --hunt-db``), and its best board as the page draws it; ``{"hunt":
+    None}`` without one. The file is only read (read-only SQLite), never written."""
+    from rompicapo.edges.hunt import hunt_status
+    from rompicapo.edges.hunt_db import hunt_best
+
+    if path is None:
+        return {"hunt": None}
+    name = Path(path).name
+    if not Path(path).is_file():
+        return {"hunt": {"file": name, "waiting": True}}
+    status = hunt_status(path)
+    best = status.pop("best")
+    puzzle, board = hunt_best(path)
+    status["score"] = None if best is None else best["score"]
+    status["board"] = None if board is None else board_payload(board, puzzle)
+    return {"hunt": {"file": name, "waiting": False, **status}}
+
+
+async def hunt_route(request: Request) -> JSONResponse:
+    """The hunt panel (GET, read-only): see :func:`hunt_view`. The file is the one given at
+    start-up; a request names no path."""
+    from starlette.concurrency import run_in_threadpool
+
+    path = getattr(request.app.state, "hunt_db", None)
+    return JSONResponse(await run_in_threadpool(hunt_view, path))
+
+
 ROUTES = [
+    Route("/hunt", hunt_route),
     Route("/board", board_route, methods=["POST"]),
     Route("/solve", solve_route, methods=["POST"]),
     Route("/improve", improve_route, methods=["POST"]),

@@ -259,6 +259,57 @@ $("st-go").onclick = async () => {
   }
 };
 
+// ------------------------------------------------------------------ hunt panel
+// Polls the hunt file given at start-up (GET /api/edges/hunt); hidden when there is none.
+const HUNT_POLL_MS = 5000;
+const COLOURS = { restart: "#1f77b4", improve: "#ff7f0e" };
+
+function drawHuntChart(bests) {
+  const chart = $("h-chart");
+  chart.replaceChildren();
+  if (!bests.length) return;
+  const W = 576, H = 140, pad = 28;
+  const t1 = Math.max(1, ...bests.map((b) => b[0]));
+  const lo = Math.min(...bests.map((b) => b[1])), hi = Math.max(...bests.map((b) => b[1]));
+  const x = (t) => pad + (W - 2 * pad) * t / t1;
+  const y = (s) => H - pad - (H - 2 * pad) * (hi === lo ? 0.5 : (s - lo) / (hi - lo));
+  chart.append(svg("path", { d: bests.map((b, i) => `${i ? "L" : "M"}${x(b[0]).toFixed(1)},${y(b[1]).toFixed(1)}`).join(" "), fill: "none", stroke: "#888" }));
+  for (const b of bests) chart.append(svg("circle", { cx: x(b[0]), cy: y(b[1]), r: 3, fill: COLOURS[b[2]] || "#444" }));
+  chart.append(svg("text", { x: 2, y: 12, "font-size": 11 }, `${hi}`));
+  chart.append(svg("text", { x: 2, y: H - pad + 4, "font-size": 11 }, `${lo}`));
+  chart.append(svg("text", { x: W - 110, y: H - 6, "font-size": 11 }, `${(t1 / 60).toFixed(1)} min`));
+}
+
+async function pollHunt() {
+  let r;
+  try {
+    r = await api("/api/edges/hunt", undefined, { quiet: true });
+  } catch {
+    setTimeout(pollHunt, HUNT_POLL_MS * 2);
+    return;
+  }
+  if (!r.hunt) return; // no hunt file given: the panel stays hidden, nothing more is asked
+  const h = r.hunt;
+  $("hunt").hidden = false;
+  if (h.waiting) {
+    $("h-status").textContent = `waiting for ${h.file} (no hunt has written it yet)`;
+  } else {
+    const last = h.last || {};
+    $("h-status").textContent = `${h.file}: best ${h.score ?? "—"}/${h.max_score} · ` +
+      `${(h.seconds / 60).toFixed(1)} min over ${h.runs} runs${h.running ? " (running)" : ""} · ` +
+      `${fmt(last.restarts || 0)} restarts, ${fmt(last.improves || 0)} improver runs in the last run · ` +
+      `blue: new best by a restart, orange: by the improver`;
+    drawHuntChart(h.bests || []);
+    st.huntBoard = h.board;
+    $("h-show").disabled = !h.board;
+    $("h-url").hidden = !(h.board && h.board.url);
+    if (h.board && h.board.url) $("h-url").href = h.board.url;
+  }
+  setTimeout(pollHunt, HUNT_POLL_MS);
+}
+$("h-show").onclick = () => { if (st.huntBoard) drawBoard(st.huntBoard); };
+
 show("");
+pollHunt();
 // for the browser tests: the score and depth reported so far
 window.edgesHistory = () => st.history.map((h) => ({ ...h }));

@@ -1,0 +1,628 @@
+"""The score hunt: a portfolio of Blackwood restarts and the improver, for hours, resumable.
+
+:func:`hunt` runs until it is stopped (Ctrl-C, SIGTERM, ``time_limit``) or finds a perfect
+board. Its workers (local processes, or a Dask cluster) run *tasks* of a few seconds each, and
+the coordinating process hands out the next task as each one ends:
+
+- a **restart**: Blackwood's search (:func:`rompicapo.edges.blackwood.search`) with a fresh
+  seed for ``restart_seconds``; its best board, completed greedily, is offered to the pool;
+- an **improvement**: :func:`rompicapo.edges.improve.improve` for ``improve_seconds`` on a
+  board drawn from the *elite pool* (better boards more often).
+
+Restarts and improvements alternate (one of each in turn; ``HuntSettings(restarts=False)`` or
+``improve=False`` leaves one part out, to measure what each earns). The elite pool holds up to
+``pool_size`` boards that differ from one another in at least ``min_distance`` cells: a board
+close to a member replaces it only when it scores more, a board far from all of them takes
+the place of the worst one when it scores more than it. So the improver works on several
+different boards, not on copies of one.
+
+Nothing is lost: every board a task returns is recounted by :mod:`rompicapo.edges.verify`
+(code that shares nothing with the search) before it is used; each new best board goes into
+the SQLite file (:mod:`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the
+task's seed and settings, and is written as a board file beside it (``hunt.best.txt`` for
+``hunt.sqlite``). Run :func:`hunt` again on the same file to resume: its best and elite
+boards seed the pool, and the hunt's clock goes on. A worker process that dies is replaced
+(its task is lost, the hunt goes on); a Dask cluster replaces its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from rompicapo.common import (
+    InputError,
+    NotVerifiable,
+    Progress,
+    ProgressCallback,
+    SearchResult,
+    check_int,
+    check_seed,
+    check_time_limit,
+    connect_scheduler,
+    resolve_jobs,
+    write_text_atomic,
+)
+from rompicapo.common.parallel import holding_stops, stop_reason, stopping
+from rompicapo.edges import hunt_db as db_
+from rompicapo.edges.blackwood import Settings
+from rompicapo.edges.hunt_db import hunt_status
+from rompicapo.edges.hunt_tasks import (
+    DaskWorkers,
+    InlineWorkers,
+    ProcessWorkers,
+    plain,
+    run_task,
+)
+from rompicapo.edges.puzzle import (
+    Board,
+    Puzzle,
+    board_url,
+    format_board,
+    load_clues,
+    load_puzzle,
+    placements_board,
+)
+from rompicapo.edges.verify import board_problems, count_matched_joints
+
+__all__ = ["ElitePool", "HuntResult", "HuntSettings", "hunt", "hunt_status", "run_task"]
+
+# Seconds between two samples of the score trace in the hunt file (and the live status).
+SAMPLE_SECONDS = 10.0
+# How often the coordinator looks at the clock and the stop signals while tasks run.
+POLL_SECONDS = 0.25
+# A task is not started with less than this left of the time limit (a worker needs about a
+# second to load the kernels and build its tables: a shorter task would find nothing).
+MIN_TASK_SECONDS = 1.0
+# Seconds past the time limit the coordinator still waits for tasks to report (the CLI's
+# watchdog stops the command 1 s past it).
+OVERRUN_SECONDS = 0.5
+# Seconds the tasks running when the hunt stops get to return their boards (a search or an
+# improver ends within a fraction of a second of its Ctrl-C).
+DRAIN_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class HuntSettings:
+    """What the portfolio runs. ``restart_seconds`` / ``improve_seconds``: the length of one
+    task (None: 30 s on Eternity II-sized boards, less on small ones: a tenth of a second per
+    cell, at least 2 s); ``pool_size``: elite boards kept; ``min_distance``: cells in which
+    two elite boards differ at least (None: a tenth of the cells); ``search``: Blackwood's
+    settings for the restarts (None: ``Settings()``, his on Eternity II)."""
+
+    restarts: bool = True
+    improve: bool = True
+    restart_seconds: float | None = None
+    improve_seconds: float | None = None
+    pool_size: int = 8
+    min_distance: int | None = None
+    search: Settings | None = None
+
+    def __post_init__(self) -> None:
+        if not (self.restarts or self.improve):
+            raise InputError("a hunt needs restarts, the improver or both")
+        for name in ("restart_seconds", "improve_seconds"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, check_time_limit(value, name))
+        object.__setattr__(
+            self, "pool_size", check_int(self.pool_size, "pool_size", minimum=1, maximum=1000)
+        )
+        if self.min_distance is not None:
+            object.__setattr__(
+                self,
+                "min_distance",
+                check_int(self.min_distance, "min_distance", minimum=0, maximum=10**6),
+            )
+        if self.search is not None and not isinstance(self.search, Settings):
+            raise InputError("search settings must be a blackwood.Settings")
+
+    def slices(self, puzzle: Puzzle) -> tuple[float, float]:
+        auto = min(30.0, max(2.0, 0.1 * puzzle.rows * puzzle.cols))
+        return (self.restart_seconds or auto, self.improve_seconds or auto)
+
+    def distance(self, puzzle: Puzzle) -> int:
+        n = puzzle.rows * puzzle.cols
+        return n // 10 if self.min_distance is None else self.min_distance
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["search"] = dataclasses.asdict(self.search or Settings())
+        return json.loads(json.dumps(d))
+
+
+# --------------------------------------------------------------------------------------------
+# The elite pool
+# --------------------------------------------------------------------------------------------
+
+
+class ElitePool:
+    """Up to ``size`` boards, pairwise at least ``min_distance`` cells apart (a cell differs
+    when its piece or its turn does)."""
+
+    def __init__(self, size: int, min_distance: int, rows: int, cols: int) -> None:
+        self.size, self.min_distance, self.rows, self.cols = size, min_distance, rows, cols
+        self.members: list[dict] = []
+
+    def _key(self, placements: list) -> np.ndarray:
+        grid = np.full(self.rows * self.cols, -1, dtype=np.int64)
+        for r, c, k, t in placements:
+            grid[r * self.cols + c] = k * 4 + t
+        return grid
+
+    def offer(self, entry: dict) -> bool:
+        """Take ``entry`` (score, placements, ...) if it earns a place; True if it did."""
+        key = self._key(entry["placements"])
+        near = [
+            i
+            for i, m in enumerate(self.members)
+            if int((m["_key"] != key).sum()) < self.min_distance
+        ]
+        if near:
+            if all(entry["score"] > self.members[i]["score"] for i in near):
+                for i in sorted(near, reverse=True):
+                    del self.members[i]
+            else:
+                return False
+        elif len(self.members) >= self.size:
+            worst = min(range(len(self.members)), key=lambda i: self.members[i]["score"])
+            if entry["score"] <= self.members[worst]["score"]:
+                return False
+            del self.members[worst]
+        self.members.append({**entry, "_key": key})
+        return True
+
+    def draw(self, rng: np.random.Generator) -> dict:
+        """A member, by rank: the best of ``n`` is drawn ``n`` times as often as the worst."""
+        ranked = sorted(self.members, key=lambda m: m["score"])
+        weights = np.arange(1, len(ranked) + 1, dtype=float)
+        return ranked[int(rng.choice(len(ranked), p=weights / weights.sum()))]
+
+    def plain(self) -> list[dict]:
+        return [{k: v for k, v in m.items() if k != "_key"} for m in self.members]
+
+
+# --------------------------------------------------------------------------------------------
+# The result
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class HuntResult(SearchResult):
+    """What one call of :func:`hunt` did, and the hunt file's best board.
+
+    ``score``: the best score in the file (all runs); ``start_score``: the best when this call
+    began (-1 for a new file); ``seconds``: hunt seconds over all runs; ``history``:
+    ``[hunt seconds, score, source]`` of each new best of this call. ``counts``: ``restarts``,
+    ``improves`` (tasks finished), ``placements`` (Blackwood's), ``repairs`` (the improver's),
+    ``new_bests``, ``rejected`` (boards the verifier refused), ``workers_replaced``.
+    ``parts``: per part (``restart``, ``improve``), tasks run, new bests and joints they won.
+    """
+
+    puzzle: Puzzle | None = None
+    board: Board | None = None
+    score: int = -1
+    start_score: int = -1
+    max_score: int = 0
+    solved: bool = False
+    interrupted: bool = False
+    stopped: str | None = None
+    db: str | None = None
+    board_file: str | None = None
+    url: str | None = None
+    run: int = 0
+    jobs: int = 1
+    seed: int = 0
+    seconds: float = 0.0
+    history: list = field(default_factory=list)
+    parts: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    note: str | None = None
+
+    _dict_exclude = ("puzzle", "board")
+
+    def verify(self) -> bool:
+        """Recount the best board and every board of the hunt file with
+        :mod:`rompicapo.edges.verify`: each keeps the rules and has the score recorded."""
+        if self.puzzle is None or self.board is None or self.db is None:
+            raise NotVerifiable("this hunt holds no board to check")
+        p = self.puzzle
+        pieces = p.pieces.tolist()
+        if _problems(p, pieces, plain(self.board), self.score):
+            return False
+        conn = db_.open_hunt(self.db, readonly=True)
+        try:
+            rows = db_.read_boards(conn)
+        finally:
+            conn.close()
+        return all(not _problems(p, pieces, r["placements"], r["score"]) for r in rows)
+
+    def _dict_extra(self) -> dict:
+        try:
+            verified: bool | None = self.verify()
+        except NotVerifiable:
+            verified = None
+        return {"puzzle": None if self.puzzle is None else self.puzzle.name, "verified": verified}
+
+    def report(self) -> str:
+        state = "solved" if self.solved else ("interrupted" if self.interrupted else "done")
+        c = self.counts
+        gained = "" if self.start_score < 0 else f" (was {self.start_score})"
+        lines = [
+            f"{state}: best {self.score}/{self.max_score}{gained}; {c.get('restarts', 0)} "
+            f"restarts, {c.get('improves', 0)} improver runs in {self.solve_seconds:.0f} s over "
+            f"{self.jobs} workers; hunt time {self.seconds:.0f} s"
+        ]
+        for name, part in self.parts.items():
+            lines.append(
+                f"  {name}: {part['tasks']} tasks, {part['bests']} new bests, "
+                f"+{part['gain']} joints"
+            )
+        if self.note:
+            lines.append(f"note: {self.note}")
+        if self.board_file:
+            lines.append(f"best board written to {self.board_file}")
+        if self.url:
+            lines.append(self.url)
+        lines.append(f"hunt file {self.db} (rerun to resume)")
+        return "\n".join(lines) + "\n"
+
+
+def _problems(puzzle: Puzzle, pieces: list, placements: list, score: int, clues=()) -> str:
+    """Why the verifier refuses a board (complete, score as claimed, clues in place), or ''."""
+    problems = board_problems(puzzle.rows, puzzle.cols, pieces, placements, complete=True)
+    if problems:
+        return problems[0]
+    counted = count_matched_joints(puzzle.rows, puzzle.cols, pieces, placements)
+    if counted != score:
+        return f"score {score} claimed, {counted} counted"
+    have = {(r, c): (k, t) for r, c, k, t in placements}
+    for r, c, k, t in clues:
+        if have.get((r, c)) != (k, t):
+            return f"clue at row {r}, column {c} moved"
+    return ""
+
+
+# --------------------------------------------------------------------------------------------
+# The coordinator: hands out tasks, verifies, keeps the pool and writes the file
+# --------------------------------------------------------------------------------------------
+
+
+class _Hunt:
+    def __init__(self, puzzle, clues, settings, conn, db, seed, progress, offset, run) -> None:
+        self.puzzle, self.clues, self.settings = puzzle, clues, settings
+        self.conn, self.db, self.seed, self.run = conn, Path(db), seed, run
+        self.pieces = puzzle.pieces.tolist()
+        self.clue_list = [[int(x) for x in p] for p in clues.placements()]
+        self.restart_s, self.improve_s = settings.slices(puzzle)
+        self.pool = ElitePool(
+            settings.pool_size, settings.distance(puzzle), puzzle.rows, puzzle.cols
+        )
+        self.rng = np.random.default_rng([seed % (1 << 63), run])  # draws from the pool
+        self.offset, self.t0 = offset, time.perf_counter()
+        self.events = Progress(progress, unit="tasks")
+        self.counts = dict.fromkeys(
+            (
+                "restarts",
+                "improves",
+                "placements",
+                "repairs",
+                "new_bests",
+                "rejected",
+                "workers_replaced",
+                "lost",
+            ),
+            0,
+        )
+        self.parts = {
+            part: {"tasks": 0, "bests": 0, "gain": 0}
+            for part, on in (("restart", settings.restarts), ("improve", settings.improve))
+            if on
+        }
+        self.best: dict | None = None
+        self.start_score = -1
+        self.history: list = []
+        self.submitted = 0
+        self.last_sample = -SAMPLE_SECONDS
+        self.search_settings = dataclasses.asdict(settings.search or Settings())
+        self.board_file = self.db.with_suffix(".best.txt")
+        self.pending: dict = {}  # future -> spec of the tasks running
+
+    def elapsed(self) -> float:
+        return self.offset + time.perf_counter() - self.t0
+
+    # ---- resume ------------------------------------------------------------------------
+    def resume(self) -> None:
+        for row in db_.read_boards(self.conn):
+            why = _problems(
+                self.puzzle, self.pieces, row["placements"], row["score"], self.clue_list
+            )
+            if why:
+                raise db_.HuntDbError(f"{self.db}: board {row['id']} does not verify ({why})")
+            entry = {
+                k: row[k] for k in ("score", "placements", "source", "seed", "elapsed", "settings")
+            }
+            self.pool.offer(entry)
+            if self.best is None or row["score"] > self.best["score"]:
+                self.best = entry
+        self.start_score = -1 if self.best is None else self.best["score"]
+        if self.best is not None:
+            self.events.best(self.best["score"], counts=self.status())
+
+    # ---- tasks -------------------------------------------------------------------------
+    def next_spec(self, seconds_left: float | None) -> dict | None:
+        s = self.settings
+        kinds = [k for k, on in (("restart", s.restarts), ("improve", s.improve)) if on]
+        kind = kinds[self.submitted % len(kinds)]
+        if kind == "improve" and not self.pool.members and s.restarts:
+            kind = "restart"  # nothing to improve yet
+        seconds = self.restart_s if kind == "restart" else self.improve_s
+        if seconds_left is not None:
+            if seconds_left < MIN_TASK_SECONDS:
+                return None
+            seconds = min(seconds, seconds_left)
+        task_seed = int((self.seed * 1_000_003 + self.run * 7_919 + self.submitted) % (1 << 62))
+        spec = {
+            "until": None if seconds_left is None else time.time() + seconds_left,
+            "kind": kind,
+            "seed": task_seed,
+            "seconds": seconds,
+            "puzzle": self.puzzle,
+            "clues": self.clue_list,
+        }
+        if kind == "restart":
+            spec["settings"] = self.search_settings
+        else:
+            spec["board"] = self.pool.draw(self.rng)["placements"] if self.pool.members else []
+        self.submitted += 1
+        return spec
+
+    def take(self, spec: dict, out: dict) -> None:
+        """A finished task: count it, verify its board, keep it."""
+        kind = out["kind"]
+        self.counts["restarts" if kind == "restart" else "improves"] += 1
+        self.counts["placements"] += out["placements_done"]
+        self.counts["repairs"] += out["repairs"]
+        self.parts[kind]["tasks"] += 1
+        if not out["placements"]:
+            return
+        why = _problems(self.puzzle, self.pieces, out["placements"], out["score"], self.clue_list)
+        if why:
+            self.counts["rejected"] += 1
+            return
+        entry = {
+            "score": int(out["score"]),
+            "placements": out["placements"],
+            "source": kind,
+            "seed": spec["seed"],
+            "elapsed": self.elapsed(),
+            "settings": {
+                "seconds": spec["seconds"],
+                **(spec.get("settings") or {"start_score": out["start"]}),
+            },
+        }
+        if self.best is None or entry["score"] > self.best["score"]:
+            self.record(entry, kind)
+        if self.pool.offer(entry):
+            db_.replace_elites(self.conn, self.run, self.pool.plain())
+
+    def record(self, entry: dict, kind: str) -> None:
+        before = -1 if self.best is None else self.best["score"]
+        db_.add_board(self.conn, self.run, "best", entry)
+        self.best = entry
+        self.counts["new_bests"] += 1
+        self.parts[kind]["bests"] += 1
+        if before >= 0:
+            self.parts[kind]["gain"] += entry["score"] - before
+        self.history.append([round(entry["elapsed"], 3), entry["score"], kind])
+        board = placements_board(self.puzzle.rows, self.puzzle.cols, entry["placements"])
+        write_text_atomic(
+            self.board_file,
+            format_board(
+                board, self.puzzle, comment=f"hunt best {entry['score']}/{self.puzzle.n_joints}"
+            ),
+        )
+        self.events.best(entry["score"], counts=self.status())
+
+    # ---- status ------------------------------------------------------------------------
+    def status(self) -> dict:
+        return {
+            **self.counts,
+            "best_score": -1 if self.best is None else self.best["score"],
+            "max_score": self.puzzle.n_joints,
+            "pool": len(self.pool.members),
+        }
+
+    def message(self) -> str:
+        c, el = self.counts, max(1e-9, time.perf_counter() - self.t0)
+        gain = self.parts.get("improve", {}).get("gain", 0)
+        return (
+            f"{c['restarts']} restarts, {c['improves']} improver runs (+{gain} joints), "
+            f"{c['placements'] / el / 1e6:.1f} M placements/s, {c['repairs'] / el:.0f} "
+            f"repairs/s, pool {len(self.pool.members)}"
+        )
+
+    def tick(self, force: bool = False) -> None:
+        done = self.counts["restarts"] + self.counts["improves"]
+        self.events.update(done, counts=self.status(), message=self.message())
+        now = self.elapsed()
+        if force or now - self.last_sample >= SAMPLE_SECONDS:
+            self.last_sample = now
+            db_.add_sample(self.conn, self.run, now, self.status()["best_score"], self.counts)
+
+    @property
+    def solved(self) -> bool:
+        return self.best is not None and self.best["score"] == self.puzzle.n_joints
+
+
+def _drive(h: _Hunt, workers, deadline: float | None) -> str | None:
+    """Keep every worker busy until the deadline, a perfect board or a stop; return what
+    stopped the hunt (None: it ran out of time or solved)."""
+    pending = h.pending
+
+    def fill() -> None:
+        while len(pending) < workers.workers and not h.solved and not stopping():
+            left = None if deadline is None else deadline - time.monotonic()
+            spec = h.next_spec(left)
+            if spec is None:
+                return
+            pending[workers.submit(spec)] = spec
+
+    fill()
+    while pending:
+        timeout = POLL_SECONDS
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left < -OVERRUN_SECONDS:  # tasks overran their slice: they are not awaited
+                return None
+            timeout = max(0.01, min(timeout, left + OVERRUN_SECONDS))
+        for fut in workers.wait(pending, timeout):
+            spec = pending.pop(fut)
+            try:
+                out = fut.result()
+            except KeyboardInterrupt:
+                raise
+            except Exception:  # the worker died (or the cluster lost the task): go on
+                h.counts["lost"] += 1
+                continue
+            with holding_stops():  # a stop waits until the board is recorded
+                h.take(spec, out)
+            if out.get("interrupted") and isinstance(workers, InlineWorkers):
+                return stop_reason() or "SIGINT"
+        h.counts["workers_replaced"] = getattr(workers, "replaced", 0)
+        h.tick()
+        if stopping():
+            return stop_reason()
+        fill()
+    return None
+
+
+def _drain(h: _Hunt, workers) -> None:
+    """The hunt is ending: the tasks still running are asked to stop and return their
+    boards, which are recorded if they come within :data:`DRAIN_SECONDS`."""
+    workers.interrupt()
+    end = time.monotonic() + DRAIN_SECONDS
+    while h.pending and (left := end - time.monotonic()) > 0:
+        for fut in workers.wait(h.pending, min(left, POLL_SECONDS)):
+            spec = h.pending.pop(fut)
+            with contextlib.suppress(Exception):
+                out = fut.result()
+                with holding_stops():
+                    h.take(spec, out)
+
+
+def hunt(
+    pieces: str | Path | Puzzle,
+    db: str | Path,
+    *,
+    clues: str | Path | Board | None = None,
+    settings: HuntSettings | None = None,
+    time_limit: float | None = None,
+    seed: int | None = 0,
+    jobs: int | None = None,
+    scheduler: object | None = None,
+    progress: ProgressCallback | None = None,
+    allow_duplicates: bool = False,
+) -> HuntResult:
+    """Hunt for the best board of ``pieces`` (a Puzzle, ``"eternity2"`` or a pieces file)
+    into the hunt file ``db`` (SQLite; made if new, resumed if it exists) until ``time_limit``
+    seconds pass (None: until stopped), a perfect board is found, or Ctrl-C / SIGTERM.
+
+    ``jobs``: worker processes (default: all cores; 1 = in this process); ``scheduler``: a
+    Dask scheduler address (or ``distributed.Client``) instead. ``seed`` seeds every task
+    (each task's seed is recorded with its board). ``progress`` receives
+    :class:`~rompicapo.common.ProgressEvent` objects (``done``: tasks; ``best``: the best
+    score; ``counts``: restarts, improves, placements, repairs, best_score, ...;
+    ``message``: a status line). A stop keeps everything: the result says ``interrupted``.
+
+    For example ``hunt("eternity2", "e2.sqlite", time_limit=3600, seed=1)``: an hour on all
+    cores, resumed by the same call later.
+    """
+    settings = settings or HuntSettings()
+    if not isinstance(settings, HuntSettings):
+        raise InputError("settings must be a HuntSettings")
+    time_limit = check_time_limit(time_limit)
+    seed = check_seed(seed) or 0
+    puzzle = (
+        pieces
+        if isinstance(pieces, Puzzle)
+        else load_puzzle(pieces, allow_duplicates=allow_duplicates)
+    )
+    clue_board = load_clues(clues, puzzle)
+    db_path = db_.check_hunt_path(db)
+    n, note = (1, None) if scheduler is not None else resolve_jobs(jobs)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    client = None
+    if isinstance(scheduler, str):  # reached (or refused) before the file is made
+        scheduler = client = connect_scheduler(scheduler)
+    try:
+        conn = db_.open_hunt(db_path, puzzle, clue_board, create=True)
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
+    with contextlib.closing(conn):
+        if scheduler is not None:
+            workers = DaskWorkers(scheduler, own=client is not None)
+        else:
+            workers = InlineWorkers() if n == 1 else ProcessWorkers(n)
+        run, offset = db_.start_run(conn, workers.workers, seed, settings.to_dict())
+        h = _Hunt(puzzle, clue_board, settings, conn, db_path, seed, progress, offset, run)
+        stopped: str | None = None
+        try:
+            h.resume()
+            stopped = None if h.solved else _drive(h, workers, deadline)
+        except KeyboardInterrupt:
+            stopped = stop_reason() or "SIGINT"
+        try:
+            if h.pending:
+                _drain(h, workers)
+        except KeyboardInterrupt:  # a second stop: what was recorded is kept
+            pass
+        finally:
+            workers.close()
+        return _finish(h, workers, stopped, note, seed)
+
+
+def _finish(h: _Hunt, workers, stopped: str | None, note: str | None, seed: int) -> HuntResult:
+    seconds = time.perf_counter() - h.t0
+    h.counts["workers_replaced"] = getattr(workers, "replaced", 0)
+    h.tick(force=True)
+    db_.end_run(h.conn, h.run, seconds, h.counts, stopped or ("solved" if h.solved else "time"))
+    h.events.finish(counts=h.status(), message=h.message())
+    board = url = None
+    if h.best is not None:
+        board = placements_board(h.puzzle.rows, h.puzzle.cols, h.best["placements"])
+        with contextlib.suppress(InputError):  # more colours than the viewer's letters
+            url = board_url(board, h.puzzle, name=h.puzzle.name)
+        if not h.board_file.exists():  # a resumed hunt that found nothing new
+            write_text_atomic(h.board_file, format_board(board, h.puzzle))
+    return HuntResult(
+        solve_seconds=seconds,
+        counts=dict(h.counts),
+        puzzle=h.puzzle,
+        board=board,
+        score=-1 if h.best is None else h.best["score"],
+        start_score=h.start_score,
+        max_score=h.puzzle.n_joints,
+        solved=h.solved,
+        interrupted=stopped not in (None, "time"),
+        stopped=stopped,
+        db=str(h.db),
+        board_file=None if board is None else str(h.board_file),
+        url=url,
+        run=h.run,
+        jobs=workers.workers,
+        seed=seed,
+        seconds=h.elapsed(),
+        history=h.history,
+        parts=h.parts,
+        settings=h.settings.to_dict(),
+        note=note,
+    )

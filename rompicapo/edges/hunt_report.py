@@ -1,0 +1,148 @@
+"""The report of a hunt file: :func:`hunt_report` (``rompicapo edges hunt-report``).
+
+Reads the file read-only (a running hunt goes on undisturbed) and draws, with matplotlib, the
+best score over hunt time (each new best marked by the part that found it) and what each part
+earned: the new bests found by Blackwood's restarts and by the improver, and the joints each
+added to the best score. The hunt itself never imports this module (its workers need no
+matplotlib).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
+from rompicapo.edges.hunt_db import hunt_status, open_hunt, read_boards, read_runs, read_samples
+from rompicapo.edges.study_report import check_report_folder
+
+__all__ = ["contributions", "hunt_report"]
+
+PARTS = ("restart", "improve")
+COLOURS = {"restart": "tab:blue", "improve": "tab:orange"}
+DPI = 90
+
+
+def contributions(bests: list[dict]) -> dict[str, dict]:
+    """Per part: new bests found and joints added (the first board's score counts as found,
+    not as added: there was nothing to add to)."""
+    out = {p: {"bests": 0, "gain": 0} for p in PARTS}
+    previous = None
+    for b in sorted(bests, key=lambda b: b["id"]):
+        part = out.setdefault(b["source"], {"bests": 0, "gain": 0})
+        part["bests"] += 1
+        if previous is not None:
+            part["gain"] += max(0, b["score"] - previous)
+        previous = b["score"] if previous is None else max(previous, b["score"])
+    return out
+
+
+def _summary(db: str | Path) -> tuple[dict, list[dict], list[dict]]:
+    conn = open_hunt(db, readonly=True)
+    try:
+        bests = read_boards(conn, "best")
+        samples = read_samples(conn)
+        runs = read_runs(conn)
+    finally:
+        conn.close()
+    status = hunt_status(db)
+    status.pop("best", None)
+    tasks = {"restart": sum(r["restarts"] for r in runs),
+             "improve": sum(r["improves"] for r in runs)}  # fmt: skip
+    parts = contributions(bests)
+    for p, n in tasks.items():
+        parts[p]["tasks"] = n
+    best = max((b["score"] for b in bests), default=None)
+    summary = {**status, "best_score": best, "parts": parts}
+    return summary, bests, samples
+
+
+def _figure(summary: dict, bests: list[dict], samples: list[dict]):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [2, 1]})
+    if samples:
+        ts = [s["elapsed"] / 60 for s in samples if s["best"] >= 0]
+        ys = [s["best"] for s in samples if s["best"] >= 0]
+        ax.step(ts, ys, where="post", color="grey", lw=1, label="best score")
+    for part in PARTS:
+        pts = [(b["elapsed"] / 60, b["score"]) for b in bests if b["source"] == part]
+        if pts:
+            ax.scatter(*zip(*pts, strict=True), s=18, color=COLOURS[part], zorder=3,
+                       label=f"new best by {part}")  # fmt: skip
+    ax.set_xlabel("hunt time (minutes)")
+    ax.set_ylabel(f"matched joints (of {summary['max_score']})")
+    ax.set_title(f"{summary['puzzle']}: best {summary['best_score']}")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    parts = summary["parts"]
+    names = [p for p in PARTS if p in parts]
+    x = range(len(names))
+    bx.bar([i - 0.2 for i in x], [parts[p]["bests"] for p in names], width=0.4,
+           label="new bests", color=[COLOURS[p] for p in names])  # fmt: skip
+    bx.bar([i + 0.2 for i in x], [parts[p]["gain"] for p in names], width=0.4, label="joints added",
+           color=[COLOURS[p] for p in names], alpha=0.5, hatch="//")  # fmt: skip
+    bx.set_xticks(list(x), [f"{p}\n{parts[p].get('tasks', 0)} tasks" for p in names])
+    bx.set_title("what each part earned")
+    bx.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _save(fig, path: Path, fmt: str) -> None:
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=DPI)
+    write_bytes_atomic(path, buf.getvalue())
+
+
+def hunt_report(
+    db: str | Path,
+    *,
+    out: str | Path | None = None,
+    svg: str | Path | None = None,
+    png: str | Path | None = None,
+) -> dict:
+    """Summarise the hunt file ``db``; with ``out`` write ``hunt.svg``, ``hunt.png`` and
+    ``summary.json`` into that folder (made if new), or the figure alone to ``svg`` / ``png``.
+    Every output is checked before the file is read. Returns the summary (``text``: the lines
+    the CLI prints, ``files``: what was written)."""
+    if out is not None:
+        check_report_folder(out)
+    for path, suffix in ((svg, ".svg"), (png, ".png")):
+        if path is not None:
+            check_output_path(path, "figure", suffixes=(suffix,))
+    summary, bests, samples = _summary(db)
+    files = []
+    if out is not None or svg is not None or png is not None:
+        import matplotlib.pyplot as plt
+
+        fig = _figure(summary, bests, samples)
+        try:
+            targets = [(svg, "svg"), (png, "png")]
+            if out is not None:
+                folder = Path(out)
+                folder.mkdir(exist_ok=True)
+                targets = [(folder / "hunt.svg", "svg"), (folder / "hunt.png", "png")]
+                write_text_atomic(folder / "summary.json", json.dumps(summary, indent=2) + "\n")
+                files.append(str(folder / "summary.json"))
+            for path, fmt in targets:
+                if path is not None:
+                    _save(fig, Path(path), fmt)
+                    files.append(str(path))
+        finally:
+            plt.close(fig)
+    lines = [
+        f"{summary['puzzle']}: best {summary['best_score']}/{summary['max_score']} after "
+        f"{summary['seconds'] / 60:.1f} min of hunt over {summary['runs']} runs"
+        + (" (running)" if summary["running"] else "")
+    ]
+    for p, v in summary["parts"].items():
+        lines.append(
+            f"  {p}: {v.get('tasks', 0)} tasks, {v['bests']} new bests, +{v['gain']} joints"
+        )
+    lines += [f"written: {f}" for f in files]
+    return {**summary, "files": files, "text": "\n".join(lines) + "\n"}
