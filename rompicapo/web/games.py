@@ -172,32 +172,12 @@ def quick_bound(moves: str, col: int, deadline: float) -> tuple[str, int]:
     return "bound", max(0, CELLS // 2 + 1 - (stone + 1) // 2)
 
 
-def connect4_columns(
-    moves: str,
-    time_cap: float,
-    *,
-    solver: Any = None,
-    max_budget: int | None = None,
-    max_try_seconds: float | None = None,
-    progress: Any = None,
-) -> list[dict[str, Any]]:
-    """The value of playing each column after ``moves``, from the mover's point of view:
-    ``{"column", "state", "score", "sign", "bound"}`` with state ``"full"``, ``"solved"``
-    (``score`` is Pons' exact score), ``"weak"`` (only ``sign`` is known: +1 win, 0 draw, -1
-    loss; from the book or the weak search), ``"bound"`` (the score lies within
-    ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
+def _known_columns(p: Any) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
+    """Each column's entry as far as it is known without a search (full, a win or a draw at
+    once, the exact-score cache, the weak cache or the opening book), and the columns whose
+    positions a search must still value."""
+    from rompicapo.games.connect4 import CELLS
 
-    The weak search (win/draw/loss) is several times cheaper, so the first half of the time
-    goes to it, the rest to exact scores; a shallow search bounds what remains.
-    ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
-    stop within 2 s): a column that fails a try of that length is not tried again in that phase.
-    ``progress`` receives a :class:`ProgressEvent` after every try (and may raise
-    StopRequested)."""
-    from rompicapo.games.connect4 import CELLS, parse_position
-
-    p = parse_position(moves)
-    if p.over:
-        raise InputError(f"the game is already over after {moves!r}")
     out: list[dict[str, Any]] = []
     children = []
     for col in range(1, 8):
@@ -221,6 +201,36 @@ def connect4_columns(
             if weak is not None:
                 entry.update(state="weak", sign=-weak)
             children.append((col, child))
+    return out, children
+
+
+def connect4_columns(
+    moves: str,
+    time_cap: float,
+    *,
+    solver: Any = None,
+    max_budget: int | None = None,
+    max_try_seconds: float | None = None,
+    progress: Any = None,
+) -> list[dict[str, Any]]:
+    """The value of playing each column after ``moves``, from the mover's point of view:
+    ``{"column", "state", "score", "sign", "bound"}`` with state ``"full"``, ``"solved"``
+    (``score`` is Pons' exact score), ``"weak"`` (only ``sign`` is known: +1 win, 0 draw, -1
+    loss; from the book or the weak search), ``"bound"`` (the score lies within
+    ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
+
+    The weak search (win/draw/loss) is several times cheaper, so the first half of the time
+    goes to it, the rest to exact scores; a shallow search bounds what remains.
+    ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
+    stop within 2 s): a column that fails a try of that length is not tried again in that phase.
+    ``progress`` receives a :class:`ProgressEvent` after every try (and may raise
+    StopRequested)."""
+    from rompicapo.games.connect4 import parse_position
+
+    p = parse_position(moves)
+    if p.over:
+        raise InputError(f"the game is already over after {moves!r}")
+    out, children = _known_columns(p)
     solver = solver or _get_solver()  # made (and its kernel loaded) before the clock starts
     t0 = time.perf_counter()
 
