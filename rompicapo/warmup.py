@@ -34,12 +34,32 @@ from rompicapo.common import (
     watch_compilation,
 )
 
-__all__ = ["FAMILIES", "WarmUpResult", "WarmUpTask", "tasks_of", "warm_up"]
+__all__ = [
+    "FAMILIES",
+    "FIRST_COMMANDS",
+    "WarmUpResult",
+    "WarmUpTask",
+    "run_task",
+    "tasks_of",
+    "warm_up",
+]
 
 FAMILIES = ("paths", "cover", "games", "edges")
 
 # The README's Sudoku (Wikipedia's example), solved by the first command of the family.
 _SUDOKU = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
+
+# Each family's first commands as the README gives them (``rompicapo`` arguments): the tasks
+# below compile their kernels with the same signatures, so the wheel's shipped kernels
+# (rompicapo.common.jit) cover them; .ci/smoke.py and benchmarks/first_run.py run them.
+FIRST_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("path", "10"),
+    ("count", "5x7", "--start", "2,3"),
+    ("sudoku", "solve", _SUDOKU),
+    ("queens", "10"),
+    ("game", "connect4", "solve", "4455"),
+    ("edges", "solve", "eternity2", "--time", "5"),
+)
 
 
 def _paths_calls() -> None:
@@ -140,6 +160,19 @@ def tasks_of(families: Iterable[str] | None = None) -> list[WarmUpTask]:
     if unknown:
         raise InputError(f"unknown family {unknown[0]!r}: choose among {', '.join(FAMILIES)}")
     return [t for t in _TASKS if t.family in wanted]
+
+
+def run_task(name: str) -> float:
+    """Run the task called ``name`` (a :class:`WarmUpTask`'s name) in this process: the seconds
+    it took. The playground's start-up warm-up runs them this way.
+
+    Raises ValueError for an unknown name."""
+    for task in _TASKS:
+        if task.name == name:
+            t0 = time.perf_counter()
+            task.run()
+            return time.perf_counter() - t0
+    raise ValueError(f"no warm-up task called {name!r}")
 
 
 def _run_task(index: int) -> dict:

@@ -50,10 +50,11 @@ from pathlib import Path
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from rompicapo.common.jit import njit
 from rompicapo.edges import _kernel as K
 
 # The machine's registers, passed in and out through one int64 array.
