@@ -8,6 +8,10 @@ kernels with the same signatures), one group of kernels per worker process, and 
 each group compiled (or found already cached) and how long it took. Groups never share a kernel
 module, so two processes never write the same cache index at once.
 
+The same tasks, run once when the wheel is built for a portable CPU level, are the kernels the
+wheel ships compiled (:mod:`rompicapo.common.jit`): where those can run, the first commands and
+this warm-up load them instead of compiling.
+
     >>> from rompicapo.warmup import FAMILIES, tasks_of
     >>> FAMILIES
     ('paths', 'cover', 'games', 'edges')
@@ -66,11 +70,11 @@ def _paths_calls() -> None:
     from rompicapo.paths import (
         KNIGHT,
         cells_at,
+        check_path_file,
         construct,
         count_paths,
         find_path,
         steps_of,
-        verify_path_file,
         write_path,
     )
 
@@ -79,13 +83,13 @@ def _paths_calls() -> None:
     construct(8, 8, moves=KNIGHT)
     construct(12, 12, moves=KNIGHT, closed=True)
     count_paths(5, 7, start=(2, 3), jobs=1)  # `rompicapo count 5x7 --start 2,3`
-    cells_at(10, 10, [0, 99])
+    cells_at(10, 10, [1, 100])
     steps_of(10, 10, [(0, 0), (9, 9)])
     with tempfile.TemporaryDirectory(prefix="rompicapo-warm-up-") as tmp:
         for suffix in (".rpath", ".npy"):
             path = Path(tmp) / f"p{suffix}"
             write_path(found, path)
-            verify_path_file(path, 10, 10)
+            check_path_file(path, (10, 10), jobs=1)  # `rompicapo verify-path`
 
 
 def _sudoku_calls() -> None:
@@ -103,7 +107,7 @@ def _exact_cover_calls() -> None:
     problem.add_option(["a", "x"])
     problem.add_option(["b", "c"])
     problem.add_option(["a", "b", "c"])
-    solve(problem, jobs=1)
+    solve(problem)
     langford(3)
     pack("pentominoes", "6x10", limit=1, jobs=1)
 
