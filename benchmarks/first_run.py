@@ -12,12 +12,21 @@ after command, round after round, so that the load of a shared machine falls on 
 Prints wall-clock and CPU seconds (the process and its children), the load and the CPU model,
 and writes benchmarks/results/first_run.json.
 
-Measured (AMD EPYC, 2 cores shared, load 8-12, rounds 2; wall / CPU seconds; the rows of
-"compiled" are the same wheel with the shipped kernels off, i.e. what every cold first run
-paid before them):
+Measured 2026-12-02 (AMD EPYC, 2 cores shared with other users, load 4.9-9.5, CI's wheel stage
+running beside it; median of 2 rounds, wall / CPU seconds). "shipped cold" is a newcomer's
+first run from the wheel, "warm" the second, "compiled cold" the same wheel with the shipped
+kernels off (what every first run paid before them):
 
-    command                               compiled cold   shipped cold   warm
-    path 10                               see results/first_run.json
+    command                        shipped cold   warm        compiled cold
+    path 10                        3.8 / 0.7      2.9 / 0.6    9.0 / 1.7
+    count 5x7 --start 2,3          1.7 / 0.6      2.3 / 0.6   23.6 / 4.4
+    sudoku solve (README's)        4.2 / 0.6      4.1 / 0.6    9.9 / 1.6
+    queens 10                      2.8 / 0.7      3.5 / 0.8   18.9 / 4.0
+    game connect4 solve 4455       3.6 / 1.0      4.0 / 0.9   41.7 / 10.4
+    edges solve eternity2 --time 5 5.1 / 2.1      5.3 / 1.8    7.8 / 2.0 (one run 10.2 s, exit 130)
+
+A cold run now costs what a warm one does: the rest is Python's start and the imports (numpy,
+numba: about a second of CPU), stretched by the load.
 """
 
 from __future__ import annotations
@@ -41,6 +50,11 @@ from rompicapo.warmup import FIRST_COMMANDS as FIRST
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ("wall", "cpu")
+
+
+def _label(argv) -> str:
+    """The command as shown: long arguments (a puzzle) cut short."""
+    return " ".join(a if len(a) <= 12 else a[:8] + "..." for a in argv)
 
 
 def build_wheel(out: Path) -> Path:
@@ -108,15 +122,15 @@ def main() -> int:
                     if mode == "compiled cold":
                         env["ROMPICAPO_SHIPPED_KERNELS"] = "0"
                     out = timed(exe, argv, env, caches)
-                    out.update(command=" ".join(argv[:3]), mode=mode, round=r)
+                    out.update(command=_label(argv), mode=mode, round=r)
                     out["load"] = os.getloadavg()[0]
                     runs.append(out)
-                    print(f"r{r} {mode:13} {' '.join(argv[:4]):32} wall {out['wall']:6.2f} s  "
+                    print(f"r{r} {mode:13} {_label(argv):32} wall {out['wall']:6.2f} s  "
                           f"cpu {out['cpu']:6.2f} s  exit {out['status']}"
                           f"{'  (compiled)' if out['compiled'] else ''}", flush=True)  # fmt: skip
     summary = {}
     for argv in FIRST:
-        name = " ".join(argv[:3])
+        name = _label(argv)
         summary[name] = {}
         for mode in modes:
             mine = [x for x in runs if x["command"] == name and x["mode"] == mode]
@@ -135,7 +149,7 @@ def main() -> int:
     print(f"load after {result['load_after']}; written {args.out}")
     for name, by_mode in summary.items():
         cells = "  ".join(f"{m} {v['wall']:.1f}/{v['cpu']:.1f}" for m, v in by_mode.items())
-        print(f"{name:28} {cells}")
+        print(f"{name:32} {cells}")
     return 0
 
 
