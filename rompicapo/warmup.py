@@ -8,6 +8,10 @@ kernels with the same signatures), one group of kernels per worker process, and 
 each group compiled (or found already cached) and how long it took. Groups never share a kernel
 module, so two processes never write the same cache index at once.
 
+The same tasks, run once when the wheel is built for a portable CPU level, are the kernels the
+wheel ships compiled (:mod:`rompicapo.common.jit`): where those can run, the first commands and
+this warm-up load them instead of compiling.
+
     >>> from rompicapo.warmup import FAMILIES, tasks_of
     >>> FAMILIES
     ('paths', 'cover', 'games', 'edges')
@@ -34,23 +38,43 @@ from rompicapo.common import (
     watch_compilation,
 )
 
-__all__ = ["FAMILIES", "WarmUpResult", "WarmUpTask", "tasks_of", "warm_up"]
+__all__ = [
+    "FAMILIES",
+    "FIRST_COMMANDS",
+    "WarmUpResult",
+    "WarmUpTask",
+    "run_task",
+    "tasks_of",
+    "warm_up",
+]
 
 FAMILIES = ("paths", "cover", "games", "edges")
 
 # The README's Sudoku (Wikipedia's example), solved by the first command of the family.
 _SUDOKU = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 
+# Each family's first commands as the README gives them (``rompicapo`` arguments): the tasks
+# below compile their kernels with the same signatures, so the wheel's shipped kernels
+# (rompicapo.common.jit) cover them; .ci/smoke.py and benchmarks/first_run.py run them.
+FIRST_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("path", "10"),
+    ("count", "5x7", "--start", "2,3"),
+    ("sudoku", "solve", _SUDOKU),
+    ("queens", "10"),
+    ("game", "connect4", "solve", "4455"),
+    ("edges", "solve", "eternity2", "--time", "5"),
+)
+
 
 def _paths_calls() -> None:
     from rompicapo.paths import (
         KNIGHT,
         cells_at,
+        check_path_file,
         construct,
         count_paths,
         find_path,
         steps_of,
-        verify_path_file,
         write_path,
     )
 
@@ -59,13 +83,13 @@ def _paths_calls() -> None:
     construct(8, 8, moves=KNIGHT)
     construct(12, 12, moves=KNIGHT, closed=True)
     count_paths(5, 7, start=(2, 3), jobs=1)  # `rompicapo count 5x7 --start 2,3`
-    cells_at(10, 10, [0, 99])
+    cells_at(10, 10, [1, 100])
     steps_of(10, 10, [(0, 0), (9, 9)])
     with tempfile.TemporaryDirectory(prefix="rompicapo-warm-up-") as tmp:
         for suffix in (".rpath", ".npy"):
             path = Path(tmp) / f"p{suffix}"
             write_path(found, path)
-            verify_path_file(path, 10, 10)
+            check_path_file(path, (10, 10), jobs=1)  # `rompicapo verify-path`
 
 
 def _sudoku_calls() -> None:
@@ -83,7 +107,7 @@ def _exact_cover_calls() -> None:
     problem.add_option(["a", "x"])
     problem.add_option(["b", "c"])
     problem.add_option(["a", "b", "c"])
-    solve(problem, jobs=1)
+    solve(problem)
     langford(3)
     pack("pentominoes", "6x10", limit=1, jobs=1)
 
@@ -140,6 +164,19 @@ def tasks_of(families: Iterable[str] | None = None) -> list[WarmUpTask]:
     if unknown:
         raise InputError(f"unknown family {unknown[0]!r}: choose among {', '.join(FAMILIES)}")
     return [t for t in _TASKS if t.family in wanted]
+
+
+def run_task(name: str) -> float:
+    """Run the task called ``name`` (a :class:`WarmUpTask`'s name) in this process: the seconds
+    it took. The playground's start-up warm-up runs them this way.
+
+    Raises ValueError for an unknown name."""
+    for task in _TASKS:
+        if task.name == name:
+            t0 = time.perf_counter()
+            task.run()
+            return time.perf_counter() - t0
+    raise ValueError(f"no warm-up task called {name!r}")
 
 
 def _run_task(index: int) -> dict:

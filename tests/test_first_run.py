@@ -1,10 +1,12 @@
 """The first command of every family, on a cold cache, in a fresh process.
 
-Each command runs in a subprocess with an empty numba cache folder (``NUMBA_CACHE_DIR``) and an
-empty rompicapo cache folder, as a newcomer's first run does. The test checks the answer, that
-the one-line compilation notice appears exactly once on stderr (and not at all on the second,
-warm run, whose kernels come from the cache just written), and that the command imported and
-compiled nothing of another family. ``benchmarks`` measure the seconds; no test times anything.
+Each command runs in a subprocess with an empty numba cache folder (``NUMBA_CACHE_DIR``), an
+empty rompicapo cache folder and no shipped kernels (``ROMPICAPO_SHIPPED_KERNELS=0``;
+.ci/smoke.py checks that the wheel's first commands load them), as a first run without them
+does. The test checks the answer, that the one-line compilation notice appears exactly once on
+stderr (and not at all on the second, warm run, whose kernels come from the cache just
+written), and that the command imported and compiled nothing of another family.
+``benchmarks/first_run.py`` measures the seconds; no test times anything.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ def _run(argv: list[str], cache: Path, record: Path) -> subprocess.CompletedProc
         NUMBA_CACHE_DIR=str(cache / "numba"),
         ROMPICAPO_CACHE_DIR=str(cache / "rompicapo"),
         PYTHONPATH=str(ROOT),
+        ROMPICAPO_SHIPPED_KERNELS="0",  # a checkout may hold them (built for the wheel)
     )
     return subprocess.run(
         [sys.executable, "-c", RUNNER, str(record), *argv],

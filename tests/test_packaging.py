@@ -27,6 +27,7 @@ import rompicapo
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "rompicapo"
 # what is not package data: Python sources and the caches numba and Python write beside them
+# (the shipped kernels' index and code files are checked on their own)
 NOT_DATA = {".py", ".pyc", ".nbi", ".nbc"}
 
 
@@ -109,10 +110,15 @@ def test_the_wheel_holds_what_the_package_reads(wheel):
     assert "rompicapo/web/static/index.html" in reads
     missing = sorted(reads - names)
     assert not missing, f"read by the package, missing from {wheel.name}: {missing}"
-    # every module too, and no cache of numba or Python
+    # every module too, and no cache of numba or Python but the shipped kernels (compiled at
+    # build time into rompicapo/compiled/, with their manifest: CI's wheel must have them)
     modules = {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py")}
     assert not (modules - names), sorted(modules - names)
-    assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]
+    cached = [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]
+    assert not [n for n in cached if not n.startswith("rompicapo/compiled/")], cached
+    if cached or os.environ.get("ROMPICAPO_WHEEL"):
+        assert "rompicapo/compiled/manifest.json" in names
+        assert any(n.endswith(".nbi") for n in cached) and any(n.endswith(".nbc") for n in cached)
 
 
 def test_the_wheel_is_named_and_described_for_an_index(wheel):

@@ -58,8 +58,10 @@ program counter and level, ``counters``, the store, the return values).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from rompicapo.common.jit import njit
 
 PC_FORWARD = 0
 PC_BACKDOWN = 1

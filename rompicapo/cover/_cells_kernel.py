@@ -48,7 +48,8 @@ with Algorithm M.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 U = np.uint32
 

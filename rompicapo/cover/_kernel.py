@@ -26,7 +26,8 @@ links removed (each unlinked node or item), ``cleansings`` = nodes touched by pu
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 # state[STATE_PC] takes these values
 PC_FORWARD = 0  # entering a level: check for a solution, choose an item, branch

@@ -97,8 +97,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+
+from rompicapo.common.jit import njit
 
 BAND = 0x7FFFFFF  # 27 cells
 NWORDS = 30  # 27 digit-band words, 3 solved-cell words

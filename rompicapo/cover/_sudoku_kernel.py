@@ -30,7 +30,8 @@ search-effort measures that the difficulty rating uses.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 FULL = 0x1FF  # the nine candidate bits
 

@@ -71,9 +71,11 @@ import itertools
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from rompicapo.common.jit import njit
 
 # configuration k of a digit in a band: peer box p (left to right, or top to bottom) holds it
 # in element (minirow, or minicol) PERMS[k][p]

@@ -40,7 +40,8 @@ inlined helpers cost the kernels dearly (see the note above ``exact_search``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 # Entry layout (see the module docstring); colours below 64 and pieces below 1024 fit.
 PIECE_MASK = 0x3FF

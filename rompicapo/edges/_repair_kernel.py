@@ -29,7 +29,8 @@ better). The kernel counts ``nodes`` (placements) and stops at ``max_nodes``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 # counters[] slots
 R_NODES = 0

@@ -50,10 +50,11 @@ from pathlib import Path
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from rompicapo.common.jit import njit
 from rompicapo.edges import _kernel as K
 
 # The machine's registers, passed in and out through one int64 array.
@@ -446,8 +447,20 @@ def compiled(code: np.ndarray, n: int) -> bool:
         return True
     folder = cache_folder()
     return (folder / f"walk_{name}.py").is_file() and any(
-        (folder / "__pycache__").glob(f"walk_{name}.*.nbi")
+        _index_folder(folder).glob(f"walk_{name}.*.nbi")
     )
+
+
+def _index_folder(folder: Path) -> Path:
+    """Where numba keeps its cache of the machines in ``folder``: under ``NUMBA_CACHE_DIR``
+    when it is set (a folder named after ``folder``'s path), else ``folder/__pycache__``."""
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    if config.CACHE_DIR:
+        sub = UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "walk.py"))
+        return Path(config.CACHE_DIR) / sub
+    return folder / "__pycache__"
 
 
 def walker(code: np.ndarray, n: int) -> Callable:

@@ -55,9 +55,11 @@ budget ran out (result invalid), [5] nodes whose window a parity strategy narrow
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from rompicapo.common.jit import njit
 
 WIDTH = 7
 HEIGHT = 6

@@ -12,7 +12,8 @@ than a tolerance.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 
 @njit(cache=True)

@@ -14,7 +14,8 @@ of its own, where a few "virtual" nodes stand for whole closed tours beside the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ block). The table arrays are indexed ``[role, h, w, k]``:
 
 from __future__ import annotations
 
-from numba import njit
+from rompicapo.common.jit import njit
 
 
 @njit(cache=True, inline="always")

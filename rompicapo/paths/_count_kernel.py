@@ -46,7 +46,8 @@ as the unsplit search; callers add one per start state.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 # Status codes returned by :func:`search`.
 DONE = 0  # the subtree under the base state is exhausted

@@ -25,7 +25,8 @@ All kernels take and return plain integers and arrays; the Python layer owns the
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 VISITED = 128  # bit 7 of state
 

@@ -26,7 +26,8 @@ cell inside it. After the last cell a state accepts when its non-inside cells ar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 INSIDE = 1
 TERMINAL = 2

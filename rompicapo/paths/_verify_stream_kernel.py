@@ -7,7 +7,8 @@ for one range of rows) records the cells seen. Nothing here is shared with the c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rompicapo.common.jit import njit
 
 
 @njit(cache=True, nogil=True)
