@@ -31,8 +31,8 @@ fraction ``REACTION`` towards its segment's mean reward.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from rompicapo.common.jit import njit
 from rompicapo.edges._repair_kernel import (
     N_COUNTERS,
     R_BEST,
