@@ -2,22 +2,24 @@
 the playground calls at start-up.
 
 numba compiles a kernel the first time it runs and keeps the machine code in its on-disk cache,
-so a newcomer's first command waits seconds for it. :func:`warm_up` pays that wait once, ahead:
+so a newcomer's first command waits seconds for it. `warm_up()` pays that wait once, ahead:
 it runs every family's public API on tiny inputs (the calls the commands make, so the same
 kernels with the same signatures), one group of kernels per worker process, and returns what
 each group compiled (or found already cached) and how long it took. Groups never share a kernel
 module, so two processes never write the same cache index at once.
 
 The same tasks, run once when the wheel is built for a portable CPU level, are the kernels the
-wheel ships compiled (:mod:`rompicapo.common.jit`): where those can run, the first commands and
+wheel ships compiled (`rompicapo.common.jit`): where those can run, the first commands and
 this warm-up load them instead of compiling.
 
+    ```pycon
     >>> from rompicapo.warmup import FAMILIES, tasks_of
     >>> FAMILIES
     ('paths', 'cover', 'games', 'edges')
     >>> [t.name for t in tasks_of(["games"])]
     ['Connect Four solver', 'Pig solver']
-"""
+
+    ```"""
 
 from __future__ import annotations
 
@@ -156,9 +158,9 @@ _TASKS: tuple[WarmUpTask, ...] = (
 
 
 def tasks_of(families: Iterable[str] | None = None) -> list[WarmUpTask]:
-    """The warm-up tasks of ``families`` (default: all of :data:`FAMILIES`), in order.
+    """The warm-up tasks of ``families`` (default: all of `FAMILIES`), in order.
 
-    Raises :class:`~rompicapo.common.InputError` for an unknown family name."""
+    Raises [`InputError`][rompicapo.common.InputError] for an unknown family name."""
     wanted = list(FAMILIES) if families is None else list(families)
     unknown = [f for f in wanted if f not in FAMILIES]
     if unknown:
@@ -167,7 +169,7 @@ def tasks_of(families: Iterable[str] | None = None) -> list[WarmUpTask]:
 
 
 def run_task(name: str) -> float:
-    """Run the task called ``name`` (a :class:`WarmUpTask`'s name) in this process: the seconds
+    """Run the task called ``name`` (a `WarmUpTask`'s name) in this process: the seconds
     it took. The playground's start-up warm-up runs them this way.
 
     Raises ValueError for an unknown name."""
@@ -198,7 +200,7 @@ def _run_task(index: int) -> dict:
 
 @dataclass
 class WarmUpResult(SearchResult):
-    """What :func:`warm_up` did: one entry per task (``family``, ``name``, ``seconds``,
+    """What `warm_up()` did: one entry per task (``family``, ``name``, ``seconds``,
     ``compile_seconds``: zero when the kernels came from numba's cache), the wall-clock
     seconds of the whole warm-up (``solve_seconds``) and the worker processes it used."""
 

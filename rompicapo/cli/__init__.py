@@ -4,9 +4,9 @@ Each family has its own module in this package (``paths.py``, ``cover.py``, ...)
 ``register(subparsers)`` function that adds its commands; this module finds them all, so a
 family's commands live next to each other and families never touch one another's CLI code.
 Handlers import the family's public API lazily, so ``rompicapo --help`` stays fast. The shared
-options come from :mod:`rompicapo.cli.options`.
+options come from `rompicapo.cli.options`.
 
-Exit statuses (one meaning each, see :mod:`rompicapo.common.errors`):
+Exit statuses (one meaning each, see `rompicapo.common.errors`):
 
 - 0: done (for searches with a limit, also when the limit stopped them: the output says so);
 - 1: a "no" from a command that answers yes or no (``path``: no path; ``verify-path``: the
@@ -24,7 +24,7 @@ Exit statuses (one meaning each, see :mod:`rompicapo.common.errors`):
 What the process around a command may do to it is handled here, once for every command: a
 closed standard input, output or error; a full or broken output stream; a terminal that cannot
 show UTF-8 (the output is written in ASCII instead); stop signals (see
-:func:`rompicapo.common.parallel.stop_signals`), and a watchdog that stops a run which
+`rompicapo.common.parallel.stop_signals()`), and a watchdog that stops a run which
 overruns its ``--time`` by more than a second.
 """
 
@@ -328,7 +328,7 @@ class OutputError(Exception):
 
 
 class _Guarded:
-    """A text stream whose write and flush failures are :class:`OutputError` (not an OSError
+    """A text stream whose write and flush failures are `OutputError` (not an OSError
     a family could take for a file of its own); the first write to standard output tells the
     watchdog of ``--time`` that the command is printing its result."""
 

@@ -1,6 +1,6 @@
 """``rompicapo count``: exact counts of jump-grid paths, lists of them, proofs that none exist.
 
-A thin shell over :mod:`rompicapo.paths.count`; imported lazily so ``rompicapo --help`` stays
+A thin shell over `rompicapo.paths.count`; imported lazily so ``rompicapo --help`` stays
 fast.
 """
 

@@ -1,6 +1,6 @@
 """``rompicapo cover | sudoku | queens | polyomino``: the exact-cover family's commands.
 
-Thin shells over :mod:`rompicapo.cover`: each handler parses, makes one API call, and prints
+Thin shells over `rompicapo.cover`: each handler parses, makes one API call, and prints
 ``result.report()`` (or, with ``--json``, ``result.to_dict()``). Reading files, guessing a
 Sudoku file's layout, piece sets and regions, checking sizes and memory: all in the API.
 """

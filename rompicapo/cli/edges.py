@@ -3,10 +3,10 @@
 Commands: ``solve`` (Blackwood's search on all cores, ``--polish S`` to improve its board),
 ``improve`` (large-neighbourhood search on a given board), ``score``, ``generate``,
 ``render``, ``url``, and the parameter study's ``study`` and ``study-report`` (registered
-from :mod:`rompicapo.cli.edges_study`). PIECES is a pieces file or ``eternity2`` (the shipped
+from `rompicapo.cli.edges_study`). PIECES is a pieces file or ``eternity2`` (the shipped
 official set); BOARD is a board file or an e2.bucas.name URL.
 
-Each handler parses, makes one call of :mod:`rompicapo.edges` and prints ``report()`` (or
+Each handler parses, makes one call of `rompicapo.edges` and prints ``report()`` (or
 ``to_dict()`` with ``--json``); progress on stderr is the common ProgressPrinter (best score,
 deepest depth, placements per second).
 """
@@ -223,14 +223,14 @@ def _add_small_commands(sub: argparse._SubParsersAction) -> None:
 
 def printer(description: str, quiet: bool) -> ProgressPrinter:
     """The edges commands' progress on stderr (a ``progress`` callback and context manager):
-    the common :class:`~rompicapo.cli.progress.ProgressPrinter`, which shows the best score,
+    the common `ProgressPrinter`, which shows the best score,
     the deepest depth and placements per second; a plain line every ``LOG_SECONDS`` when
     stderr is not a terminal."""
     return ProgressPrinter(description, enabled=not quiet, log_every=LOG_SECONDS)
 
 
 def LiveLine(quiet: bool) -> ProgressPrinter:
-    """The edges progress printer under its name of earlier releases (:func:`printer`)."""
+    """The edges progress printer under its name of earlier releases (`printer()`)."""
     return printer("edges", quiet)
 
 

@@ -1,6 +1,6 @@
 """``rompicapo edges hunt`` and ``rompicapo edges hunt-report``: the long score hunt.
 
-Registered from :mod:`rompicapo.cli.edges` (this module has no ``register``, so the CLI's
+Registered from `rompicapo.cli.edges` (this module has no ``register``, so the CLI's
 module discovery does not add it twice); it imports nothing from that module.
 """
 
@@ -74,7 +74,7 @@ def register_hunt(edges_subparsers: argparse._SubParsersAction) -> None:
 
 class _LogLines:
     """Where stderr is no terminal (a log file, a batch job), the live line as plain lines:
-    one at each new best and one every :data:`LOG_SECONDS` (a terminal gets the progress
+    one at each new best and one every `LOG_SECONDS` (a terminal gets the progress
     bar, rewritten in place)."""
 
     def __init__(self, enabled: bool) -> None:

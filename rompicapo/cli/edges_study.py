@@ -1,6 +1,6 @@
 """``rompicapo edges study`` and ``rompicapo edges study-report``: the parameter study.
 
-Registered from :mod:`rompicapo.cli.edges` (this module has no ``register``, so the CLI's
+Registered from `rompicapo.cli.edges` (this module has no ``register``, so the CLI's
 module discovery does not add it twice); it imports nothing from that module.
 """
 

@@ -227,7 +227,7 @@ def _pig(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     """The terminal's game loop: the person's moves are parsed by the games family, the
-    engine's come from :func:`rompicapo.games.computer_move`."""
+    engine's come from [`rompicapo.games.computer_move()`][rompicapo.games.computer_move]."""
     from rompicapo.common import InputError, stdin_binary
     from rompicapo.games.game import MAX
     from rompicapo.games.play import computer_move, describe_move, parse_move

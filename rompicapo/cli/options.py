@@ -2,24 +2,22 @@
 
 ``add_run_options(parser, time=True, nodes=True, ...)`` adds the run contract's flags:
 
-============== =================== =========================================================
-flag           API keyword         meaning
-============== =================== =========================================================
-``--time S``   ``time_limit``      wall-clock seconds for the whole command
-``--nodes N``  ``node_limit``      the most nodes to search (the family's unit)
-``--limit K``  ``limit``           the most solutions to find or list
-``--seed N``   ``seed``            any integer, negative included
-``--jobs N``   ``jobs``            workers (default: all cores; 1 = in this process)
-``--scheduler`` ``scheduler``      a Dask scheduler address
-``--json``                         print ``result.to_dict()`` as JSON
-``--quiet``                        no progress, no report lines on stderr
-============== =================== =========================================================
+- **``--time S``**: API keyword: ``time_limit``; meaning: wall-clock seconds for the whole command
+- **``--nodes N``**: API keyword: ``node_limit``; meaning: the most nodes to search (the family's
+  unit)
+- **``--limit K``**: API keyword: ``limit``; meaning: the most solutions to find or list
+- **``--seed N``**: API keyword: ``seed``; meaning: any integer, negative included
+- **``--jobs N``**: API keyword: ``jobs``; meaning: workers (default: all cores; 1 = in this
+  process)
+- **``--scheduler``**: API keyword: ``scheduler``; meaning: a Dask scheduler address
+- **``--json``**: meaning: print ``result.to_dict()`` as JSON
+- **``--quiet``**: meaning: no progress, no report lines on stderr
 
 Older spellings stay as aliases (``--time-limit``, ``--max-nodes``, ``--list``, ...): a flag
-that an earlier release documented keeps working, as a :class:`DeprecatedFlag` (hidden from
+that an earlier release documented keeps working, as a `DeprecatedFlag` (hidden from
 ``--help``, parsed into the new flag's value, one line on stderr that names the new flag).
 
-:func:`mark_paths` says which arguments of a command are files it reads and writes: before any
+`mark_paths()` says which arguments of a command are files it reads and writes: before any
 work the CLI compares every output a command line names with its inputs and its other outputs
 (symbolic links followed) and refuses a clash in one line, whatever the command.
 """
@@ -135,7 +133,7 @@ def add_run_options(
 ) -> None:
     """Add the run contract's flags to ``parser`` (see the module's table).
 
-    ``*_aliases`` are older spellings that keep working, each a :class:`DeprecatedFlag` (hidden
+    ``*_aliases`` are older spellings that keep working, each a `DeprecatedFlag` (hidden
     from --help's list of flags, named in the option's help, a note on stderr when used).
     """
     group = parser.add_argument_group("run options")
@@ -201,7 +199,7 @@ def add_run_options(
 
 
 def _with_aliases(group, name: str, aliases: tuple[str, ...], *, help: str, **kw) -> None:
-    """One flag and its older spellings (each a :class:`DeprecatedFlag`); the help names them."""
+    """One flag and its older spellings (each a `DeprecatedFlag`); the help names them."""
     extra = f" (formerly {', '.join(aliases)})" if aliases else ""
     group.add_argument(name, help=help + extra, **kw)
     for old in aliases:
@@ -212,7 +210,7 @@ def _with_aliases(group, name: str, aliases: tuple[str, ...], *, help: str, **kw
 class DeprecatedFlag(argparse.Action):
     """A flag of an earlier release: parsed as before into ``dest`` (the new flag's), hidden from
     ``--help``, and one line on stderr says what to write instead. Made by
-    :func:`add_deprecated_flag`; the test of one name per idea knows an old flag by this class.
+    `add_deprecated_flag()`; the test of one name per idea knows an old flag by this class.
 
     ``instead``: what the line says after "is deprecated; " (``"use --limit"``). ``nargs=0``
     flags store ``const``.
@@ -242,7 +240,7 @@ class DeprecatedFlag(argparse.Action):
 def add_deprecated_flag(
     parser, old: str, new: str | None, *, dest: str, instead: str | None = None, **kw
 ) -> None:
-    """Keep ``old`` working as a :class:`DeprecatedFlag` that stores into ``dest`` (``new``'s
+    """Keep ``old`` working as a `DeprecatedFlag` that stores into ``dest`` (``new``'s
     destination); ``instead`` replaces the default advice "use NEW". ``kw`` as for
     ``add_argument`` (``type``, ``metavar``; ``nargs=0, const=True`` for a switch)."""
     kw = {k: v for k, v in kw.items() if v is not None}

@@ -1,7 +1,7 @@
 """``rompicapo path``, ``verify-path``, ``path-at`` and ``step-of``: one path through every
 cell, its check, and random access to the block construction's path.
 
-Each handler parses, makes one call to :mod:`rompicapo.paths`' API and prints the result's
+Each handler parses, makes one call to `rompicapo.paths`' API and prints the result's
 ``report()`` (or ``to_dict()`` with ``--json``). Exit status: 0 when a path was found and
 verified (or a file holds a valid path), 1 when there is none (impossible, not found,
 interrupted, rejected by the verifier, or an invalid path in a file), 2 for bad input.

@@ -1,4 +1,4 @@
-"""``rompicapo serve``: the local web playground (see :mod:`rompicapo.web`)."""
+"""``rompicapo serve``: the local web playground (see `rompicapo.web`)."""
 
 from __future__ import annotations
 

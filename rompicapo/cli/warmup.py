@@ -1,4 +1,4 @@
-"""``rompicapo warm-up``: compile every numba kernel ahead (see :mod:`rompicapo.warmup`)."""
+"""``rompicapo warm-up``: compile every numba kernel ahead (see `rompicapo.warmup`)."""
 
 from __future__ import annotations
 

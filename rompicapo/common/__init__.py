@@ -1,17 +1,17 @@
 """The ground floor: what every family of rompicapo shares.
 
-- :mod:`~rompicapo.common.errors`: the error hierarchy and the CLI's exit statuses;
-- :mod:`~rompicapo.common.run`: the run contract (``time_limit``, ``node_limit``, ``limit``,
+- `errors`: the error hierarchy and the CLI's exit statuses;
+- `run`: the run contract (``time_limit``, ``node_limit``, ``limit``,
   ``seed``, ``jobs``, ``scheduler``, ``progress``), its checks and the progress event;
-- :mod:`~rompicapo.common.results`: the result protocol (``counts``, ``to_dict()``,
+- `results`: the result protocol (``counts``, ``to_dict()``,
   ``report()``, ``verify()``) and JSON;
-- :mod:`~rompicapo.common.files`: reading text safely, checking output paths before the work,
+- `files`: reading text safely, checking output paths before the work,
   atomic writes, checksummed checkpoints;
-- :mod:`~rompicapo.common.memory`: estimate before allocating, refuse with a clear message;
-- :mod:`~rompicapo.common.parallel`: processes or threads on all cores, or a Dask cluster;
-- :mod:`~rompicapo.common.progress_files`: workers' progress and best answers in files, read
+- `memory`: estimate before allocating, refuse with a clear message;
+- `parallel`: processes or threads on all cores, or a Dask cluster;
+- `progress_files`: workers' progress and best answers in files, read
   by the parent's overseer thread (which also enforces the time limit on them);
-- :mod:`~rompicapo.common.timing`: stopwatches, deadlines, compilation timed apart.
+- `timing`: stopwatches, deadlines, compilation timed apart.
 
 Families import from here and never from each other. Everything public is re-exported here, so
 ``from rompicapo.common import InputError`` is the way to import it.

@@ -1,18 +1,23 @@
 """The error hierarchy: what went wrong, and whose move it is.
 
-- :class:`InputError` (and every other :class:`RompicapoError` but :class:`InternalError`):
+- [`InputError`][rompicapo.common.InputError] (and every other
+  [`RompicapoError`][rompicapo.common.RompicapoError] but
+  [`InternalError`][rompicapo.common.InternalError]):
   something the user can fix: a size, a value, a file, an output path, a scheduler address.
   The message is one line that talks about parameters, not CLI flags, and names the file and
   line where there is one. The CLI prints it and exits with status 2.
-- :class:`InternalError`: the solver itself failed (a bug). The CLI prints one line and "please
+- [`InternalError`][rompicapo.common.InternalError]: the solver itself failed (a bug). The CLI
+  prints one line and "please
   report", exits with status 1, and shows the traceback only with ``--debug`` or
   ``ROMPICAPO_DEBUG=1``.
-- :class:`NotVerifiable`: ``verify()`` was asked to check an answer it cannot check (no answer,
+- [`NotVerifiable`][rompicapo.common.NotVerifiable]: ``verify()`` was asked to check an answer it
+  cannot check (no answer,
   a depth-limited search, a position too large to re-solve independently). It is never a
   silent True.
 
-Every message is one line, and it quotes at most :data:`QUOTE_CHARS` characters of what the
-user gave (:func:`one_line`): a 50 MB line or a number of 120,000 digits is shown by its start
+Every message is one line, and it quotes at most `QUOTE_CHARS` characters of what the
+user gave ([`one_line()`][rompicapo.common.one_line]): a 50 MB line or a number of 120,000 digits is
+shown by its start
 and its length, never whole.
 """
 
@@ -59,11 +64,13 @@ def _clip_word(word: str) -> str:
 
 def one_line(text: object) -> str:
     """``text`` as one line: lines joined with "; ", runs of white space made one space, each
-    word cut to :data:`QUOTE_CHARS` characters (file names to 200) and the whole to 500.
+    word cut to `QUOTE_CHARS` characters (file names to 200) and the whole to 500.
 
+    ```pycon
     >>> one_line("bad size\\n  " + "9" * 5000)
     'bad size; 999999999999999999999999999999999999999999999999999999999... (5,000 characters)'
-    """
+
+    ```"""
     lines = [" ".join(_clip_word(w) for w in s.split()) for s in str(text).splitlines()]
     joined = "; ".join(s for s in lines if s)
     if len(joined) > _MESSAGE_CHARS:

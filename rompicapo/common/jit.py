@@ -5,12 +5,12 @@ numba compiles a kernel on its first call and keeps the machine code in its on-d
 folder, or ``NUMBA_CACHE_DIR``. A newcomer's first command would wait for that compilation
 (up to a minute for the Sudoku solver on a busy 2-core machine). So the wheel ships the
 kernels that the families' first commands run, compiled once at build time
-(:func:`build_shipped`, run by ``python -m rompicapo.common.jit build``) for a portable x86-64
-CPU level (:data:`SHIPPED_CPU`), in ``rompicapo/compiled/``. :func:`njit` is numba's, with a
+(`build_shipped()`, run by ``python -m rompicapo.common.jit build``) for a portable x86-64
+CPU level (`SHIPPED_CPU`), in ``rompicapo/compiled/``. `njit()` is numba's, with a
 cache that looks in numba's own cache first and, when it has nothing for a kernel, in the
 shipped one: used only when it was built for this numba, this Python, this kind of machine,
 from these very sources (numba checks a hash of the source file and of the function's
-bytecode), and when this CPU has every feature of :data:`SHIPPED_CPU`. Anything else (another
+bytecode), and when this CPU has every feature of `SHIPPED_CPU`. Anything else (another
 CPU, a changed source, ``NUMBA_CPU_NAME`` set) compiles as numba always does, into its own
 cache. ``ROMPICAPO_SHIPPED_KERNELS=0`` turns the shipped kernels off.
 
@@ -123,9 +123,9 @@ def _with_shipped(dispatcher: Any, kwargs: dict) -> Any:
 
 
 def build_shipped(out: Path | None = None, *, jobs: int | None = None) -> dict:
-    """Compile the kernels of every family's first commands (:mod:`rompicapo.warmup`) for
-    :data:`SHIPPED_CPU` into a fresh numba cache, in worker processes, and copy that cache into
-    ``out`` (default :data:`SHIPPED_FOLDER`), laid out by source folder, with its manifest.
+    """Compile the kernels of every family's first commands (`rompicapo.warmup`) for
+    `SHIPPED_CPU` into a fresh numba cache, in worker processes, and copy that cache into
+    ``out`` (default `SHIPPED_FOLDER`), laid out by source folder, with its manifest.
     Returns the manifest. Run before the wheel is built (``.ci/run`` does)."""
     import shutil
     import subprocess

@@ -30,7 +30,8 @@ def check_memory(need_bytes: float, what: str, *, headroom: float = 0.9) -> None
 
     ``need_bytes`` may be a float (a product of huge sizes need not fit in 64 bits).
     ``headroom`` keeps a margin for the interpreter, numba and the OS page cache.
-    Raises :class:`InsufficientMemoryError` with the estimate and what is available.
+    Raises [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] with the estimate
+    and what is available.
     """
     avail = available_memory()
     if need_bytes > headroom * avail:

@@ -1,16 +1,18 @@
 """Parallel runs: local processes or threads on all cores by default, or a Dask cluster; and
 how a run is stopped.
 
-Every command that takes a scheduler address reaches it through :func:`connect_scheduler`, so a
-wrong address is one line within :data:`SCHEDULER_TIMEOUT` seconds wherever it is given.
+Every command that takes a scheduler address reaches it through
+[`connect_scheduler()`][rompicapo.common.connect_scheduler], so a
+wrong address is one line within `SCHEDULER_TIMEOUT` seconds wherever it is given.
 
-Stopping (:func:`stop_signals`): SIGTERM and SIGHUP (what ``kill``, ``timeout``, systemd,
+Stopping (`stop_signals()`): SIGTERM and SIGHUP (what ``kill``, ``timeout``, systemd,
 Docker and batch schedulers send, and a closed terminal) stop a run as Ctrl-C does, with a
 KeyboardInterrupt in the main thread, so every family's Ctrl-C path (keep the best result,
 flush the checkpoint) serves them too. Only the first stop signal raises; the next ones are
 dropped while the run saves what it keeps, so two signals 50 ms apart lose nothing. Worker
-processes of :func:`run_jobs` are stopped and reaped (joined, killed if they linger) before the
-interrupt reaches the caller. :func:`stop_signals` also takes a ``deadline``: a watchdog thread
+processes of [`run_jobs()`][rompicapo.common.run_jobs] are stopped and reaped (joined, killed if
+they linger) before the
+interrupt reaches the caller. `stop_signals()` also takes a ``deadline``: a watchdog thread
 stops the run the same way when a command overruns its time limit (a phase that forgot to look
 at the clock loses the overrun, not the result). It never stops numba compiling a kernel
 (a first run after installing or changing a kernel): what is compiled is cached for every later
@@ -308,9 +310,9 @@ def _compiling() -> bool:
 def stop_signals(deadline: float | None = None, *, signals: tuple[int, ...] = STOP_SIGNALS):
     """``with stop_signals(deadline) as state:`` SIGINT, SIGTERM and SIGHUP stop the run with
     a KeyboardInterrupt in the main thread; the first one only (later ones are dropped while
-    the run keeps its result; one :data:`STUCK_SECONDS` after the first ends the process).
+    the run keeps its result; one `STUCK_SECONDS` after the first ends the process).
     With ``deadline`` (a ``time.monotonic()`` instant), a watchdog sends the main thread the
-    same stop :data:`WATCHDOG_GRACE` seconds after it, if the run is still working (not yet
+    same stop `WATCHDOG_GRACE` seconds after it, if the run is still working (not yet
     printing its result). ``state`` says what stopped the run. Outside the main thread this
     only yields a state. ``signals``: the signals taken over (a command whose work is one
     long kernel call, which no Python handler can interrupt, leaves SIGTERM and SIGHUP their
@@ -444,7 +446,8 @@ def parse_scheduler_address(address: object) -> tuple[str, str, int]:
 
 
 def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
-    """A ``distributed.Client`` for ``address``, or :class:`InputError` with a one-line reason
+    """A ``distributed.Client`` for ``address``, or [`InputError`][rompicapo.common.InputError] with
+    a one-line reason
     within about ``timeout`` seconds: a malformed address, a host that does not resolve, a
     closed port, or a port where no Dask scheduler answers. Nothing is left running on failure.
     """

@@ -2,12 +2,15 @@
 
 A search spread over processes cannot call the parent's progress callback, and a worker
 stopped by Ctrl-C cannot send its result back. So each worker writes its latest report
-(counts and its best answer so far) to its own file in a :class:`ProgressFolder` every so
-often (:class:`JobChannel`), atomically; the parent reads them all (:meth:`ProgressFolder.read`)
+(counts and its best answer so far) to its own file in a
+[`ProgressFolder`][rompicapo.common.ProgressFolder] every so
+often ([`JobChannel`][rompicapo.common.JobChannel]), atomically; the parent reads them all
+([`ProgressFolder.read()`][rompicapo.common.progress_files.ProgressFolder.read])
 to draw progress while the run goes on and to keep the best answer of a run that was stopped.
 A stop file in the same folder tells every worker to return its best now.
 
-:class:`Overseer` is the parent's thread: it reads the reports about every second, leaves
+[`Overseer`][rompicapo.common.Overseer] is the parent's thread: it reads the reports about every
+second, leaves
 the stop file when the time limit has passed, and ends the run's own worker processes that
 still have not answered a grace period later (a worker still starting, or stuck).
 """
@@ -31,7 +34,7 @@ __all__ = ["JobChannel", "Overseer", "ProgressFolder"]
 
 class ProgressFolder:
     """A temporary folder for the reports of one run's jobs (``job<k>.json``) and its stop
-    file. :meth:`remove` deletes it with everything in it."""
+    file. `remove()` deletes it with everything in it."""
 
     def __init__(self, prefix: str = "rompicapo-") -> None:
         self.path = Path(tempfile.mkdtemp(prefix=prefix))
@@ -58,8 +61,9 @@ class ProgressFolder:
 
 
 class JobChannel:
-    """A worker's side of a :class:`ProgressFolder` (given as its path, which pickles):
-    :meth:`write` its report, :meth:`stop_requested` to look for the stop file. A folder
+    """A worker's side of a [`ProgressFolder`][rompicapo.common.ProgressFolder] (given as its path,
+    which pickles):
+    `write()` its report, `stop_requested()` to look for the stop file. A folder
     that is gone (or None) makes both no-ops."""
 
     def __init__(self, folder: str | Path | None, job: int) -> None:
@@ -81,14 +85,14 @@ class JobChannel:
 
 
 class Overseer:
-    """The parent's watch over a run's jobs, on a daemon thread (:meth:`start`, :meth:`close`).
+    """The parent's watch over a run's jobs, on a daemon thread (`start()`, `close()`).
 
     About every second (every 0.2 s in the last second before the limit) it calls
     ``on_reports(reports)`` with the jobs' latest reports; once ``deadline`` has passed it
     leaves the stop file (which also reaches jobs still compiling when the time ran out);
     with ``local`` jobs, ``grace`` seconds past the limit it terminates the worker processes
     started since it was made (their reported answers are kept: read them from the folder),
-    sets :attr:`overran` and ends."""
+    sets `overran` and ends."""
 
     def __init__(
         self,

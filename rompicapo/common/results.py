@@ -1,4 +1,4 @@
-"""The result protocol: every solver returns a :class:`SearchResult`.
+"""The result protocol: every solver returns a [`SearchResult`][rompicapo.common.SearchResult].
 
 - ``counts``: every counter of the run (nodes, placements, rotations, restarts, updates, ...),
   machine-independent measures of work, as Knuth prints mems and updates;
@@ -7,7 +7,7 @@
 - ``to_dict()``: a JSON-friendly dict derived from the fields (what ``--json`` prints);
 - ``report()``: a few lines for people (what the CLI prints without ``--json``);
 - ``verify()``: True = checked by independent code and right, False = checked and wrong;
-  :class:`~rompicapo.common.errors.NotVerifiable` is raised when it cannot be checked. A
+  [`NotVerifiable`][rompicapo.common.NotVerifiable] is raised when it cannot be checked. A
   partial check never returns True.
 """
 
@@ -51,7 +51,7 @@ class SearchResult:
         """Check the answer with code that shares nothing with the solver.
 
         True: checked and right. False: checked and wrong. Raises
-        :class:`~rompicapo.common.errors.NotVerifiable` when it cannot be checked.
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] when it cannot be checked.
         """
         raise NotImplementedError
 

@@ -3,19 +3,19 @@
 Every family's public entry points take the same keyword arguments, validated here before any
 work starts:
 
-============== ================================================================================
-``time_limit`` seconds of wall clock for the whole call (start-up of workers, compilation and
-               writing included), a positive finite number, or None for no limit
-``node_limit`` the most nodes (placements, positions, updates: the family's unit) to search,
-               a positive integer, or None
-``limit``      the most solutions to find or list, a positive integer, or None for all
-``seed``       any integer (negative ones included) or None; :func:`seed_sequence` turns it
-               into numpy's generator state, :func:`seed_u64` into a kernel's 64-bit seed
-``jobs``       workers: None = all cores of this machine (the default everywhere), 1 = in this
-               process; more than useful is capped (:func:`resolve_jobs`)
-``scheduler``  a Dask scheduler address (``tcp://host:port``); the jobs run there
-``progress``   a callable receiving :class:`ProgressEvent` objects; the library never draws
-============== ================================================================================
+- ``time_limit``: seconds of wall clock for the whole call (start-up of workers, compilation and
+  writing included), a positive finite number, or None for no limit
+- ``node_limit``: the most nodes (placements, positions, updates: the family's unit) to search, a
+  positive integer, or None
+- ``limit``: the most solutions to find or list, a positive integer, or None for all
+- ``seed``: any integer (negative ones included) or None;
+  [`seed_sequence()`][rompicapo.common.seed_sequence] turns it into numpy's generator state,
+  [`seed_u64()`][rompicapo.common.seed_u64] into a kernel's 64-bit seed
+- ``jobs``: workers: None = all cores of this machine (the default everywhere), 1 = in this process;
+  more than useful is capped ([`resolve_jobs()`][rompicapo.common.resolve_jobs])
+- ``scheduler``: a Dask scheduler address (``tcp://host:port``); the jobs run there
+- ``progress``: a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] objects; the
+  library never draws
 """
 
 from __future__ import annotations
@@ -66,9 +66,10 @@ def check_int(
     minimum: int | None = None,
     maximum: int | None = None,
 ) -> int:
-    """``value`` as an int in ``[minimum, maximum]``, or :class:`InputError` naming ``name``.
+    """``value`` as an int in ``[minimum, maximum]``, or [`InputError`][rompicapo.common.InputError]
+    naming ``name``.
 
-    Accepts Python and numpy integers and integral strings (of at most :data:`MAX_DIGITS`
+    Accepts Python and numpy integers and integral strings (of at most `MAX_DIGITS`
     digits); refuses bools, floats with a fraction, and anything else. Huge values are compared
     exactly (no overflow).
     """
@@ -243,7 +244,8 @@ class Progress:
     seconds (except start, best and done); with ``callback=None`` every call is a no-op, so
     kernels' loops need no ``if progress`` of their own.
 
-    A callback that raises ``KeyboardInterrupt`` (:class:`StopRequested` included) stops the
+    A callback that raises ``KeyboardInterrupt`` ([`StopRequested`][rompicapo.common.StopRequested]
+    included) stops the
     run, and is not called again: the family's closing ``finish()`` must not stop it a
     second time, or the partial result it keeps for a stop would be lost.
     """

@@ -2,8 +2,10 @@
 
 numba compiles a kernel the first time it is called with a given signature, then keeps the
 machine code in its on-disk cache (``cache=True``), so the wait happens once per installation.
-This module times that first call (:func:`jit_warmup`), and watches numba's compilations in the
-process (:func:`watch_compilation`) so that the command line can say, once and before the wait,
+This module times that first call ([`jit_warmup()`][rompicapo.common.jit_warmup]), and watches
+numba's compilations in the
+process ([`watch_compilation()`][rompicapo.common.watch_compilation]) so that the command line can
+say, once and before the wait,
 what it is compiling and for about how long ("compiling the Sudoku solver, once: about 15 s"),
 and can tell when compilation ate most of a ``--time`` budget.
 """
@@ -81,7 +83,8 @@ def jit_warmup(key: str, call: Callable[[], object]) -> float:
     numba compiles a kernel (or loads it from its cache) on the first call with a given
     signature. Running that first call on a tiny input, before the timed solve, lets results
     report compilation apart from search. Later calls with the same ``key`` return 0.0.
-    Compilations are watched from here on (:func:`watch_compilation`).
+    Compilations are watched from here on
+    ([`watch_compilation()`][rompicapo.common.watch_compilation]).
     """
     if key in _warmed:
         return 0.0
@@ -119,11 +122,13 @@ def compile_estimate(module: str) -> tuple[str, float]:
     """What a person is told compiles when a kernel of ``module`` does, and for about how many
     seconds (the first command's compilation on a cold cache, measured).
 
+    ```pycon
     >>> compile_estimate("rompicapo.cover._sudoku_bits_kernel")[0]
     'Sudoku solver'
     >>> compile_estimate("mypackage.kernels")
     ('numba kernels', 5.0)
-    """
+
+    ```"""
     for prefix, name, seconds in _SOLVERS:
         if module.startswith(prefix):
             return name, seconds
@@ -141,11 +146,13 @@ def is_compile_notice(line: str) -> bool:
     """Whether ``line`` is one of the compilation notices (the documentation's examples, which
     run on a cold cache or a warm one, leave them out of what they compare).
 
+    ```pycon
     >>> is_compile_notice("compiling the Sudoku solver, once: about 15 s")
     True
     >>> is_compile_notice("unique solution")
     False
-    """
+
+    ```"""
     return _NOTICE.match(line.strip()) is not None
 
 
@@ -217,12 +224,14 @@ _watcher = _CompileWatcher()
 def watch_compilation(stream: TextIO | None = sys.stderr) -> None:
     """From now on, write one line to ``stream`` before the first numba compilation of a
     rompicapo kernel in this process ("compiling the Sudoku solver, once: about 15 s"), and
-    count the seconds of every compilation (:func:`compiled_seconds`). ``stream=None`` counts
+    count the seconds of every compilation
+    ([`compiled_seconds()`][rompicapo.common.compiled_seconds]). ``stream=None`` counts
     without a word. A kernel loaded from numba's cache is no compilation and says nothing.
 
     The command line calls it (``--quiet`` passes None); the kernels' warm-up
-    (:func:`jit_warmup`) starts the count without the line. It imports numba only when numba
-    is already imported; otherwise the first :func:`jit_warmup` does.
+    ([`jit_warmup()`][rompicapo.common.jit_warmup]) starts the count without the line. It imports
+    numba only when numba
+    is already imported; otherwise the first [`jit_warmup()`][rompicapo.common.jit_warmup] does.
     """
     _watcher.stream = stream
     if "numba" in sys.modules:
@@ -231,7 +240,8 @@ def watch_compilation(stream: TextIO | None = sys.stderr) -> None:
 
 def compiled_seconds() -> float:
     """Seconds this process has spent compiling numba kernels since it started watching
-    (:func:`watch_compilation` or the first :func:`jit_warmup`); loads from the cache are not
+    ([`watch_compilation()`][rompicapo.common.watch_compilation] or the first
+    [`jit_warmup()`][rompicapo.common.jit_warmup]); loads from the cache are not
     counted."""
     return _watcher.seconds
 
@@ -239,11 +249,13 @@ def compiled_seconds() -> float:
 def compile_budget_note(time_limit: float | None, compile_seconds: float) -> str | None:
     """The sentence that says compilation ate a time limit (a quarter of it or more), or None.
 
+    ```pycon
     >>> print(compile_budget_note(5.0, 4.0))  # doctest: +ELLIPSIS
     compiling took 4.0 s of the 5 s time limit, so the search had about 1.0 s; the kernels ...
     >>> compile_budget_note(60.0, 4.0) is None
     True
-    """
+
+    ```"""
     if time_limit is None or compile_seconds < 0.25 * time_limit:
         return None
     left = max(0.0, time_limit - compile_seconds)

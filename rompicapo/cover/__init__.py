@@ -1,25 +1,34 @@
 """Exact cover: Knuth's Algorithms X, C and M on dancing links and dancing cells in numba,
 and what they solve.
 
-- :class:`Problem`: items (primary with optional multiplicity bounds, secondary with optional
-  colours) and options; :func:`read_dlx` / :func:`parse_dlx` / :func:`format_dlx` for Knuth's
+- [`Problem`][rompicapo.cover.Problem]: items (primary with optional multiplicity bounds, secondary
+  with optional
+  colours) and options; [`read_dlx()`][rompicapo.cover.read_dlx] /
+  [`parse_dlx()`][rompicapo.cover.parse_dlx] / [`format_dlx()`][rompicapo.cover.format_dlx] for
+  Knuth's
   DLX1-DLX3 text format.
-- :func:`solve` (first, at most k, all, random with a seed, time and node limits),
-  :func:`count` (exact, in parallel on all cores by default, on threads or a Dask
+- `solve()` (first, at most k, all, random with a seed, time and node limits),
+  [`count()`][rompicapo.cover.count] (exact, in parallel on all cores by default, on threads or a
+  Dask
   ``scheduler``),
-  :func:`iter_solutions` (lazy). Each takes a :class:`Problem` or a ``.dlx`` file name and
+  [`iter_solutions()`][rompicapo.cover.iter_solutions] (lazy). Each takes a
+  [`Problem`][rompicapo.cover.Problem] or a ``.dlx`` file name and
   the run contract's keywords (``time_limit``, ``node_limit``, ``limit``, ``seed``, ``jobs``,
   ``scheduler``, ``progress``), checked before any work, the memory of the search arrays
-  included (:func:`plan_engine`). Results carry Knuth's counts, ``to_dict()``, ``report()``
+  included ([`plan_engine()`][rompicapo.cover.plan_engine]). Results carry Knuth's counts,
+  ``to_dict()``, ``report()``
   and ``verify()``.
-- Applications: :mod:`~rompicapo.cover.sudoku` (``solve_file``, ``rate_file``, ``generate``),
-  :func:`queens`, :func:`langford`, :func:`pack` (polyominoes; :func:`load_pieces`,
-  :func:`load_region` read what a person gives).
+- Applications: [`sudoku`][rompicapo.cover.sudoku] (``solve_file``, ``rate_file``, ``generate``),
+  `queens()`, [`langford()`][rompicapo.cover.langford], [`pack()`][rompicapo.cover.pack]
+  (polyominoes; [`load_pieces()`][rompicapo.cover.load_pieces],
+  [`load_region()`][rompicapo.cover.load_region] read what a person gives).
 
+```pycon
 >>> from rompicapo.cover import queens
 >>> queens(8).count
 92
-"""
+
+```"""
 
 from rompicapo.cover import sudoku
 from rompicapo.cover.polyomino import Packing, PackingResult, load_pieces, load_region, pack

@@ -51,7 +51,7 @@ Measured paired on the same kernel otherwise: that count 1.22-1.61x faster than 
 item at a time with an early stop at the best count so far (queens, Langford, pentominoes);
 uint32 counts, or ranks padded to a multiple of 8, no faster (0.93-1.2x, noise).
 
-The search has the contract of :func:`rompicapo.cover._kernel.search_xc` (the ``state``
+The search has the contract of `rompicapo.cover._kernel.search_xc()` (the ``state``
 program counter and level, ``counters``, the store, the return values).
 """
 
@@ -242,7 +242,7 @@ def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_optio
     Each solution (or, with ``split_depth >= 0``, each partial solution of that many options)
     adds 1 to ``counters[C_SOLUTIONS]``; the first ``max_store`` of this call go to
     ``store[s, :store_len[s]]`` as option numbers. Returns ``(status, stored)`` as
-    :func:`rompicapo.cover._kernel.search_xc` does.
+    `rompicapo.cover._kernel.search_xc()` does.
     """
     pc = state[STATE_PC]
     level = state[STATE_LEVEL]

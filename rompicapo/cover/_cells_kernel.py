@@ -39,7 +39,7 @@ All arithmetic in the hot loops therefore stays unsigned (``U(1)``, never a plai
 Counts: ``nodes`` as in dancing links (entries to a level), ``updates`` = entries removed from
 a set, those of an option whose taking then failed included (work done is work counted).
 
-The search has the contract of :func:`rompicapo.cover._kernel.search_xc` (same ``state``
+The search has the contract of `rompicapo.cover._kernel.search_xc()` (same ``state``
 program counter, ``counters`` and store layout, same return values), so the caller drives
 either kernel the same way. Colours stay with dancing links (Algorithm C), multiplicities
 with Algorithm M.
@@ -202,7 +202,7 @@ def search_cells(n_primary, start, size, cells, node_item, node_option, node_loc
                  active, pos, order, best, saved_before, saved_after, saved_active,
                  choice, choice_k, choice_d, state, counters,
                  store, store_len, max_store, stop_after, node_budget, split_depth):  # fmt: skip
-    """Algorithm X on sparse sets; the contract of :func:`rompicapo.cover._kernel.search_xc`.
+    """Algorithm X on sparse sets; the contract of `rompicapo.cover._kernel.search_xc()`.
 
     At level ``l`` the chosen item ``best[l]`` (the first primary item of ``active`` with the
     fewest options) becomes inactive and its options leave the other sets once (sizes saved

@@ -145,7 +145,7 @@ def _hide(p, top, ulink, dlink, color, length):
 
 @njit(cache=True)
 def _unhide(p, top, ulink, dlink, color, length):
-    """Undo :func:`_hide` (walking the option the other way)."""
+    """Undo `_hide()` (walking the option the other way)."""
     q = p - 1
     while q != p:
         x = top[q]
@@ -249,7 +249,7 @@ def _commit_others(x, n_primary, llink, rlink, top, ulink, dlink, color, length,
 
 @njit(cache=True)
 def _uncommit_others(x, n_primary, llink, rlink, top, ulink, dlink, color, length, bound):
-    """Undo :func:`_commit_others` (walking the option the other way)."""
+    """Undo `_commit_others()` (walking the option the other way)."""
     p = x - 1
     while p != x:
         j = np.int64(top[p])  # int64 as everywhere: one compiled version of _cover, _uncover
@@ -454,7 +454,7 @@ def search_m(n_primary, llink, rlink, top, ulink, dlink, color, length, node_opt
              slack, first_tweak,
              choice, choice_k, choice_d, state, counters,
              store, store_len, max_store, stop_after, node_budget):  # fmt: skip
-    """Algorithm M (Knuth's DLX3): like :func:`search_xc` but primary item ``i`` must be
+    """Algorithm M (Knuth's DLX3): like `search_xc()` but primary item ``i`` must be
     covered between ``bound[i] - slack[i]`` and ``bound[i]`` times.
 
     Steps as in TAOCP 7.2.2.1 Algorithm M: when an item's bound drops to 0 it is covered (no

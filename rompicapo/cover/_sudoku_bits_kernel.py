@@ -1,7 +1,7 @@
 """numba kernel: classic 9x9 Sudoku on band bit sets, a whole batch in one call.
 
-:func:`rompicapo.cover.sudoku.solve` used it until the vector kernel
-(:mod:`rompicapo.cover._sudoku_simd`) replaced it; it stays as that kernel's reference (its
+`rompicapo.cover.sudoku.solve()` used it until the vector kernel
+(`rompicapo.cover._sudoku_simd`) replaced it; it stays as that kernel's reference (its
 tests compare them answer for answer) and for the benchmark's history.
 
 The representation (the idea of the fastest published solvers, e.g. tdoku and JCZSolve; the
@@ -42,7 +42,7 @@ at ``max_solutions``.
 Work per node, kept small (the rules' fixpoint is the same whatever the order, so none of
 this changes a count or a guess): the givens are set in one pass per digit; a digit is looked
 at again only when a rule could find something new for it (a placement, an emptied triad, a
-unit left with one cell: see :func:`_place`); the two triad steps alternate only while the
+unit left with one cell: see `_place()`); the two triad steps alternate only while the
 other changes something; the triad-count rule packs a digit's six patterns into one word
 and counts over the six units at once, and skips the triads no rule can change (reached by
 exactly the three digits forced into them); the band step is one look-up of a fused table; a
@@ -50,7 +50,7 @@ naked single is placed without visiting the other digits' words, and the naked s
 looked for after every digit, not only when no digit is marked; the tables are int32. No
 array is passed where numba would update its reference count (two atomic operations) per
 call or per digit: the tables are a global constant, a digit's rules are written out in
-:func:`_propagate`, and states are saved and restored by row index, not through row views.
+`_propagate()`, and states are saved and restored by row index, not through row views.
 
 An optimistic start (``heuristic`` bit 4): on puzzles with many solutions (the serg set: 34-35
 givens, two or more solutions, every branch leads to one) the triad-count rule and the pattern
@@ -468,7 +468,7 @@ def _triad_counts(st, scratch):
     three (each is forced into it); a triad that three digits must occupy loses the others.
     Returns -1 on a contradiction, else the bit set of digits whose words changed. When
     nothing changed, ``scratch[24 + d]`` holds digit d's six patterns (for
-    :func:`_branch_triad`), 9 bits per unit u at bit 9u (bands 0-2, stacks 3-5)."""
+    `_branch_triad()`), 9 bits per unit u at bit 9u (bands 0-2, stacks 3-5)."""
     # One int64 per digit packs its six 9-bit patterns, so the counters below treat the six
     # units at once (the rule is the same for each).
     # patterns at scratch[24 + d], forced triads at scratch[9 + d] (indexed, not sliced: a
@@ -593,7 +593,7 @@ def _restore(st, stack, row):
 
 @njit(cache=True)
 def _givens(puzzle, st, scratch):
-    """The state of the givens, all placed at once (cheaper than one :func:`_place` each):
+    """The state of the givens, all placed at once (cheaper than one `_place()` each):
     per digit, the bands' words lose the rows, boxes and columns of its givens and every
     other given cell. False when two givens of a digit share a row, box or column. The rules
     have not run: every digit must be looked at (``_propagate`` with all nine dirty)."""

@@ -11,7 +11,7 @@ each band of three boxes: the permutation that puts the digit in one row of each
   the digits cell (i, j) may still hold; lane ``4i + 3`` (H) the digits that may be absent
   from minirow i, lane ``12 + j`` (V) those that may be absent from minicol j; lane 15 is 0;
 - per band (three rows of boxes, then three columns) ``<8 x i16>``: lane k the digits that may
-  still take configuration k (:data:`PERMS`), and beside it the eliminations not yet applied.
+  still take configuration k (`PERMS`), and beside it the eliminations not yet applied.
 
 The rules, all as a handful of vector operations:
 
@@ -31,7 +31,7 @@ The rules, all as a handful of vector operations:
   that may be in another triad of the box.
 
 The work is organised differently from tdoku, which sends each change at once from box to
-band to box by recursive calls: here one function, :meth:`Emitter.emit_propagate`, keeps a bit
+band to box by recursive calls: here one function, `Emitter.emit_propagate()`, keeps a bit
 per band (pending eliminations) and per box (cells changed) and sweeps the marked ones, the
 six bands then the nine boxes, until none is marked. A band's messages are AND-ed into its
 boxes' cells; a box runs its rules to its fixpoint and ORs its band messages into the bands'
@@ -54,7 +54,7 @@ that configuration (DPLL: the negation is asserted, not guessed). When every ban
 limit. ``stats`` gets [guesses, propagations] per puzzle.
 
 Apart from ``pshufb`` (used only when the CPU numba compiles for has SSSE3, see
-:func:`_has_ssse3`) only generic LLVM IR is emitted (vector types, constant shuffles,
+`_has_ssse3()`) only generic LLVM IR is emitted (vector types, constant shuffles,
 ``llvm.ctpop``), so the kernel compiles for any CPU numba targets: the tests run the host's
 code and the portable code compiled for a baseline x86-64 (SSE2, about half the speed) and
 lower the IR for aarch64. The kernel compiles in about 1.5 s of CPU. Measured step by step
@@ -344,7 +344,7 @@ class Emitter:
         return phi, made
 
     def again_unless_stalled(self, bld, phi, elim, again, out):
-        """Close a :meth:`loop`: once more with ``phi & ~elim`` when ``elim`` takes something
+        """Close a `loop()`: once more with ``phi & ~elim`` when ``elim`` takes something
         from ``phi``, else on at ``out``."""
         bld.cbranch(self.is_zero(bld, bld.and_(phi, elim)), out, again)
         bld.position_at_end(again)
@@ -391,7 +391,7 @@ class Emitter:
 
     def band_messages(self, bld, a, y, b):
         """The eliminations box b sends its two bands, from its assertions ``a`` and ``y``
-        (:meth:`box_eliminations`): configurations putting a digit in a minirow it is absent
+        (`box_eliminations()`): configurations putting a digit in a minirow it is absent
         from, or in another minirow than the one it is placed in (minicols alike). ``b`` is
         an int, or an i32 known at run time only."""
         x = bld.or_(
@@ -793,7 +793,7 @@ def _solve_row(typingctx, puzzles, row, limit, solutions, stats):
 def solve_batch(puzzles, max_solutions, solutions, counts, stats):
     """Every row of ``puzzles`` (uint8[P, 81], digits 0-9): ``counts[i]`` solutions up to
     ``max_solutions``, the first in ``solutions[i]``, ``stats[i]`` = [guesses, propagations].
-    Call it through :func:`solve` (one compiled signature)."""
+    Call it through `solve()` (one compiled signature)."""
     for i in range(puzzles.shape[0]):
         counts[i] = _solve_row(puzzles, i, max_solutions, solutions, stats)
 
@@ -803,12 +803,14 @@ def solve(puzzles: np.ndarray, max_solutions: int) -> tuple[np.ndarray, np.ndarr
     (uint8[P, 81], digits 0-9, checked by the caller), counting each up to ``max_solutions``
     (at least 1); ``stats`` rows are [guesses, propagations].
 
+    ```pycon
     >>> counts, solutions, stats = solve(np.zeros((2, 81), np.uint8), 3)  # empty grids
     >>> counts.tolist()
     [3, 3]
     >>> sorted(solutions[0, :9].tolist())
     [1, 2, 3, 4, 5, 6, 7, 8, 9]
-    """
+
+    ```"""
     # always the same argument types: one compiled signature
     puzzles = np.require(puzzles, np.uint8, ["C", "W"]).reshape(-1, 81)
     solutions = np.zeros_like(puzzles)

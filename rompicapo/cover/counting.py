@@ -1,6 +1,7 @@
-"""Counting in parallel: the search tree cut into subproblems (:func:`split`), counted by
-threads of this process or on a Dask cluster (:func:`count_parallel`, behind
-:func:`rompicapo.cover.count`), the workers' measures summed.
+"""Counting in parallel: the search tree cut into subproblems ([`split()`][rompicapo.cover.split]),
+counted by
+threads of this process or on a Dask cluster (`count_parallel()`, behind
+[`rompicapo.cover.count()`][rompicapo.cover.count]), the workers' measures summed.
 """
 
 from __future__ import annotations
@@ -115,9 +116,10 @@ def count_parallel(
 ) -> CoverResult:
     """Count ``problem``'s solutions on ``jobs`` threads of this process (the kernels release
     the GIL) or on a Dask ``scheduler`` (a client): the tree is cut into
-    about ``parts_per_job * jobs`` subproblems (:func:`split`) dealt out round-robin;
+    about ``parts_per_job * jobs`` subproblems ([`split()`][rompicapo.cover.split]) dealt out
+    round-robin;
     ``events`` hears each group finish, ``deadline`` stops the workers. What
-    :func:`rompicapo.cover.count` runs once its arguments are checked."""
+    [`rompicapo.cover.count()`][rompicapo.cover.count] runs once its arguments are checked."""
     from rompicapo.common import run_jobs
 
     arrays = problem.arrays()

@@ -1,11 +1,13 @@
-"""The search engines of exact cover: which one a problem gets (:func:`plan_engine`), the
-memory its arrays take (:func:`search_bytes`), and one resumable search over a kernel
-(:class:`Search`): Algorithm X on bit sets (:mod:`rompicapo.cover._bits_kernel`, also C), on
-dancing cells (:mod:`rompicapo.cover._cells_kernel`) or on dancing links, Algorithm C (colours)
-and Algorithm M (multiplicities) on dancing links (:mod:`rompicapo.cover._kernel`).
+"""The search engines of exact cover: which one a problem gets
+([`plan_engine()`][rompicapo.cover.plan_engine]), the
+memory its arrays take (`search_bytes()`), and one resumable search over a kernel
+(`Search`): Algorithm X on bit sets (`rompicapo.cover._bits_kernel`, also C), on
+dancing cells (`rompicapo.cover._cells_kernel`) or on dancing links, Algorithm C (colours)
+and Algorithm M (multiplicities) on dancing links (`rompicapo.cover._kernel`).
 
-The entry points that drive a search (:func:`rompicapo.cover.solve`, :func:`rompicapo.cover.count`)
-live in :mod:`rompicapo.cover.solve` and :mod:`rompicapo.cover.counting`.
+The entry points that drive a search (`rompicapo.cover.solve()`,
+[`rompicapo.cover.count()`][rompicapo.cover.count])
+live in `rompicapo.cover.solve` and `rompicapo.cover.counting`.
 """
 
 from __future__ import annotations
@@ -195,8 +197,10 @@ class Search:
 
     ``engine``: ``"bits"`` (bit sets, Algorithms X and C), ``"cells"`` (dancing cells, sparse
     sets, Algorithm X with uncoloured secondary items), ``"links"`` (dancing links, Algorithms
-    X and C), ``"m"`` (dancing links, Algorithm M), or ``"auto"`` (see :func:`plan_engine`).
-    ``planned``: ``engine`` comes from :func:`plan_engine` already (not checked again).
+    X and C), ``"m"`` (dancing links, Algorithm M), or ``"auto"`` (see
+    [`plan_engine()`][rompicapo.cover.plan_engine]).
+    ``planned``: ``engine`` comes from [`plan_engine()`][rompicapo.cover.plan_engine] already (not
+    checked again).
     ``layout``: the read-only bit-set arrays of an earlier search of the same problem without
     a seed (the parts of a parallel count share them).
     """

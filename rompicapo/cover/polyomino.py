@@ -175,7 +175,7 @@ def _file_or_text(spec: str, what: str) -> tuple[str | None, str]:
 
 
 def load_pieces(spec: str | dict) -> dict[str, tuple[Cell, ...]]:
-    """Pieces from what a person gives: a set name (:data:`PIECE_SETS`), a file holding a
+    """Pieces from what a person gives: a set name (`PIECE_SETS`), a file holding a
     drawing, or a drawing itself (rows separated by newlines or ``/``). A single word that is
     none of these (``"foo"``) is refused rather than read as a drawing of pieces f and o.
     A dict of shapes (name -> cells) is checked and normalised."""
@@ -228,7 +228,7 @@ def _connected(cells) -> bool:
 
 def parse_region(spec: str, *, source: str | None = None) -> frozenset[Cell]:
     """``"RxC"`` for a rectangle, or a drawing whose non-``.``, non-blank characters are cells.
-    Regions of more than :data:`MAX_REGION_CELLS` cells are refused before they are listed."""
+    Regions of more than `MAX_REGION_CELLS` cells are refused before they are listed."""
     if not isinstance(spec, str):
         raise InputError(f"region must be text, got {type(spec).__name__}")
     where = source or "region"
@@ -307,7 +307,7 @@ def _orientations(shape: tuple[Cell, ...], which: str) -> list[tuple[Cell, ...]]
 def _check_placements(
     shapes: dict[str, tuple[Cell, ...]], cells: frozenset[Cell], orientations: str
 ) -> None:
-    """Refuse, before listing them, more placements than :data:`MAX_PLACEMENTS` or than
+    """Refuse, before listing them, more placements than `MAX_PLACEMENTS` or than
     memory holds: the count of positions of each orientation in the region's bounding box
     is an upper bound known from the sizes alone."""
     height = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
@@ -558,10 +558,13 @@ def pack(
     ``keep_solutions`` (formerly ``keep``) is how many packings to keep: by default all that
     are found when there is a ``limit``, none when counting them all.
 
-    ``pieces``: a set name, a file, a drawing or a dict of shapes (:func:`load_pieces`);
-    ``region``: ``"RxC"``, a file, a drawing or a set of cells (:func:`load_region`). Counting
+    ``pieces``: a set name, a file, a drawing or a dict of shapes
+    ([`load_pieces()`][rompicapo.cover.load_pieces]);
+    ``region``: ``"RxC"``, a file, a drawing or a set of cells
+    ([`load_region()`][rompicapo.cover.load_region]). Counting
     runs on ``jobs`` workers (None = all cores) or a Dask ``scheduler``, as
-    :func:`rompicapo.cover.count` does; ``time_limit``, ``node_limit`` and ``progress`` are
+    [`rompicapo.cover.count()`][rompicapo.cover.count] does; ``time_limit``, ``node_limit`` and
+    ``progress`` are
     the run contract's. Everything is checked before the placements are listed.
     """
     from rompicapo.cover.engine import solutions_to_keep

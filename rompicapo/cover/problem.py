@@ -10,9 +10,12 @@ An exact-cover problem has
   options that covers every primary item within its bounds and every secondary item at most
   once or consistently coloured.
 
-:class:`Problem` is built from Python values (any hashable item names and colours), read from
-Knuth's text format with :func:`read_dlx` / :func:`parse_dlx`, written back with
-:func:`format_dlx`, and turned into flat integer arrays with :meth:`Problem.arrays` for the
+[`Problem`][rompicapo.cover.Problem] is built from Python values (any hashable item names and
+colours), read from
+Knuth's text format with [`read_dlx()`][rompicapo.cover.read_dlx] /
+[`parse_dlx()`][rompicapo.cover.parse_dlx], written back with
+[`format_dlx()`][rompicapo.cover.format_dlx], and turned into flat integer arrays with
+[`Problem.arrays()`][rompicapo.cover.problem.Problem.arrays] for the
 kernels.
 
 Knuth's text format (as DLX1-DLX3 read it): ``|`` starts a comment line; the first other line
@@ -21,12 +24,14 @@ names the items, primary first, then ``|``, then secondary; a primary item may c
 a secondary item optionally written ``name:colour``. Unlike Knuth's programs, names are not cut
 to 8 characters and colours may be longer than one character. An option without a primary item
 is dropped, as Knuth does (he warns "Option ignored (no primary items)"); its line number is
-recorded in :attr:`Problem.dropped_lines`; with ``strict=True`` it is an error instead.
+recorded in `Problem.dropped_lines`; with ``strict=True`` it is an error instead.
 
+```pycon
 >>> p = parse_dlx("A B C | X\\nA B\\nC X\\nA X\\nB C\\n")
 >>> (len(p.primary), len(p.secondary), len(p.options))
 (3, 1, 4)
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -108,7 +113,8 @@ class Problem:
         p.add_option(["b", "x"], colours={"x": "red"})
 
     Item names and colours are any hashable values. ``options`` given to the constructor are
-    iterables of item names (use :meth:`add_option` for colours); they are stored as tuples of
+    iterables of item names (use [`add_option()`][rompicapo.cover.problem.Problem.add_option] for
+    colours); they are stored as tuples of
     ``(item, colour or None)`` pairs. ``bounds`` maps a primary item to ``(lo, hi)``, how many
     options must cover it (default ``(1, 1)``).
     """
@@ -165,7 +171,7 @@ class Problem:
         """Add an option (a set of item names) and return its index.
 
         ``colours`` (formerly ``colors``) gives some secondary items of the option a colour. Raises
-        :class:`~rompicapo.common.InputError` for an unknown item, an item twice, an option
+        [`InputError`][rompicapo.common.InputError] for an unknown item, an item twice, an option
         without a primary item, or a colour on a primary item.
         """
         return self._add_option(items, colours, f"option {len(self.options) + 1}")
@@ -288,8 +294,9 @@ _CHECKED_TEXT = 256 * 1024
 def read_dlx(path: str | Path, *, strict: bool = False) -> Problem:
     """Read a problem in Knuth's DLX1/DLX2/DLX3 text format from a file (``"-"`` = stdin).
 
-    The file is read with :func:`rompicapo.common.read_text`: a missing file, a folder, a
-    binary or non-UTF-8 file is an :class:`~rompicapo.common.InputError` in one line.
+    The file is read with [`rompicapo.common.read_text()`][rompicapo.common.read_text]: a missing
+    file, a folder, a
+    binary or non-UTF-8 file is an [`InputError`][rompicapo.common.InputError] in one line.
     """
     text = read_text(path, ".dlx file")
     return parse_dlx(text, source="<stdin>" if path == "-" else str(path), strict=strict)
@@ -326,12 +333,12 @@ def _parse_item_token(token: str, source: str, line: int) -> tuple[str, int, int
 def parse_dlx(text: str, *, source: str = "<text>", strict: bool = False) -> Problem:
     """Parse Knuth's DLX1/DLX2/DLX3 text format (see the module docstring).
 
-    Raises :class:`~rompicapo.common.InputError` naming the line for: an empty input, an
+    Raises [`InputError`][rompicapo.common.InputError] naming the line for: an empty input, an
     item declared twice, a ``|`` twice on the item line, bounds on a secondary item, an unknown
     item, an item twice in one option, a colour on a primary item, an empty colour or name,
     and (with ``strict``) an option without a primary item. The memory the parsed problem will
     take is estimated from the text's size first and refused with
-    :class:`~rompicapo.common.InsufficientMemoryError` when it would not fit.
+    [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when it would not fit.
     """
     if not isinstance(text, str):
         raise InputError(f"parse_dlx takes text, got {type(text).__name__}")

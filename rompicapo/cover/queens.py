@@ -141,7 +141,7 @@ def queens(
     ``keep_solutions`` (formerly ``keep``) is how many placements to keep: by default all that are
     found when there is a ``limit``, none when counting them all. Counting runs on ``jobs`` workers
     (None = all cores, 1 = this process); the other keywords are the run contract's (see
-    :func:`rompicapo.cover.solve`)."""
+    `rompicapo.cover.solve()`)."""
     from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve
 

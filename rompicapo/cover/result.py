@@ -1,4 +1,4 @@
-"""What an exact-cover search returns: :class:`CoverResult`."""
+"""What an exact-cover search returns: [`CoverResult`][rompicapo.cover.CoverResult]."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class CoverResult(SearchResult):
     ``"interrupted"``) or is ``None``. ``counts`` holds Knuth's measures: ``nodes``,
     ``updates``, ``cleansings``, ``max_level`` (and for parallel counts ``parts``, ``workers``
     and the workers' CPU time). ``notes`` are remarks for the user (jobs capped, options
-    dropped). ``verify()`` checks every kept solution with :mod:`rompicapo.cover.verify`.
+    dropped). ``verify()`` checks every kept solution with `rompicapo.cover.verify`.
 
     ``to_dict()`` is what ``rompicapo cover --json`` prints: ``algorithm``, ``items``,
     ``options``, ``solutions`` (the number found), ``complete``, ``stopped``, ``nodes``,

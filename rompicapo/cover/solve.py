@@ -1,12 +1,12 @@
 """Solving exact-cover problems: first solution, at most k, all, count, lazy iteration, random,
 limits by time and nodes, progress, and parallel counting (threads or a Dask cluster).
 
-Every entry point returns a :class:`~rompicapo.cover.result.CoverResult` (or yields solutions
+Every entry point returns a [`CoverResult`][rompicapo.cover.CoverResult] (or yields solutions
 lazily); a solution is a list of option numbers of the
-:class:`~rompicapo.cover.problem.Problem`. The engine is chosen from the problem
-(:func:`~rompicapo.cover.engine.plan_engine`); the search over it is
-:class:`~rompicapo.cover.engine.Search`; counting in parallel is
-:mod:`rompicapo.cover.counting`.
+[`Problem`][rompicapo.cover.Problem]. The engine is chosen from the problem
+([`plan_engine()`][rompicapo.cover.plan_engine]); the search over it is
+`Search`; counting in parallel is
+`rompicapo.cover.counting`.
 """
 
 from __future__ import annotations
@@ -131,15 +131,16 @@ def solve(
 ) -> CoverResult:
     """Find solutions: the first (``limit=1``), at most ``limit``, or all (``limit=None``).
 
-    ``problem`` is a :class:`Problem` or the name of a ``.dlx`` file (``"-"`` = stdin).
+    ``problem`` is a [`Problem`][rompicapo.cover.Problem] or the name of a ``.dlx`` file (``"-"`` =
+    stdin).
     ``keep_solutions`` bounds how many are stored (default: all found, up to ``limit``; 0 counts
     up to ``limit`` and keeps none; formerly ``keep``); ``givens`` are
     option numbers forced into every solution (contradicting givens give no solution);
     ``seed`` (any integer) shuffles the option and item order, so ``limit=1`` gives a random
     solution (reproducible, though not uniformly distributed); ``time_limit`` (seconds of wall
     clock for the whole call) and ``node_limit`` stop early; ``progress`` receives
-    :class:`~rompicapo.common.ProgressEvent` objects (``done`` = percent of the tree, by
-    Knuth's estimate); ``engine`` picks the kernel (see :data:`ENGINES`; ``"auto"`` is right
+    [`ProgressEvent`][rompicapo.common.ProgressEvent] objects (``done`` = percent of the tree, by
+    Knuth's estimate); ``engine`` picks the kernel (see `ENGINES`; ``"auto"`` is right
     almost always). Ctrl-C stops the search and returns what was found
     (``stopped="interrupted"``). Every argument is checked before the search starts, the
     memory of its arrays included.
@@ -226,7 +227,8 @@ def count(
     ``jobs``: workers; None (the default) = all cores of this machine, 1 = in this process; more
     than the cores is capped (``notes`` says so). With several jobs or a Dask ``scheduler`` (an
     address, or a ``distributed.Client``), the tree is cut into about ``parts_per_job * jobs``
-    subproblems (:func:`split`) counted in parallel by :func:`rompicapo.common.run_jobs`: on this
+    subproblems ([`split()`][rompicapo.cover.split]) counted in parallel by
+    [`rompicapo.common.run_jobs()`][rompicapo.common.run_jobs]: on this
     machine by threads (the kernels release the GIL, so threads need no start-up, where a spawned
     process first spends 0.5-1 s loading numba and the kernels; ``processes=``, which asked for
     processes, is accepted and ignored with a DeprecationWarning); ``counts`` then sums the workers'
@@ -237,8 +239,9 @@ def count(
     workers stop when it runs out and ``count`` is then a lower bound (``stopped="time"``). A
     problem with multiplicities, ``givens`` or a ``node_limit`` is counted in one process: with
     ``jobs=None`` silently (a note says so), with ``jobs > 1`` or a scheduler it is an
-    :class:`~rompicapo.common.InputError`. The scheduler is reached
-    (:func:`rompicapo.common.connect_scheduler`) before any work: a wrong address is one line
+    [`InputError`][rompicapo.common.InputError]. The scheduler is reached
+    ([`rompicapo.common.connect_scheduler()`][rompicapo.common.connect_scheduler]) before any work:
+    a wrong address is one line
     within seconds. Ctrl-C stops the count and returns the lower bound so far
     (``stopped="interrupted"``).
     """

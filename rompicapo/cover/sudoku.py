@@ -3,20 +3,22 @@ diagonals; jigsaw regions), solved as exact cover; a vector kernel for classic 9
 
 One module per job (this module gathers their public names, the way to import them):
 
-- :mod:`rompicapo.cover.sudoku_model`: the puzzle (:class:`Sudoku`), its text and files
-  (:func:`load_puzzles`, :func:`read_puzzles`), drawing it, its exact-cover form;
-- :mod:`rompicapo.cover.sudoku_solve`: :func:`solve` (one puzzle), :func:`solve_batch` (a
-  file of classic 9x9 lines in one kernel call), :func:`solve_file`;
-- :mod:`rompicapo.cover.sudoku_generate`: :func:`generate` (unique, minimal, symmetric, of a
+- `rompicapo.cover.sudoku_model`: the puzzle (`Sudoku`), its text and files
+  (`load_puzzles()`, `read_puzzles()`), drawing it, its exact-cover form;
+- `rompicapo.cover.sudoku_solve`: `solve()` (one puzzle), `solve_batch()` (a
+  file of classic 9x9 lines in one kernel call), `solve_file()`;
+- `rompicapo.cover.sudoku_generate`: `generate()` (unique, minimal, symmetric, of a
   wanted difficulty);
-- :mod:`rompicapo.cover.sudoku_rate`: :func:`rate`, :func:`rate_file` (difficulty by search
+- `rompicapo.cover.sudoku_rate`: `rate()`, `rate_file()` (difficulty by search
   effort);
-- :mod:`rompicapo.cover.sudoku_hint`: the next logical step, explained.
+- `rompicapo.cover.sudoku_hint`: the next logical step, explained.
 
+```pycon
 >>> from rompicapo.cover import sudoku
 >>> sudoku.Sudoku.parse("1.34" "34.2" "2.43" "43.1").size
 4
-"""
+
+```"""
 
 from rompicapo.cover.sudoku_generate import (
     DIFFICULTIES,

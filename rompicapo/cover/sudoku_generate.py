@@ -1,6 +1,6 @@
 """Generating Sudoku: a random full grid, clues removed while the solution stays unique
-(:func:`generate`), minimal or down to a number of clues, symmetric on request, of a wanted
-difficulty (rated by :func:`rompicapo.cover.sudoku_rate.rate`).
+(`generate()`), minimal or down to a number of clues, symmetric on request, of a wanted
+difficulty (rated by `rompicapo.cover.sudoku_rate.rate()`).
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def is_minimal(puzzle: Sudoku) -> bool:
 
 
 def _minimal(puzzle: Sudoku, deadline: Deadline | None) -> bool | None:
-    """:func:`is_minimal`, or None when ``deadline`` passed before it was settled."""
+    """`is_minimal()`, or None when ``deadline`` passed before it was settled."""
     grid = puzzle.array()
     for r, c in zip(*np.nonzero(grid), strict=True):
         trial = grid.copy()
@@ -202,8 +202,8 @@ def generate(
     grid is always built, since there is no puzzle without it.
 
     ``difficulty`` (``"easy"``, ``"medium"``, ``"hard"`` or ``"fiendish"``, see
-    :class:`~rompicapo.cover.sudoku_rate.Rating`) generates from ``seed``, ``seed + 1``, ... (a
-    fresh seed if None) until a puzzle rates so, at most :data:`DIFFICULTY_TRIES` puzzles or
+    `Rating`) generates from ``seed``, ``seed + 1``, ... (a
+    fresh seed if None) until a puzzle rates so, at most `DIFFICULTY_TRIES` puzzles or
     ``time_limit`` seconds; the result is the last puzzle made (its ``rating`` says whether the wish
     was met) and its ``seed`` alone makes it again.
     """

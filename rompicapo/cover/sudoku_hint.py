@@ -1,6 +1,6 @@
 """The next logical step of a Sudoku, explained: what a person would do next.
 
-:func:`next_step` looks, in this order, for a naked single (a cell with one candidate left),
+`next_step()` looks, in this order, for a naked single (a cell with one candidate left),
 a hidden single (a digit with one place left in a row, column or box) and a locked candidate
 (pointing: a digit of a box confined to one row or column of it, removed from the rest of that
 line; claiming: a digit of a row or column confined to one box, removed from the rest of that

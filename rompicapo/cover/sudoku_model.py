@@ -4,8 +4,8 @@ from a line, a printed grid or a file, drawing it, and its exact-cover form.
 Text: a puzzle is N*N symbols row by row, ``1-9`` then ``A-Z`` (N <= 35; for N = 16 the digits
 are 1-9, A-G), with ``.``, ``0`` or ``_`` for an empty cell; blanks, ``|``, ``+`` and lines of
 ``-`` (a printed grid) are ignored. A file holds one puzzle (a line or a printed grid) or one
-puzzle per line (:func:`load_puzzles`); a file of classic 9x9 lines is read straight into an
-array (:func:`read_puzzles`) for the batch solver.
+puzzle per line (`load_puzzles()`); a file of classic 9x9 lines is read straight into an
+array (`read_puzzles()`) for the batch solver.
 
 The exact-cover form: for an N x N grid, primary items ``p r c`` (cell filled), ``r r d`` (row
 r has digit d), ``c c d``, ``b k d`` (box or region k), and with ``diagonals`` also ``d d`` and
@@ -248,7 +248,8 @@ def read_puzzles(path: str | Path | bytes) -> np.ndarray:
     """Every 81-character puzzle line of a file (``#`` comments and blank lines skipped) as a
     ``uint8[P, 81]`` array, 0 for empty; a line of another length or with a bad character is
     an error naming the file and the line. ``path`` may also be the file's bytes. The file is
-    read with :func:`rompicapo.common.read_text` (binary, non-UTF-8 files refused)."""
+    read with [`rompicapo.common.read_text()`][rompicapo.common.read_text] (binary, non-UTF-8
+    files refused)."""
     if isinstance(path, bytes):
         source, text = "<bytes>", decode_text(path, "<bytes>")
     else:
@@ -332,8 +333,8 @@ def load_puzzles(
     one puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+``
     ignored) and the lines are not as many as their cells (then they are the rows of one
     grid, printed or not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for
-    :func:`~rompicapo.cover.sudoku_solve.solve_batch`; anything else as a list of
-    :class:`Sudoku`. Errors name the file and line.
+    `solve_batch()`; anything else as a list of
+    `Sudoku`. Errors name the file and line.
     """
     name, text = _source_text(source)
     if name is None:

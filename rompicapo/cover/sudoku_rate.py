@@ -1,5 +1,5 @@
-"""Rating Sudoku by search effort (:func:`rate`, :func:`rate_file`): the DLX count proves the
-solution unique, then the cell-mask kernel :mod:`rompicapo.cover._sudoku_kernel` (classic 9x9)
+"""Rating Sudoku by search effort (`rate()`, `rate_file()`): the DLX count proves the
+solution unique, then the cell-mask kernel `rompicapo.cover._sudoku_kernel` (classic 9x9)
 tells whether singles, locked candidates or guesses solve it; its deductions and guess counts
 define the labels.
 """
@@ -73,7 +73,7 @@ _HARD_GUESSES = 50
 
 
 def rate(puzzle: Sudoku | str, *, time_limit: float | None = None) -> Rating:
-    """Rate a puzzle's difficulty (see :class:`Rating`). ``time_limit`` (seconds) stops the
+    """Rate a puzzle's difficulty (see `Rating`). ``time_limit`` (seconds) stops the
     DLX count that proves uniqueness (long only on big, nearly empty grids): the label is
     then ``"unrated"``."""
     deadline = Deadline(check_time_limit(time_limit))
@@ -155,8 +155,8 @@ def rate_file(
     regions: str | None = None,
     time_limit: float | None = None,
 ) -> Rating | SudokuResults:
-    """Rate what ``source`` holds (see :func:`~rompicapo.cover.sudoku_model.load_puzzles`): one
-    :class:`Rating`, or a :class:`SudokuResults` of ratings for a file of several puzzles.
+    """Rate what ``source`` holds (see `load_puzzles()`): one
+    `Rating`, or a `SudokuResults` of ratings for a file of several puzzles.
     ``time_limit`` covers the whole file: the puzzles not reached are left out, the one it stopped
     is ``"unrated"``."""
     deadline = Deadline(check_time_limit(time_limit))

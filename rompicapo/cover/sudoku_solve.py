@@ -1,13 +1,13 @@
-"""Solving Sudoku: one puzzle (:func:`solve`), a file of classic 9x9 lines in one kernel call
-(:func:`solve_batch`), whatever a file holds (:func:`solve_file`), and the uniqueness count
-that generating repeats (:func:`count_upto`).
+"""Solving Sudoku: one puzzle (`solve()`), a file of classic 9x9 lines in one kernel call
+(`solve_batch()`), whatever a file holds (`solve_file()`), and the uniqueness count
+that generating repeats (`count_upto()`).
 
-Classic 9x9 puzzles go to :mod:`rompicapo.cover._sudoku_simd` (boxes and bands as vectors of
+Classic 9x9 puzzles go to `rompicapo.cover._sudoku_simd` (boxes and bands as vectors of
 candidate sets, written as LLVM IR: triad rules, hidden and naked singles, DPLL-style
 branching), a whole file in one kernel call; the band bit-set kernel
-:mod:`rompicapo.cover._sudoku_bits_kernel` it replaced stays as the tests' reference. The DLX
-engine (:func:`rompicapo.cover.solve`, on the exact-cover form of
-:mod:`rompicapo.cover.sudoku_model`) handles everything else and serves as the independent
+`rompicapo.cover._sudoku_bits_kernel` it replaced stays as the tests' reference. The DLX
+engine (`rompicapo.cover.solve()`, on the exact-cover form of
+`rompicapo.cover.sudoku_model`) handles everything else and serves as the independent
 cross-check in the tests.
 """
 
@@ -301,7 +301,7 @@ class BatchResult(SearchResult):
 @renamed_keywords(max_solutions="limit")
 def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
     """Solve many classic 9x9 puzzles in one kernel call (``uint8[P, 81]`` from
-    :func:`read_puzzles`, or a list of :class:`Sudoku`), counting each up to ``limit``
+    `read_puzzles()`, or a list of `Sudoku`), counting each up to ``limit``
     (formerly ``max_solutions``)."""
     max_solutions = check_limit(limit)
     if max_solutions is None:
@@ -363,7 +363,7 @@ def count_upto(
 
 
 def _listening(event: object) -> None:
-    """A progress callback that draws nothing (see :func:`count_upto`)."""
+    """A progress callback that draws nothing (see `count_upto()`)."""
 
 
 @dataclass
@@ -421,9 +421,9 @@ def solve_file(
     engine: str = "auto",
     time_limit: float | None = None,
 ) -> SudokuResult | BatchResult | SudokuResults:
-    """Solve what ``source`` holds (see :func:`~rompicapo.cover.sudoku_model.load_puzzles`): one
-    puzzle gives a :class:`SudokuResult`, a file of classic 9x9 lines a :class:`BatchResult` (one
-    kernel call), several other puzzles a :class:`SudokuResults`. Each is counted up to ``limit``
+    """Solve what ``source`` holds (see `load_puzzles()`): one
+    puzzle gives a `SudokuResult`, a file of classic 9x9 lines a `BatchResult` (one
+    kernel call), several other puzzles a `SudokuResults`. Each is counted up to ``limit``
     solutions (2 decides uniqueness). ``time_limit`` covers the whole file: puzzles solved one by
     one stop at it (the ones not reached are left out, the one it stopped marked ``stopped``); a
     batch of 9x9 lines (microseconds a puzzle) is one uninterrupted call."""

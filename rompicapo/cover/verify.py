@@ -58,7 +58,7 @@ def cover_violations(problem: Any, solution: Sequence[int]) -> list[str]:
 
 
 def is_exact_cover(problem: Any, solution: Sequence[int]) -> bool:
-    """True when :func:`cover_violations` finds nothing."""
+    """True when `cover_violations()` finds nothing."""
     return not cover_violations(problem, solution)
 
 

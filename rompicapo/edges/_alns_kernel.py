@@ -1,13 +1,13 @@
 """numba kernel: the improver's adaptive large-neighbourhood search loop (flat arrays only).
 
-:mod:`rompicapo.edges.improve` calls :func:`run` in chunks of iterations (it keeps the clock,
+`rompicapo.edges.improve` calls `run()` in chunks of iterations (it keeps the clock,
 the progress reports and Ctrl-C); every bit of the search's state lives in the arrays passed
 in, so chunking does not change the result: same seed and iteration count, same board.
 
 The memory picture (``n = rows*cols`` cells, ``cell = row*cols + col``):
 
 - the board: ``piece[cell]``, ``rot[cell]`` (the current board, complete) and ``best_piece``,
-  ``best_rot`` (the best board met); pieces as in :mod:`rompicapo.edges._repair_kernel`
+  ``best_rot`` (the best board met); pieces as in `rompicapo.edges._repair_kernel`
   (``rot_edges``, ``grey_mask``, ``ptype``); ``movable[cell]`` (not a clue), ``rim_cycle`` (the
   movable rim cells in order round the frame) and ``kind[cell]`` (0 inner, 1 edge, 2 corner);
 - ``ints``/``floats``: the scalar state and settings, slots ``I_*``/``F_*`` below;

@@ -1,6 +1,6 @@
 """numba kernel: Blackwood's depth-first search over a fixed fill order (flat arrays only).
 
-Memory picture (built by :mod:`rompicapo.edges.blackwood`; ``n`` cells, ``K = NC*NC`` keys,
+Memory picture (built by `rompicapo.edges.blackwood`; ``n`` cells, ``K = NC*NC`` keys,
 ``NC`` = number of colours including grey):
 
 - fill order, per position ``i`` in ``0..n-1``: ``pos_cell[i]`` (the cell filled at ``i``),
@@ -29,10 +29,10 @@ Memory picture (built by :mod:`rompicapo.edges.blackwood`; ``n`` cells, ``K = NC
 Work is counted as Bucas counts it: ``placements`` = forward placements, ``nodes`` = loop
 iterations (one per placement or retreat; Blackwood's node count).
 
-Three kernels: :func:`walk`, Blackwood's search for orders in which every cell's checked
+Three kernels: `walk()`, Blackwood's search for orders in which every cell's checked
 neighbours are its keys (his order, the row scan: the hot path, laid out for speed, see its
-docstring); :func:`search`, the same search for any order (upper and right neighbours checked);
-:func:`exact_search`, perfect boards with forward checking. ``walk`` and ``search`` see the same
+docstring); `search()`, the same search for any order (upper and right neighbours checked);
+`exact_search()`, perfect boards with forward checking. ``walk`` and ``search`` see the same
 nodes on the same tables (tests/edges/test_edges_kernel_speedpath.py). They share no helpers:
 inlined helpers cost the kernels dearly (see the note above ``exact_search``).
 """
@@ -253,7 +253,7 @@ NONNEG = 0x7FFFFFFF
 @njit(cache=True, inline="never")
 def _keep_best(best_placed, placed, i):
     """``best_placed[:i] = placed[:i]`` and ``best_placed[i:] = -1``, as loops in a function of
-    their own (a new best is rare). A slice assignment in :func:`walk` also compiled numba's
+    their own (a new best is rare). A slice assignment in `walk()` also compiled numba's
     message for mismatched shapes (f-strings and their Unicode machinery): 3.7 of the 9 CPU
     seconds that ``edges solve`` compiled on a cold cache."""
     for k in range(i):
@@ -275,14 +275,14 @@ def walk(
     counters,
     max_nodes,
 ):
-    """:func:`search` for orders with no checked neighbours (Blackwood's, the row scan), on
-    sentinel-terminated lists, all in ``code`` (built by :func:`walk_code`): position ``i``'s
+    """`search()` for orders with no checked neighbours (Blackwood's, the row scan), on
+    sentinel-terminated lists, all in ``code`` (built by `walk_code()`): position ``i``'s
     constants are ``code[i * P_STRIDE + P_*]``; its list for key ``k`` (``right << 6 | top`` of
     the left and lower neighbours) starts at ``code[code[code[i * P_STRIDE + P_TBASE] + k]]``
     and ends at a word ``>= SENTINEL``; ``placed[i]`` indexes ``code`` (the entry words sit
     there as they are); ``shown[cell]`` is the cell's top and right colour in one word
     (``SHOWN_MASK``; ``shown[n]`` = 0, grey). Same state (``shown`` in place of ``top`` and
-    ``right``), counters and node count as :func:`search`: the same tables give the same nodes,
+    ``right``), counters and node count as `search()`: the same tables give the same nodes,
     placements and boards. ``heat`` must start at zero with the state: the best depth is read
     from it.
 
@@ -311,10 +311,10 @@ def walk(
     ``code`` too (0.95). Removing the heat count and the best-board test altogether (which
     changes the results, to measure them) was 0.99: that bookkeeping costs nothing measurable.
     On boards of ``blackwood.MACHINE_CELLS`` cells or more the same search runs as a machine
-    specialised to the plan (:mod:`rompicapo.edges._walk_machine`, x1.24 over this kernel on
+    specialised to the plan (`rompicapo.edges._walk_machine`, x1.24 over this kernel on
     Eternity II), with libblackwood's adaptive filter around it (lists without the pieces of
     the depths the search has not gone back to for a while, a copy of ``code`` made by
-    :func:`filter_walk_code`, ``blackwood.Walker``): scans deep in the tree meet such pieces
+    `filter_walk_code()`, ``blackwood.Walker``): scans deep in the tree meet such pieces
     in 60-80% of their steps, shallow ones in 1-3%. This kernel serves the smaller boards,
     where a machine's compilation (1-3 s) would cost more than the search.
     This loop's speed hangs on how LLVM allocates its registers: changes that remove
@@ -466,7 +466,7 @@ def walk(
 def walk_code(
     pos_cell, pos_left, pos_below, pos_table, pos_quota, pos_allow, pos_joints, starts, lists
 ):
-    """The :func:`walk` kernel's ``code`` array: the per-position records (``P_*`` fields), then
+    """The `walk()` kernel's ``code`` array: the per-position records (``P_*`` fields), then
     ``starts`` (``WALK_KEYS`` words per table: the index in ``lists`` of the list of each key),
     then ``lists`` (sentinel-terminated), with every index moved to its place in ``code``."""
     n = len(pos_cell)
@@ -494,7 +494,7 @@ def filter_walk_code(code, n, lists_at, fixed, out, to_out, to_code):
     types in ``fixed`` (``fixed[type] != 0``: every copy is on the positions below the walk's
     floor). While the search stays at the floor or deeper those pieces cannot be free, so the
     scans find the same candidates in shorter lists. The walking machine
-    (:mod:`rompicapo.edges._walk_machine`) reads the copy by adding ``len(code) - n *
+    (`rompicapo.edges._walk_machine`) reads the copy by adding ``len(code) - n *
     P_STRIDE`` to a record's table base; ``code``'s own words keep their indexes in ``out``
     (a ``placed`` index below the floor reads the same word). ``lists_at``: where the lists
     begin in ``code``.
@@ -520,7 +520,7 @@ def filter_walk_code(code, n, lists_at, fixed, out, to_out, to_code):
 
 
 def new_state(n_cells: int, copies: np.ndarray):
-    """Fresh state arrays for :func:`search` (start at position 0, nothing placed);
+    """Fresh state arrays for `search()` (start at position 0, nothing placed);
     ``copies[type]`` = how many pieces of each type the puzzle has."""
     avail = copies.astype(np.int16)
     placed = np.full(n_cells, -1, dtype=np.int32)
@@ -587,7 +587,7 @@ def exact_search(
     max_nodes,
 ):
     """Depth-first search for a perfect board (no quota, no breaks) from the saved state, for
-    at most ``max_nodes`` iterations; same tables, state and counters as :func:`search`.
+    at most ``max_nodes`` iterations; same tables, state and counters as `search()`.
 
     On arriving at a position the kernel lists its candidates once (``cand[i, :n_cand[i]]``,
     ``cand_at[i]`` = the one on the board): the unused entries of its list that pass the upper

@@ -1,6 +1,6 @@
 """numba kernel: exact repair of a region of an edge-matching board (flat arrays only).
 
-The improver (:mod:`rompicapo.edges.improve`) frees a set of cells (the *region*) and asks
+The improver (`rompicapo.edges.improve`) frees a set of cells (the *region*) and asks
 this kernel for the arrangement of the free pieces on those cells that matches the most
 joints. The memory picture:
 

@@ -5,7 +5,7 @@ This is how libblackwood is fast: it generates C for the puzzle and the fill ord
 per depth with the cell, the neighbours, the tables, the quota and the allowance as constants,
 and gotos from depth to depth (read how, nothing copied). numba has no goto, so the machine is
 emitted as IR: depth ``k`` has an *enter* block (the key from its two neighbours, the start of
-its list), a *scan* (the same scan as :func:`~rompicapo.edges._kernel.walk`'s, with only the
+its list), a *scan* (the same scan as `walk()`'s, with only the
 checks depth ``k`` needs), a *place* step that branches to depth ``k + 1``'s enter block and a
 *retreat* that frees depth ``k - 1``'s piece and branches back into depth ``k - 1``'s scan. Each
 depth's loop has its own branches, so the predictor keeps a history per depth.
@@ -15,25 +15,25 @@ breaks). Read at run time from the records: the quota and the allowance themselv
 parameter studies vary, so plans that differ only in those values share one machine (the
 test suite's Eternity II searches need 5 machines instead of 14).
 
-Measured against :func:`~rompicapo.edges._kernel.walk` on Eternity II, both advanced in
+Measured against `walk()` on Eternity II, both advanced in
 lockstep in one process on the same tables (2026-12-02, AMD EPYC, 3 tables x 150 M
 placements, same nodes and boards): x1.235, 1.252, 1.231 with every constant folded; reading
 the quota and the allowance measured 1.005 of that (kept), reading the table and the joints
 too 0.978, and reading every field with one scan for all kinds of depth x1.14 over ``walk``.
 
 The price is compilation: a machine takes about 13 s to compile for 256 cells (3 s for 64),
-so :mod:`rompicapo.edges.blackwood` uses one from ``MACHINE_CELLS`` cells on, and by default
+so `rompicapo.edges.blackwood` uses one from ``MACHINE_CELLS`` cells on, and by default
 only for a search long enough to repay it or when it is compiled already (``Settings.kernel``).
 Each machine is a small generated module, written once to the cache folder
-(:func:`cache_folder`) under a name that hashes its constants and this file, and compiled
+(`cache_folder()`) under a name that hashes its constants and this file, and compiled
 with ``cache=True``: a second run of the same plan shape loads it in about half a second.
 
-The machine's contract is :func:`~rompicapo.edges._kernel.walk`'s (same state, counters, node
+The machine's contract is `walk()`'s (same state, counters, node
 count and boards on the same tables; tests/edges/test_edges_kernel_speedpath.py checks node for
 node against the general kernel), with two more arguments for the adaptive filter: ``floor``
 (a retreat below it ends the walk with status EXHAUSTED and depth ``floor - 1``) and ``shift``
 (where the start words the scan uses sit, from the records' table base: ``0`` for the tables'
-own code, or the copy's offset, see :func:`~rompicapo.edges._kernel.filter_walk_code`).
+own code, or the copy's offset, see `filter_walk_code()`).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def plan_constants(code: np.ndarray, n: int) -> tuple[tuple[int, ...], ...]:
 
 
 def emit(builder: ir.IRBuilder, arrays: list, constants: tuple) -> None:
-    """Write the machine for ``constants`` (:func:`plan_constants`) at ``builder``'s position:
+    """Write the machine for ``constants`` (`plan_constants()`) at ``builder``'s position:
     ``arrays`` are the data pointers of ``code``, ``avail``, ``placed``, ``shown``, ``heat``,
     ``best`` and ``regs``. It starts at ``regs[R_DEPTH]``'s scan, resuming at
     ``regs[R_INDEX]``, and stores its registers back when it stops."""
@@ -269,7 +269,7 @@ def emit(builder: ir.IRBuilder, arrays: list, constants: tuple) -> None:
 
 def machine(constants: tuple):
     """The numba intrinsic ``run(code, avail, placed, shown, heat, best, regs)`` that runs the
-    machine of ``constants`` (see :func:`emit`) on the arrays' data."""
+    machine of ``constants`` (see `emit()`) on the arrays' data."""
 
     @intrinsic
     def run(typingctx, code, avail, placed, shown, heat, best, regs):
@@ -297,7 +297,7 @@ def machine(constants: tuple):
 
 @njit(cache=True)
 def enter(code, avail, placed, shown, cum_breaks, cum_heur, counters, max_nodes, floor, shift):
-    """The registers the machine starts with (:func:`~rompicapo.edges._kernel.walk`'s first
+    """The registers the machine starts with (`walk()`'s first
     node: a piece left on the current depth by a retreat is freed and its scan resumes after
     it; a fresh depth starts its list)."""
     regs = np.zeros(N_REGS, dtype=np.int64)
@@ -327,7 +327,7 @@ def enter(code, avail, placed, shown, cum_breaks, cum_heur, counters, max_nodes,
 
 @njit(cache=True)
 def leave(code, placed, cum_breaks, cum_heur, heat, counters, max_nodes, regs):
-    """Write the machine's registers back as :func:`~rompicapo.edges._kernel.walk` leaves its
+    """Write the machine's registers back as `walk()` leaves its
     counters (and the totals below the depth it stopped at, for the next call)."""
     n = placed.shape[0]
     i = regs[R_DEPTH]
@@ -515,7 +515,7 @@ def _first_call(walk: Callable, code: np.ndarray, n: int) -> None:
 
 
 def compiled_walker(code: np.ndarray, n: int) -> Callable:
-    """:func:`walker`, compiled (or loaded from numba's cache) before it is returned. A cache
+    """`walker()`, compiled (or loaded from numba's cache) before it is returned. A cache
     that numba cannot read (a damaged index or data file raises while loading) is deleted and
     the machine compiled again; an OSError (nothing can be written) is the caller's."""
     walk = walker(code, n)

@@ -5,15 +5,19 @@ viewer URL, clue names), checks every argument and every output path *before* an
 runs, writes what was asked for, and returns a result with ``to_dict()`` (what ``--json``
 prints), ``report()`` (what the CLI prints otherwise) and ``verify()``:
 
-- :func:`solve`: Blackwood's search on all cores, then optionally ``polish`` seconds of
+- [`solve()`][rompicapo.edges.solve]: Blackwood's search on all cores, then optionally ``polish``
+  seconds of
   large-neighbourhood search; the board, pictures and heat map written where asked;
-- :func:`improve_board`: the large-neighbourhood search on a given board;
-- :func:`score_board`, :func:`render_board`, :func:`viewer_url`: a board's score and rule
+- [`improve_board()`][rompicapo.edges.improve_board]: the large-neighbourhood search on a given
+  board;
+- [`score_board()`][rompicapo.edges.score_board], [`render_board()`][rompicapo.edges.render_board],
+  [`viewer_url()`][rompicapo.edges.viewer_url]: a board's score and rule
   check, its pictures, its e2.bucas.name URL.
 
 A result that was computed is never lost: when a write still fails at the end (the disk
 filled up, the folder went away), the result is kept in another file
-(:func:`rompicapo.common.write_or_keep_where`), ``write_errors`` says what failed and where
+([`rompicapo.common.write_or_keep_where()`][rompicapo.common.write_or_keep_where]), ``write_errors``
+says what failed and where
 the result went, ``out`` is where the board is (the kept copy) and, when no folder took it,
 ``report()`` includes the board.
 """
@@ -112,10 +116,11 @@ def solve(
     interrupted_out: str | None = None,
     allow_duplicates: bool = False,
 ):
-    """Blackwood's search (:func:`rompicapo.edges.blackwood.solve`) for ``pieces`` (a
-    :class:`Puzzle`, ``"eternity2"`` or a pieces file) with ``clues`` (a Board, a clues file,
+    """Blackwood's search (`rompicapo.edges.blackwood.solve()`) for ``pieces`` (a
+    [`Puzzle`][rompicapo.edges.Puzzle], ``"eternity2"`` or a pieces file) with ``clues`` (a Board, a
+    clues file,
     ``"centre"``/``"all"``/``"none"``; None = Eternity II's centre clue on Eternity II), then,
-    with ``polish``, that many more seconds of :func:`rompicapo.edges.improve.improve` on its
+    with ``polish``, that many more seconds of `rompicapo.edges.improve.improve()` on its
     best board. ``time_limit`` covers the search (workers' start-up included); ``polish`` is
     extra.
 
@@ -123,8 +128,8 @@ def solve(
     ``svg``/``png`` (its picture), ``heat`` (placements per cell, .svg or .png). When Ctrl-C
     stops the run and no ``out`` was given, ``interrupted_out`` (a name with ``{score}``, e.g.
     ``"edges_best_{score}.txt"``) keeps the best board. Returns the search's
-    :class:`~rompicapo.edges.blackwood.EdgeSearchResult` with ``url``, ``out`` and ``polish``
-    (the :class:`~rompicapo.edges.improve.ImproveResult`) filled in.
+    [`EdgeSearchResult`][rompicapo.edges.EdgeSearchResult] with ``url``, ``out`` and ``polish``
+    (the [`ImproveResult`][rompicapo.edges.ImproveResult]) filled in.
     """
     from rompicapo.edges.blackwood import Settings
     from rompicapo.edges.blackwood import solve as blackwood_solve
@@ -223,8 +228,9 @@ def improve_board(
     interrupted_out: str | None = None,
     allow_duplicates: bool = False,
 ):
-    """:func:`rompicapo.edges.improve.improve` on ``board`` (a Board, a board file or a viewer
-    URL) of ``pieces``; ``clues`` as in :func:`solve` (None: Eternity II's centre clue when
+    """`rompicapo.edges.improve.improve()` on ``board`` (a Board, a board file or a viewer
+    URL) of ``pieces``; ``clues`` as in [`solve()`][rompicapo.edges.solve] (None: Eternity II's
+    centre clue when
     the board agrees with it). ``repair_nodes`` (None: the default) and ``acceptance`` (None:
     the default) as in ``improve``. ``out`` (checked first) receives the board; after Ctrl-C
     without ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names:
@@ -281,10 +287,11 @@ class ScoreResult(SearchResult):
                      "counts")  # fmt: skip
 
     def verify(self) -> bool:
-        """Recount with :mod:`rompicapo.edges.verify` (its own joint counter and rule check,
+        """Recount with `rompicapo.edges.verify` (its own joint counter and rule check,
         nothing shared with the model that scored the board): the matched joints are
         ``score``, the board is ``valid`` exactly when the verifier finds no broken rule, and
-        ``placed`` pieces are on it. Raises :class:`NotVerifiable` without a board."""
+        ``placed`` pieces are on it. Raises [`NotVerifiable`][rompicapo.common.NotVerifiable]
+        without a board."""
         from rompicapo.edges.verify import board_problems, count_matched_joints
 
         if self.puzzle is None or self.board is None:

@@ -21,16 +21,16 @@ to the first perfect board than the tables' order on Brendan's sets.
 
 Layers, one module each, all re-exported here (import from this module):
 
-- :mod:`~rompicapo.edges.blackwood_plan`: :func:`fill_order`, :func:`quota_schedule`,
-  :func:`break_schedule` and :func:`heuristic_colours` make a :class:`Plan` (everything fixed
-  for a puzzle, its clues and its :class:`Settings`; :func:`make_plan`);
-- :mod:`~rompicapo.edges.blackwood_tables`: :func:`build_tables` draws one set of randomly
+- `blackwood_plan`: `fill_order()`, `quota_schedule()`,
+  `break_schedule()` and `heuristic_colours()` make a `Plan` (everything fixed
+  for a puzzle, its clues and its [`Settings`][rompicapo.edges.Settings]; `make_plan()`);
+- `blackwood_tables`: `build_tables()` draws one set of randomly
   tie-broken candidate tables;
-- :mod:`~rompicapo.edges.blackwood_walker`: which kernel runs a plan (the plan's compiled
-  machine and its adaptive filter, :class:`Walker`, on large boards) and how;
-- :mod:`~rompicapo.edges.blackwood_search`: :func:`search` runs restarts in this process;
-- :mod:`~rompicapo.edges.blackwood_results`: :class:`EdgeSearchResult`, :func:`complete_board`;
-- :mod:`~rompicapo.edges.blackwood_solve`: :func:`solve` runs searches on all cores (or a Dask
+- `blackwood_walker`: which kernel runs a plan (the plan's compiled
+  machine and its adaptive filter, `Walker`, on large boards) and how;
+- `blackwood_search`: [`search()`][rompicapo.edges.search] runs restarts in this process;
+- `blackwood_results`: [`EdgeSearchResult`][rompicapo.edges.EdgeSearchResult], `complete_board()`;
+- `blackwood_solve`: `solve()` runs searches on all cores (or a Dask
   cluster) and keeps the best board.
 """
 

@@ -1,9 +1,9 @@
 """Blackwood's search, part 1: the plan, everything fixed for a puzzle, its clues and settings.
 
-Fill orders (:func:`fill_order`), the quota and break schedules (:func:`quota_schedule`,
-:func:`break_schedule`), the heuristic colours (:func:`heuristic_colours`), the search's
-parameters (:class:`Settings`) and their product, :class:`Plan` (:func:`make_plan`).
-See :mod:`rompicapo.edges.blackwood` for the algorithm; the constants are Blackwood's
+Fill orders (`fill_order()`), the quota and break schedules (`quota_schedule()`,
+`break_schedule()`), the heuristic colours (`heuristic_colours()`), the search's
+parameters ([`Settings`][rompicapo.edges.Settings]) and their product, `Plan` (`make_plan()`).
+See `rompicapo.edges.blackwood` for the algorithm; the constants are Blackwood's
 (reference ``blackwood-algorithm.md``) unless said otherwise.
 
 All positions and rows here are in the data files' convention (row 0 = top) except inside the
@@ -374,7 +374,7 @@ class Settings:
 
     @property
     def node_cap(self) -> int:
-        """The earlier name of :attr:`restart_nodes` (deprecated)."""
+        """The earlier name of `restart_nodes` (deprecated)."""
         warnings.warn(
             "Settings.node_cap is now Settings.restart_nodes", DeprecationWarning, stacklevel=2
         )
@@ -533,7 +533,7 @@ def _piece_types(pieces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def check_puzzle(puzzle: object) -> Puzzle:
-    """``puzzle`` itself when it is a :class:`Puzzle`; else an InputError."""
+    """``puzzle`` itself when it is a [`Puzzle`][rompicapo.edges.Puzzle]; else an InputError."""
     if not isinstance(puzzle, Puzzle):
         raise InputError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}")
     return puzzle

@@ -73,10 +73,10 @@ class EdgeSearchResult(SearchResult):
         return board_svg(self.board, self.puzzle)
 
     def verify(self) -> bool:
-        """Recount with :mod:`rompicapo.edges.verify` (code that shares nothing with the
+        """Recount with `rompicapo.edges.verify` (code that shares nothing with the
         search): both boards keep the rules and their scores are the ones reported.
 
-        Raises :class:`NotVerifiable` when there is no board to check."""
+        Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] when there is no board to check."""
         from rompicapo.edges.verify import board_problems, count_matched_joints
 
         p = self.puzzle

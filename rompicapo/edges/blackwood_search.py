@@ -1,4 +1,4 @@
-"""Blackwood's search, part 4: restarts in this process (:func:`search`).
+"""Blackwood's search, part 4: restarts in this process ([`search()`][rompicapo.edges.search]).
 
 Each run draws new tables from the seed and its run number and walks them until the node cap
 (``Settings.restart_nodes``), a perfect board, the whole tree searched, the time or node limit, or
@@ -61,7 +61,8 @@ def _rng(seed: int) -> np.random.Generator:
 
 
 class _Restarts:
-    """The state of one :func:`search`: totals over the runs, the best board so far, and the
+    """The state of one [`search()`][rompicapo.edges.search]: totals over the runs, the best board
+    so far, and the
     current run's kernel state (its counters are current after every kernel call)."""
 
     def __init__(
@@ -267,13 +268,13 @@ def search(
     Each run draws new tables from ``seed`` and its run number and stops at the node cap
     (``settings.restart_nodes``); the best partial board over all runs is returned, completed
     greedily. A KeyboardInterrupt ends the search and returns what was found so far
-    (``interrupted``). ``progress`` receives :class:`~rompicapo.common.ProgressEvent`
+    (``interrupted``). ``progress`` receives [`ProgressEvent`][rompicapo.common.ProgressEvent]
     objects about every half second (``done``: nodes; ``best``: the best search score;
     ``counts``: nodes, placements, deepest, best_score, max_score; ``answer``: the best
     partial board's placements). ``should_stop()`` is asked between kernel calls.
 
     ``on_progress=``, the dict callback of earlier releases, still works for this release
-    with a DeprecationWarning (:func:`accepts_on_progress`). (Old keyword names:
+    with a DeprecationWarning (`accepts_on_progress()`). (Old keyword names:
     ``seconds``, ``max_nodes``.)
     """
     deadline = Deadline(check_time_limit(time_limit))

@@ -1,8 +1,8 @@
-"""Blackwood's search, part 6: restarts on every core or a Dask cluster (:func:`solve`).
+"""Blackwood's search, part 6: restarts on every core or a Dask cluster (`solve()`).
 
-Each job is a :func:`~.blackwood_search.search` with its own seed (``seed``, ``seed+1``, ...);
+Each job is a [`search()`][rompicapo.edges.search] with its own seed (``seed``, ``seed+1``, ...);
 the best board wins. Local jobs leave their progress in a
-:class:`~rompicapo.common.progress_files.ProgressFolder`, which the parent reads to draw
+[`ProgressFolder`][rompicapo.common.ProgressFolder], which the parent reads to draw
 progress and to keep the best board of a run stopped by Ctrl-C or by the time limit.
 """
 
@@ -344,7 +344,7 @@ def solve(
     nodes. The first job to find a perfect board (or search the whole tree) stops the others.
     Ctrl-C stops every job and returns the best board reported so far (``interrupted``), read
     from the progress files the local jobs write every half second. ``progress`` receives
-    :class:`~rompicapo.common.ProgressEvent` objects about every second (``done``:
+    [`ProgressEvent`][rompicapo.common.ProgressEvent] objects about every second (``done``:
     placements; ``best``: the best search score; ``counts``: placements, deepest, best_score,
     max_score, jobs; ``answer``: the best board's placements). A ``scheduler`` address is
     reached (or refused in one line) before anything starts.

@@ -1,9 +1,9 @@
 """Blackwood's search, part 2: the candidate tables of a plan.
 
-:func:`build_tables` draws one set of candidate lists for a :class:`~.blackwood_plan.Plan`:
+`build_tables()` draws one set of candidate lists for a `Plan`:
 per position and key (colour on the left, colour below), the pre-rotated pieces that fit, in
 Blackwood's order (more heuristic sides first, random among equals, break entries last), and
-the same lists as the walking kernel's code (:func:`rompicapo.edges._kernel.walk_code`).
+the same lists as the walking kernel's code (`rompicapo.edges._kernel.walk_code()`).
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ def _cell_entries(s: _Sides, spec: tuple, rng: np.random.Generator) -> tuple:
 def _walk_code(
     plan: Plan, pos_table: np.ndarray, tab_start: np.ndarray, ent: np.ndarray, nc: int
 ) -> np.ndarray:
-    """The lists as the walking kernel's code (:func:`K.walk_code`)."""
+    """The lists as the walking kernel's code (`K.walk_code()`)."""
     n_tables = int(pos_table.max()) + 1 if len(pos_table) else 0
     n_lists = len(tab_start) - 1
     # The walker's key of (table t, left l, below b) is t * WALK_KEYS + (l << 6 | b); keys of

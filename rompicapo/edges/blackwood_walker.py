@@ -1,9 +1,9 @@
 """Blackwood's search, part 3: running a plan's kernels in this process.
 
-Which kernel runs a plan (:func:`kernel_of`: the walking kernel, the general one for orders with
+Which kernel runs a plan (`kernel_of()`: the walking kernel, the general one for orders with
 checked neighbours, the exact one for perfect boards, or the plan's compiled machine with the
-adaptive filter, :class:`Walker`, chosen by :func:`prepare_machine`), how each is called on a
-:func:`rompicapo.edges._kernel.new_state` state, and how the placed entries become a board.
+adaptive filter, `Walker`, chosen by `prepare_machine()`), how each is called on a
+`rompicapo.edges._kernel.new_state()` state, and how the placed entries become a board.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ __all__ = [
 
 def _warm(kind: str) -> None:
     """Compile (or load from numba's cache) one kernel of the search on a 3x3 puzzle: ``"walk"``
-    (:func:`K.walk`, Blackwood's order and the row scan), ``"general"`` (:func:`K.search`, orders
-    with checked neighbours), ``"exact"`` (:func:`K.exact_search`) or ``"filter"`` (the adaptive
-    filter of the plans' machines, which are compiled per plan by :func:`prepare_machine`). A
-    search compiles only the kernels its plans run (:func:`kernel_of`): each is 1-2 s of
+    (`K.walk()`, Blackwood's order and the row scan), ``"general"`` (`K.search()`, orders
+    with checked neighbours), ``"exact"`` (`K.exact_search()`) or ``"filter"`` (the adaptive
+    filter of the plans' machines, which are compiled per plan by `prepare_machine()`). A
+    search compiles only the kernels its plans run (`kernel_of()`): each is 1-2 s of
     compilation on a cold cache."""
     from rompicapo.edges.generate import generate
 
@@ -68,7 +68,7 @@ def _warm(kind: str) -> None:
 
 
 def kernel_of(plan: Plan) -> str:
-    """Which kernel runs ``plan``'s search (:func:`_warm`'s kinds)."""
+    """Which kernel runs ``plan``'s search (`_warm()`'s kinds)."""
     if plan.exact:
         return "exact"
     if plan.checked:
@@ -98,7 +98,7 @@ def _lists_at(tables: Tables, n: int) -> int:
 
 class Walker:
     """The walking search on boards of ``MACHINE_CELLS`` cells or more: the plan's machine
-    (:mod:`rompicapo.edges._walk_machine`: :func:`K.walk` specialised to the plan, one set of
+    (`rompicapo.edges._walk_machine`: `K.walk()` specialised to the plan, one set of
     blocks per depth) with libblackwood's adaptive filter, made exact: while the search stays
     at depth ``floor`` or deeper, the pieces on positions ``0..floor-1`` cannot be free, so it
     walks a copy of the tables' code without their entries (same candidates, shorter scans:
@@ -158,7 +158,7 @@ class Walker:
 
     def walk(self, state: tuple, slice_nodes: int) -> None:
         """``slice_nodes`` nodes of the search from ``state``, on the filtered copy when there
-        is one: same nodes, placements, heat and boards as :func:`K.walk` on the tables' own
+        is one: same nodes, placements, heat and boards as `K.walk()` on the tables' own
         code."""
         arrays = walk_state(state)
         _, placed, _, cum_breaks, cum_heur, heat, best, counters = arrays
@@ -244,9 +244,9 @@ def prepare_machine(plan: Plan, time_limit: float | None, node_limit: int | None
 
 
 def walker_for(plan: Plan, tables: Tables) -> Walker | None:
-    """The :class:`Walker` of a new search state when its plan runs as a machine
-    (:func:`prepare_machine`), else None: :func:`K.walk` or the general kernel runs it
-    (:func:`run_kernel`)."""
+    """The `Walker` of a new search state when its plan runs as a machine
+    (`prepare_machine()`), else None: `K.walk()` or the general kernel runs it
+    (`run_kernel()`)."""
     if not plan.use_machine:
         return None
     try:
@@ -256,7 +256,7 @@ def walker_for(plan: Plan, tables: Tables) -> Walker | None:
 
 
 def walk_state(state: tuple) -> tuple:
-    """The arrays of a :func:`K.new_state` state that :func:`K.walk` takes, in its order (its
+    """The arrays of a `K.new_state()` state that `K.walk()` takes, in its order (its
     cells show top and right in one word, kept in the state's ``top``)."""
     avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
     return avail, placed, shown, cum_breaks, cum_heur, heat, best, counters
@@ -271,13 +271,13 @@ def run_kernel(
     general: bool = False,
     walker: Walker | None = None,
 ) -> None:
-    """Blackwood's search on a :func:`K.new_state` state for ``slice_nodes`` more nodes: the
+    """Blackwood's search on a `K.new_state()` state for ``slice_nodes`` more nodes: the
     walking kernel when no neighbour is checked (Blackwood's order, the row scan), the general
     one otherwise (same nodes and boards; on Eternity II the walker makes about 2.2x the
     placements per CPU second, measured side by side with benchmarks/edges_speed.py). Which one
-    ran decides the entry array that ``placed`` indexes (:func:`entries_of`). ``general``
+    ran decides the entry array that ``placed`` indexes (`entries_of()`). ``general``
     forces the general kernel (the tests compare the two node for node). ``walker``: the
-    walking search runs as this state's :class:`Walker` (the plan's machine and the adaptive
+    walking search runs as this state's `Walker` (the plan's machine and the adaptive
     filter: the same search, faster on large boards)."""
     if not plan.checked and not general:
         if walker is not None:
@@ -313,14 +313,14 @@ def entries_of(plan: Plan, tables: Tables) -> np.ndarray:
 
 
 def exact_state(tables: Tables, n_cells: int) -> tuple:
-    """The exact kernel's own state beside :func:`K.new_state`'s: candidate lists per
+    """The exact kernel's own state beside `K.new_state()`'s: candidate lists per
     position, their lengths, the listed candidate on the board per position."""
     cand = np.zeros((n_cells, max(tables.width, 1)), dtype=np.int32)
     return cand, np.zeros(n_cells, dtype=np.int32), np.zeros(n_cells, dtype=np.int32)
 
 
 def run_exact(plan: Plan, tables: Tables, state: tuple, extra: tuple, slice_nodes: int) -> None:
-    """The exact kernel on a :func:`K.new_state` state and its :func:`exact_state`."""
+    """The exact kernel on a `K.new_state()` state and its `exact_state()`."""
     avail, placed, top, right, bottom, left, _, _, heat, best, counters = state
     K.exact_search(
         plan.pos_cell,

@@ -8,13 +8,15 @@ does: every colour count within one of the others), so no colour is rare by acci
 listed Eternity II's way (border pieces with grey at the bottom, corners with grey at bottom and
 left, inner pieces in a random turn) in a shuffled order, and the solution says where each went.
 
+```pycon
 >>> puzzle, solution = generate(4, 5, frame_colours=2, inner_colours=3, seed=1)
 >>> puzzle.rows, puzzle.cols, puzzle.n_pieces
 (4, 5, 20)
 >>> from rompicapo.edges.puzzle import score
 >>> score(solution, puzzle) == puzzle.n_joints
 True
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -196,7 +198,7 @@ def make_puzzle(
     out: str | Path | None = None,
     solution_out: str | Path | None = None,
 ) -> GeneratedPuzzle:
-    """:func:`generate` from ``"RxC"`` (or ``(rows, cols)``), writing the pieces to ``out`` and
+    """`generate()` from ``"RxC"`` (or ``(rows, cols)``), writing the pieces to ``out`` and
     the solution to ``solution_out`` when given (both paths checked before anything is made)."""
     rows, cols = parse_size(size) if isinstance(size, str) else size
     if out is not None:

@@ -1,12 +1,14 @@
 """The score hunt: a portfolio of Blackwood restarts and the improver, for hours, resumable.
 
-:func:`hunt` runs until it is stopped (Ctrl-C, SIGTERM, ``time_limit``) or finds a perfect
+[`hunt()`][rompicapo.edges.hunt.hunt] runs until it is stopped (Ctrl-C, SIGTERM, ``time_limit``) or
+finds a perfect
 board. Its workers (local processes, or a Dask cluster) run *tasks* of a few seconds each, and
 the coordinating process hands out the next task as each one ends:
 
-- a **restart**: Blackwood's search (:func:`rompicapo.edges.blackwood.search`) with a fresh
+- a **restart**: Blackwood's search ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search])
+  with a fresh
   seed for ``restart_seconds``; its best board, completed greedily, is offered to the pool;
-- an **improvement**: :func:`rompicapo.edges.improve.improve` for ``improve_seconds`` on a
+- an **improvement**: `rompicapo.edges.improve.improve()` for ``improve_seconds`` on a
   board drawn from the *elite pool* (better boards more often).
 
 Restarts and improvements alternate (one of each in turn; ``HuntSettings(restarts=False)`` or
@@ -16,11 +18,12 @@ close to a member replaces it only when it scores more, a board far from all of 
 the place of the worst one when it scores more than it. So the improver works on several
 different boards, not on copies of one.
 
-Nothing is lost: every board a task returns is recounted by :mod:`rompicapo.edges.verify`
+Nothing is lost: every board a task returns is recounted by `rompicapo.edges.verify`
 (code that shares nothing with the search) before it is used; each new best board goes into
-the SQLite file (:mod:`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the
+the SQLite file (`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the
 task's seed and settings, and is written as a board file beside it (``hunt.best.txt`` for
-``hunt.sqlite``). Run :func:`hunt` again on the same file to resume: its best and elite
+``hunt.sqlite``). Run [`hunt()`][rompicapo.edges.hunt.hunt] again on the same file to resume: its
+best and elite
 boards seed the pool, and the hunt's clock goes on. A worker process that dies is replaced
 (its task is lost, the hunt goes on); a Dask cluster replaces its own.
 """
@@ -195,7 +198,7 @@ class ElitePool:
 
 @dataclass
 class HuntResult(SearchResult):
-    """What one call of :func:`hunt` did, and the hunt file's best board.
+    """What one call of [`hunt()`][rompicapo.edges.hunt.hunt] did, and the hunt file's best board.
 
     ``score``: the best score in the file (all runs); ``start_score``: the best when this call
     began (-1 for a new file); ``seconds``: hunt seconds over all runs; ``history``:
@@ -229,7 +232,7 @@ class HuntResult(SearchResult):
 
     def verify(self) -> bool:
         """Recount the best board and every board of the hunt file with
-        :mod:`rompicapo.edges.verify`: each keeps the rules and has the score recorded."""
+        `rompicapo.edges.verify`: each keeps the rules and has the score recorded."""
         if self.puzzle is None or self.board is None or self.db is None:
             raise NotVerifiable("this hunt holds no board to check")
         p = self.puzzle
@@ -505,7 +508,7 @@ def _drive(h: _Hunt, workers, deadline: float | None) -> str | None:
 
 def _drain(h: _Hunt, workers) -> None:
     """The hunt is ending: the tasks still running are asked to stop and return their
-    boards, which are recorded if they come within :data:`DRAIN_SECONDS`."""
+    boards, which are recorded if they come within `DRAIN_SECONDS`."""
     workers.interrupt()
     end = time.monotonic() + DRAIN_SECONDS
     while h.pending and (left := end - time.monotonic()) > 0:
@@ -537,7 +540,7 @@ def hunt(
     ``jobs``: worker processes (default: all cores; 1 = in this process); ``scheduler``: a
     Dask scheduler address (or ``distributed.Client``) instead. ``seed`` seeds every task
     (each task's seed is recorded with its board). ``progress`` receives
-    :class:`~rompicapo.common.ProgressEvent` objects (``done``: tasks; ``best``: the best
+    [`ProgressEvent`][rompicapo.common.ProgressEvent] objects (``done``: tasks; ``best``: the best
     score; ``counts``: restarts, improves, placements, repairs, best_score, ...;
     ``message``: a status line). A stop keeps everything: the result says ``interrupted``.
 

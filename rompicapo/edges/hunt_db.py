@@ -1,7 +1,8 @@
 """The hunt's SQLite file: every new best board, the elite pool, the runs and a score trace.
 
 One process writes (the hunt's coordinator); readers (``hunt-report``, the playground's hunt
-panel, :func:`hunt_status`) open it read-only while it runs. The file uses write-ahead logging
+panel, [`hunt_status()`][rompicapo.edges.hunt_status]) open it read-only while it runs. The file
+uses write-ahead logging
 (readers never block the writer) and a busy timeout (a reader holding the lock a moment makes
 the writer wait, not fail). Each board is written in its own transaction as soon as it is
 verified, so a kill loses nothing that was recorded.
@@ -145,7 +146,7 @@ def open_hunt(
 ) -> sqlite3.Connection:
     """Open (with ``create``, make) a hunt file and check it is one: SQLite, undamaged, of
     this kind and schema version, and (``puzzle`` given) of this puzzle. Raises
-    :class:`HuntDbError` with a one-line reason otherwise."""
+    `HuntDbError` with a one-line reason otherwise."""
     p = Path(path)
     if p.is_dir():
         raise _refuse(p, "is a directory, not a hunt file")

@@ -1,4 +1,4 @@
-"""The report of a hunt file: :func:`hunt_report` (``rompicapo edges hunt-report``).
+"""The report of a hunt file: `hunt_report()` (``rompicapo edges hunt-report``).
 
 Reads the file read-only (a running hunt goes on undisturbed) and draws, with matplotlib, the
 best score over hunt time (each new best marked by the part that found it) and what each part

@@ -1,4 +1,4 @@
-"""The hunt's tasks and the workers that run them (see :mod:`rompicapo.edges.hunt`).
+"""The hunt's tasks and the workers that run them (see `rompicapo.edges.hunt`).
 
 A task is a plain dict (its kind, seed, seconds, the puzzle, the clues, and a board for the
 improver) and so is its answer, so local processes and a Dask cluster carry both. The three

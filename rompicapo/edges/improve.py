@@ -1,7 +1,7 @@
 """Polish an edge-matching board: adaptive large-neighbourhood search (ALNS).
 
 A backtracker stops where its last cells cannot be filled; the board it leaves has a few
-mismatched joints and perhaps holes. :func:`improve` takes such a board (complete or partial)
+mismatched joints and perhaps holes. `improve()` takes such a board (complete or partial)
 and repeats:
 
 1. **destroy**: free a region of cells (never a clue) with one of six operators, each
@@ -43,13 +43,15 @@ pieces. The kernel first looks for a perfect fill; when its node budget leaves t
 holes), Blackwood's search for perfect boards runs with the placed pieces pinned; failing
 both, the kernel fills the holes to within 1, 2, ... joints of its bound, or best-first.
 
+```pycon
 >>> from rompicapo.edges.generate import generate
 >>> puzzle, solution = generate(5, 5, frame_colours=2, inner_colours=3, seed=1)
 >>> holes = solution.copy(); holes.piece[1:4, 1:4] = -1
 >>> result = improve(holes, puzzle, time_limit=None, node_limit=200, seed=0)
 >>> result.score_after == puzzle.n_joints, result.verify()
 (True, True)
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -177,11 +179,11 @@ class ImproveResult(SearchResult):
         return board_svg(self.board, self.puzzle)
 
     def verify(self) -> bool:
-        """Recount with :mod:`rompicapo.edges.verify` (code that shares nothing with this
+        """Recount with `rompicapo.edges.verify` (code that shares nothing with this
         search): the final board is valid and complete (unless Ctrl-C came while the holes of
         a partial board were being filled: then it is the board given), both scores are
         right, every clue is in place, and the score did not go down. Raises
-        :class:`NotVerifiable` when the result holds no board."""
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] when the result holds no board."""
         from rompicapo.edges.verify import board_problems, count_matched_joints
 
         p = self.puzzle
@@ -471,16 +473,18 @@ def improve(
     ``time_limit`` seconds of wall clock (None: no limit; compilation included) or
     ``node_limit`` destroy-and-repair steps (this search's nodes are repairs; each repair
     searches at most ``repair_nodes`` nodes of the exact kernel), or until perfect.
-    ``operators``: the destroy operators used (a subset of :data:`OPERATORS`); ``repairs``:
-    the repair methods (a subset of :data:`REPAIRS`; ``"deep"`` is off by default);
+    ``operators``: the destroy operators used (a subset of `OPERATORS`); ``repairs``:
+    the repair methods (a subset of `REPAIRS`; ``"deep"`` is off by default);
     ``acceptance``: ``"hill"`` (default), ``"annealing"``, ``"lahc"`` or ``"record"`` (see
     the module's text).
 
     ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
-    board that puts another piece on a clue cell is an :class:`InputError`. The result is the
+    board that puts another piece on a clue cell is an [`InputError`][rompicapo.common.InputError].
+    The result is the
     best board met: its score is never below the board given, and it is valid (each piece
     once, grey exactly on the rim). Ctrl-C ends the search and returns the best board so far
-    (``interrupted``). ``progress`` receives :class:`~rompicapo.common.ProgressEvent` objects
+    (``interrupted``). ``progress`` receives [`ProgressEvent`][rompicapo.common.ProgressEvent]
+    objects
     (``done``: repairs; ``best``: the best score; ``counts``: iterations, nodes, score,
     current, max_score; ``message``: the operators' weights). Same seed and ``node_limit``
     without a time limit: same board. Deprecated names: ``seconds``, ``max_iterations``,
@@ -563,7 +567,8 @@ def _fill_holes(
 
     First a search for a perfect fill by the kernel (every joint of the holes must match). If
     the node cap cut it (neither found nor ruled out), Blackwood's search for perfect boards
-    (:func:`rompicapo.edges.blackwood.search`, the placed pieces pinned as clues) gets
+    ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search], the placed pieces pinned as
+    clues) gets
     ``solver_seconds``: its candidate tables find a perfect fill of many holes far faster than
     the kernel's scan of every free piece. Failing that, target-first searches (one joint
     short of the bound, two, ...), then a branch and bound from any fill (its first descent

@@ -1,8 +1,8 @@
 """The improver's search: the adaptive large-neighbourhood search state that the numba
-kernel (:mod:`rompicapo.edges._alns_kernel`) reads and writes, its settings and their reasons.
+kernel (`rompicapo.edges._alns_kernel`) reads and writes, its settings and their reasons.
 
-:func:`rompicapo.edges.improve.improve` fills a partial board's holes, then hands the board to
-an :class:`AlnsSearch`, which runs the kernel in chunks of about ``CHUNK_SECONDS`` (the clock,
+`rompicapo.edges.improve.improve()` fills a partial board's holes, then hands the board to
+an `AlnsSearch`, which runs the kernel in chunks of about ``CHUNK_SECONDS`` (the clock,
 the progress reports and Ctrl-C stay in Python between chunks) and keeps the best board met.
 """
 
@@ -129,7 +129,7 @@ class AlnsSearch:
         self.lahc[:] = score
 
     def best(self) -> tuple[np.ndarray, np.ndarray, int] | None:
-        """The best board met (copies) and its score; None before :meth:`start`."""
+        """The best board met (copies) and its score; None before `start()`."""
         if self.best_piece is None:
             return None
         return self.best_piece.copy(), self.best_rot.copy(), int(self.ints[AK.I_BEST])

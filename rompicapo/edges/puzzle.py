@@ -1,8 +1,10 @@
 """Edge-matching puzzles: pieces, boards, clues, score, validation, files and viewer URLs.
 
-The memory picture first. A :class:`Puzzle` is ``rows x cols`` and a ``(n, 4)`` array of edge
+The memory picture first. A [`Puzzle`][rompicapo.edges.Puzzle] is ``rows x cols`` and a ``(n, 4)``
+array of edge
 colours, one row per piece in its *listed* orientation ``(top, right, bottom, left)``; colour 0
-is the grey of the frame. A :class:`Board` is two ``rows x cols`` arrays: the zero-based piece
+is the grey of the frame. A [`Board`][rompicapo.edges.Board] is two ``rows x cols`` arrays: the
+zero-based piece
 index in each cell (-1 when empty) and its rotation, ``r`` clockwise quarter turns of the listed
 piece (one turn: ``(t, r, b, l) -> (l, t, r, b)``). Row 0 is the top row. Clues are a partial
 board.
@@ -18,13 +20,15 @@ Files (the shared data folder's conventions; the header of every file repeats th
 The score of a board is the number of inner joints (two side-by-side occupied cells) whose
 colours match: 480 for a perfect Eternity II board.
 
+```pycon
 >>> puzzle = eternity2()
 >>> puzzle.rows, puzzle.cols, puzzle.n_pieces, puzzle.n_joints
 (16, 16, 256, 480)
 >>> clues = eternity2_clues("centre")
 >>> int(clues.piece[8, 7]) + 1, int(clues.rotation[8, 7])
 (139, 2)
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -205,7 +209,7 @@ def _edge_arrays(board: Board, puzzle: Puzzle) -> np.ndarray:
 
 def score(board: Board, puzzle: Puzzle) -> int:
     """Matched inner joints between two occupied cells (the model's count; the search's
-    results are re-checked by :mod:`rompicapo.edges.verify`, which counts on its own)."""
+    results are re-checked by `rompicapo.edges.verify`, which counts on its own)."""
     e = _edge_arrays(board, puzzle)
     h = (e[:, :-1, 1] >= 0) & (e[:, 1:, 3] >= 0) & (e[:, :-1, 1] == e[:, 1:, 3])
     v = (e[:-1, :, 2] >= 0) & (e[1:, :, 0] >= 0) & (e[:-1, :, 2] == e[1:, :, 0])
@@ -257,7 +261,8 @@ def mismatched_joints(board: Board, puzzle: Puzzle) -> list[tuple[int, int, int,
 
 
 def validate(board: Board, puzzle: Puzzle, *, complete: bool = True) -> None:
-    """Raise :class:`InputError` naming the first broken rule (each piece once, grey exactly on
+    """Raise [`InputError`][rompicapo.common.InputError] naming the first broken rule (each piece
+    once, grey exactly on
     the rim, and with ``complete`` every cell filled); return quietly otherwise."""
     if (board.rows, board.cols) != (puzzle.rows, puzzle.cols):
         raise InputError(
@@ -334,7 +339,8 @@ def parse_pieces(
     size: tuple[int, int] | None = None,
     allow_duplicates: bool = False,
 ) -> Puzzle:
-    """Read a pieces file's text; raise :class:`InputError` with a one-line reason if it is bad.
+    """Read a pieces file's text; raise [`InputError`][rompicapo.common.InputError] with a one-line
+    reason if it is bad.
 
     Checks: four integer colours a line, colours in ``0..MAX_COLOUR``, grey only on one side or
     two adjacent sides, exactly 4 corners, ``2(R-2)+2(C-2)`` border and ``(R-2)(C-2)`` inner
@@ -401,7 +407,7 @@ def parse_pieces(
 
 
 def format_pieces(puzzle: Puzzle, *, comment: str = "") -> str:
-    """The pieces file of a puzzle (with its size line); :func:`parse_pieces` reads it back."""
+    """The pieces file of a puzzle (with its size line); `parse_pieces()` reads it back."""
     out = [f"# {line}" for line in comment.splitlines()]
     out.append(
         f"# {puzzle.name or 'puzzle'}: {puzzle.rows} rows x {puzzle.cols} cols, "
@@ -419,7 +425,7 @@ def format_pieces(puzzle: Puzzle, *, comment: str = "") -> str:
 def load_pieces(
     path: str | Path, *, size: tuple[int, int] | None = None, allow_duplicates: bool = False
 ) -> Puzzle:
-    """Read a pieces file (see :func:`parse_pieces`)."""
+    """Read a pieces file (see `parse_pieces()`)."""
     p = Path(path)
     return parse_pieces(
         _read(p, "pieces file"), name=p.stem, size=size, allow_duplicates=allow_duplicates
@@ -438,7 +444,7 @@ ETERNITY2_NAMES = ("eternity2", "e2", "eternity-ii")
 
 def load_puzzle(spec: str | Path, *, allow_duplicates: bool = False) -> Puzzle:
     """A puzzle from ``spec``: ``"eternity2"`` (also ``e2``, ``eternity-ii``: the shipped
-    official set) or a pieces file (see :func:`parse_pieces`)."""
+    official set) or a pieces file (see `parse_pieces()`)."""
     if not isinstance(spec, (str, Path)) or not str(spec):
         raise InputError(f"pieces: expected a file name or 'eternity2', got {spec!r}")
     if str(spec).lower() in ETERNITY2_NAMES:
@@ -452,8 +458,8 @@ def is_url(spec: str) -> bool:
 
 
 def read_board(spec: str | Path | Board, puzzle: Puzzle, *, strict: bool = True) -> Board:
-    """A board from ``spec``: a :class:`Board` (checked against the puzzle), an
-    e2.bucas.name viewer URL (see :func:`board_from_url`) or a board file."""
+    """A board from ``spec``: a [`Board`][rompicapo.edges.Board] (checked against the puzzle), an
+    e2.bucas.name viewer URL (see `board_from_url()`) or a board file."""
     if isinstance(spec, Board):
         if (spec.rows, spec.cols) != (puzzle.rows, puzzle.cols):
             raise InputError(
@@ -473,7 +479,8 @@ CLUE_NAMES = ("centre", "center", "all", "none")
 
 
 def load_clues(spec: str | Path | Board | None, puzzle: Puzzle) -> Board:
-    """Pinned pieces from ``spec``: a :class:`Board`, a clues file, ``"none"``, or on Eternity
+    """Pinned pieces from ``spec``: a [`Board`][rompicapo.edges.Board], a clues file, ``"none"``, or
+    on Eternity
     II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity II,
     none elsewhere)."""
     if spec is None:
@@ -499,7 +506,8 @@ BOARD_SUFFIXES = (".txt", ".board")
 
 
 def check_board_path(path: object, what: str = "board file") -> Path:
-    """``path`` checked for :func:`save_board` before any work (folder writable, .txt)."""
+    """``path`` checked for [`save_board()`][rompicapo.edges.save_board] before any work (folder
+    writable, .txt)."""
     return check_output_path(path, what, suffixes=BOARD_SUFFIXES)
 
 
@@ -535,9 +543,10 @@ def eternity2_clues(which: str = "centre") -> Board:
 def parse_board(text: str, puzzle: Puzzle, *, what: str = "board", strict: bool = True) -> Board:
     """Read ``ROW COL PIECE ROTATION`` lines into a board of the puzzle's size.
 
-    Raises :class:`InputError` for malformed lines, cells outside the board, unknown pieces,
+    Raises [`InputError`][rompicapo.common.InputError] for malformed lines, cells outside the board,
+    unknown pieces,
     rotations outside 0..3, a cell filled twice and (``strict``) any broken rule of
-    :func:`validate` for a partial board: a piece used twice, grey inside the board or a colour
+    `validate()` for a partial board: a piece used twice, grey inside the board or a colour
     on the rim.
     """
     lines, size = _data_lines(text, what)
@@ -580,14 +589,14 @@ def parse_board(text: str, puzzle: Puzzle, *, what: str = "board", strict: bool 
 
 
 def load_board(path: str | Path, puzzle: Puzzle, *, strict: bool = True) -> Board:
-    """Read a board, solution or clues file (see :func:`parse_board`)."""
+    """Read a board, solution or clues file (see `parse_board()`)."""
     p = Path(path)
     return parse_board(_read(p, "board file"), puzzle, what=p.name, strict=strict)
 
 
 def format_board(board: Board, puzzle: Puzzle | None = None, *, comment: str = "") -> str:
     """The board as ``ROW COL PIECE ROTATION`` lines with a header (and its score if the puzzle
-    is given); :func:`parse_board` reads it back."""
+    is given); `parse_board()` reads it back."""
     out = []
     for line in comment.splitlines():
         out.append(f"# {line}")

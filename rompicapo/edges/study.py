@@ -7,24 +7,25 @@ the *break indexes* (the positions from which one more mismatched joint is allow
 generated variants of these, ran each for a fixed time and plotted how deep each got. This
 module does the same with real parts:
 
-- a :class:`Variant` is one setting of the three (plain tuples, JSON round trip, a stable key);
-- :func:`plan_jobs` makes the sweep: Blackwood's own setting with many seeds (the reference
+- a `Variant` is one setting of the three (plain tuples, JSON round trip, a stable key);
+- `plan_jobs()` makes the sweep: Blackwood's own setting with many seeds (the reference
   band), then one factor moved at a time around it: every (or a sample of the) frame colour x
   inner-colour pair sets, random perturbations of the quota curve, random shifts of the break
   indexes, each with ``seeds`` seeds;
-- :func:`run_job` runs one variant single-threaded for a node budget (reproducible: the same
+- `run_job()` runs one variant single-threaded for a node budget (reproducible: the same
   job gives the same counts on any machine and under any load) and/or a time budget;
-- :func:`run_study` runs the jobs on local processes or a Dask cluster and writes each result
+- [`run_study()`][rompicapo.edges.run_study] runs the jobs on local processes or a Dask cluster and
+  writes each result
   into a SQLite file in its own transaction as it arrives. A job's identity is a hash of the
   puzzle, parameters, seed and budget: finished jobs are never rerun, so an interrupted study
   (Ctrl-C, a killed machine, ``limit``) resumes where it stopped;
-- :func:`study` is the ``rompicapo edges study`` command as one call (the budget, the
+- `study()` is the ``rompicapo edges study`` command as one call (the budget, the
   design, the file checked before any job);
-- :mod:`rompicapo.edges.study_report` turns the file into a summary table and plots (it
+- `rompicapo.edges.study_report` turns the file into a summary table and plots (it
   imports this module; this module does not import it).
 
-Three modules, all re-exported here (import from this module): :mod:`.study_design` (variants,
-design, budget, jobs), :mod:`.study_store` (the SQLite file) and this one (running jobs).
+Three modules, all re-exported here (import from this module): `study_design` (variants,
+design, budget, jobs), `study_store` (the SQLite file) and this one (running jobs).
 
 Quota curves are stored in the units of Blackwood's curve (122 heuristic sides, his colours on
 Eternity II) and rescaled when a job starts to the number of sides the job's colours cover, so
@@ -129,7 +130,7 @@ _interrupted = False
 
 
 def run_job(spec: dict) -> dict:
-    """Run one study job (a dict from :func:`plan_jobs`) in this thread and return its row.
+    """Run one study job (a dict from `plan_jobs()`) in this thread and return its row.
 
     Restarts with new tie-breaks at Blackwood's node cap until the budget is spent (a node
     budget makes the run reproducible). ``depth`` is the most pieces placed at once, ``score``
@@ -200,7 +201,7 @@ def _run_job(spec: dict) -> dict:
 
 @dataclass
 class StudyRun(SearchResult):
-    """What one call of :func:`run_study` did."""
+    """What one call of [`run_study()`][rompicapo.edges.run_study] did."""
 
     planned: int = 0  # jobs in the design
     already_done: int = 0  # found finished in the file
@@ -364,7 +365,7 @@ def study(
 
     ``time_limit`` and ``node_limit`` are each job's budget (a node budget is reproducible on
     any machine; neither: 10 s per job). ``progress`` receives a
-    :class:`~rompicapo.common.ProgressEvent` per finished job (``done``/``total`` in jobs,
+    [`ProgressEvent`][rompicapo.common.ProgressEvent] per finished job (``done``/``total`` in jobs,
     ``best``: the best score so far); ``limit`` stops after that many new results. Everything
     (the design, the budget, the study file, the scheduler address) is checked before the
     first job. (Old keyword name: ``max_results``.)

@@ -1,10 +1,12 @@
 """Parameter studies, part 1: the design (what a study runs).
 
-A :class:`Variant` is one setting of Blackwood's three hand-set things (prioritised colours,
-quota curve, break indexes); :func:`base_variant` is his, :func:`colour_sets`,
-:func:`perturb_quota` and :func:`perturb_breaks` move one of them; a :class:`Design` says how
-many of each, a :class:`Budget` how long each job runs, and :func:`plan_jobs` makes the jobs.
-See :mod:`rompicapo.edges.study`.
+A `Variant` is one setting of Blackwood's three hand-set things (prioritised colours,
+quota curve, break indexes); `base_variant()` is his, `colour_sets()`,
+`perturb_quota()` and `perturb_breaks()` move one of them; a [`Design`][rompicapo.edges.Design] says
+how
+many of each, a [`Budget`][rompicapo.edges.Budget] how long each job runs, and `plan_jobs()` makes
+the jobs.
+See `rompicapo.edges.study`.
 """
 
 from __future__ import annotations
@@ -180,7 +182,7 @@ class Design:
     more seeds) or ``"none"``; ``curves``: random quota curves;
     ``break_variants``: random break-index sets (plus Bucas's on 256 cells); ``seeds`` per
     variant and ``baseline_seeds`` for Blackwood's own setting (the reference band);
-    ``amplitude``, ``level_spread`` (see :func:`perturb_quota`) and ``break_shift`` size the
+    ``amplitude``, ``level_spread`` (see `perturb_quota()`) and ``break_shift`` size the
     random perturbations; ``design_seed`` draws them (same design seed, same jobs: a rerun resumes).
     """
 

@@ -1,6 +1,7 @@
-"""The report of a parameter study: :func:`study_report` (``rompicapo edges study-report``).
+"""The report of a parameter study: [`study_report()`][rompicapo.edges.study_report.study_report]
+(``rompicapo edges study-report``).
 
-This module reads study files through :mod:`rompicapo.edges.study`; the study itself never
+This module reads study files through `rompicapo.edges.study`; the study itself never
 imports it (the report needs matplotlib, the study's workers do not).
 
 Every job is classified by which of Blackwood's three hand-set parameters it moved (none: the
@@ -161,7 +162,8 @@ def _variants(rows: list[dict], base: Variant) -> list[dict]:
 
 @dataclass
 class StudyReport(SearchResult):
-    """What :func:`study_report` wrote: ``files``, and the headline numbers in ``headline``
+    """What [`study_report()`][rompicapo.edges.study_report.study_report] wrote: ``files``, and the
+    headline numbers in ``headline``
     (``to_dict()`` puts them at the top level, as ``--json`` always printed them)."""
 
     jobs: int = 0
@@ -222,7 +224,8 @@ def study_report(db: str | Path, out_dir: str | Path) -> StudyReport:
 
 
 def write_report(rows: list[dict], out: Path) -> dict:
-    """Write the summary and plots of a study's ``rows`` (:func:`load_results`) into the
+    """Write the summary and plots of a study's ``rows``
+    ([`load_results()`][rompicapo.edges.load_results]) into the
     folder ``out``; return the paths written and the headline numbers."""
     import matplotlib
 

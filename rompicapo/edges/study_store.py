@@ -1,10 +1,11 @@
 """Parameter studies, part 2: the SQLite file (one row per finished job, resumable).
 
-:func:`open_study` makes or checks a study file; a run claims its jobs one by one
-(:func:`begin_run`, :func:`claimed`, :func:`release_claims`) so that two studies sharing a file
-never run the same job, and writes each result in its own transaction (:func:`store_result`);
-:func:`load_results` reads them back, refusing rows whose checksum no longer matches.
-See :mod:`rompicapo.edges.study`.
+`open_study()` makes or checks a study file; a run claims its jobs one by one
+(`begin_run()`, `claimed()`, `release_claims()`) so that two studies sharing a file
+never run the same job, and writes each result in its own transaction (`store_result()`);
+[`load_results()`][rompicapo.edges.load_results] reads them back, refusing rows whose checksum no
+longer matches.
+See `rompicapo.edges.study`.
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ def _refuse(path: Path, why: str) -> StudyError:
 def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool = False):
     """Open (or, with ``create``, make) a study file and check it is one.
 
-    Raises :class:`StudyError` with a one-line reason for a file that is not SQLite or is
+    Raises `StudyError` with a one-line reason for a file that is not SQLite or is
     damaged, a SQLite file of something else, another schema version, or (when ``puzzle`` is
     given) a study of another puzzle. Returns a ``sqlite3.Connection``.
     """

@@ -1,6 +1,6 @@
 """The independent verifier of edge-matching boards: scores and rule checks from plain lists.
 
-This module imports nothing from the rest of :mod:`rompicapo.edges` (not the model, not the
+This module imports nothing from the rest of `rompicapo.edges` (not the model, not the
 search): it re-derives every rotated edge itself from the listed piece colours, so a bug in the
 solver's tables or in the model's rotation code cannot hide a wrong answer.
 
@@ -22,9 +22,11 @@ GREY = 0
 def rotated_edges(piece: Sequence[int], rotation: int) -> tuple[int, int, int, int]:
     """The ``(top, right, bottom, left)`` colours of ``piece`` after ``rotation`` clockwise turns.
 
+    ```pycon
     >>> rotated_edges((1, 2, 3, 4), 1)
     (4, 1, 2, 3)
-    """
+
+    ```"""
     t = rotation % 4
     return tuple(int(piece[(side - t) % 4]) for side in range(4))  # type: ignore[return-value]
 

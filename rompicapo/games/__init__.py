@@ -1,30 +1,37 @@
 """Two-player games solved by search: minimax to alpha-beta with tables, chance nodes,
 impartial games (Nim, Grundy numbers), Pig, and a Connect Four solver.
 
-Any game that follows the protocol of :mod:`~rompicapo.games.game` plugs into the searches,
+Any game that follows the protocol of `game` plugs into the searches,
 one module per job:
 
-- :mod:`~rompicapo.games.plain`: :func:`minimax`, :func:`alphabeta`, :func:`negamax` (the
-  Knuth-Moore window contract is stated there) and :func:`solve` (memoised);
-- :mod:`~rompicapo.games.engine`: the :class:`Engine` (transposition table, killers,
+- `plain`: [`minimax()`][rompicapo.games.minimax], [`alphabeta()`][rompicapo.games.alphabeta],
+  [`negamax()`][rompicapo.games.negamax] (the
+  Knuth-Moore window contract is stated there) and [`solve()`][rompicapo.games.solve] (memoised);
+- `engine`: the [`Engine`][rompicapo.games.Engine] (transposition table, killers,
   history, singular extensions, iterative deepening, MTD(f));
-- :mod:`~rompicapo.games.chance`: :func:`expectiminimax`, :func:`star1`, :func:`star2`;
-- :mod:`~rompicapo.games.retrograde`: :func:`retrograde` into a :class:`PositionTable`;
-- :mod:`~rompicapo.games.tree_trace`: :func:`alphabeta_tree`, the explored tree drawn;
-- :mod:`~rompicapo.games.play`: :func:`computer_move`, the engine's move in any of the games.
+- `chance`: [`expectiminimax()`][rompicapo.games.expectiminimax],
+  [`star1()`][rompicapo.games.star1], [`star2()`][rompicapo.games.star2];
+- `retrograde`: `retrograde()` into a [`PositionTable`][rompicapo.games.PositionTable];
+- `tree_trace`: [`alphabeta_tree()`][rompicapo.games.alphabeta_tree], the explored tree drawn;
+- `play`: [`computer_move()`][rompicapo.games.computer_move], the engine's move in any of the games.
 
-The games: :class:`TicTacToe` and :class:`MNKGame`, :class:`Connect4` with its
-:class:`Connect4Solver`, :class:`Nim` and the Sprague-Grundy theory of
-:mod:`~rompicapo.games.impartial`, :class:`Pig`, and :class:`ExplicitTree` for trees given
+The games: [`TicTacToe`][rompicapo.games.TicTacToe] and [`MNKGame`][rompicapo.games.MNKGame],
+[`Connect4`][rompicapo.games.Connect4] with its
+[`Connect4Solver`][rompicapo.games.Connect4Solver], [`Nim`][rompicapo.games.Nim] and the
+Sprague-Grundy theory of
+`impartial`, [`Pig`][rompicapo.games.Pig], and [`ExplicitTree`][rompicapo.games.ExplicitTree] for
+trees given
 by hand. Every search takes the run contract's ``time_limit``, ``node_limit`` and
 ``progress``, and returns a result with ``counts``, ``to_dict()``, ``report()`` and
-``verify()``; :mod:`~rompicapo.games.verify` holds the independent checks.
+``verify()``; `verify` holds the independent checks.
 
+```pycon
 >>> from rompicapo.games import TicTacToe, alphabeta
 >>> out = alphabeta(TicTacToe(), node_limit=500)
 >>> out.complete, out.stopped, out.counts["nodes"]
 (False, 'nodes', 500)
-"""
+
+```"""
 
 from rompicapo.games.chance import expectiminimax, star1, star2
 from rompicapo.games.connect4 import (

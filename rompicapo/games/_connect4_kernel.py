@@ -259,7 +259,7 @@ def non_losing_moves(pos: int, mask: int) -> int:
 
 @njit(cache=True, inline="always")
 def _non_losing(mask: int, threats: int) -> int:
-    """:func:`non_losing_moves` given the opponent's winning cells ``threats``."""
+    """`non_losing_moves()` given the opponent's winning cells ``threats``."""
     possible = playable(mask)
     forced = possible & threats
     if forced:

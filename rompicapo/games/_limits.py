@@ -1,18 +1,20 @@
-"""The run contract inside the game searches: one :class:`Limits` per call.
+"""The run contract inside the game searches: one `Limits` per call.
 
 Every search of the family takes ``time_limit`` (seconds of wall clock for the whole call),
 ``node_limit`` (the most positions to visit, counted as ``counts["nodes"]`` counts them) and
-``progress`` (a callable receiving :class:`~rompicapo.common.ProgressEvent` objects), checked
-by :mod:`rompicapo.common` before any work. The searches' hot loops pay one integer comparison
+``progress`` (a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] objects),
+checked
+by `rompicapo.common` before any work. The searches' hot loops pay one integer comparison
 per node for all three: ``if nodes >= check_at: check_at = limits.check(nodes)``. The check
-comes every :data:`CHECK_EVERY` nodes when a clock or a progress callback is watching, and
+comes every `CHECK_EVERY` nodes when a clock or a progress callback is watching, and
 exactly at ``node_limit``, so a search cut by the node limit has visited exactly
 ``node_limit`` nodes.
 
 A search that a limit stops returns its result with ``complete=False`` and ``stopped`` set to
 ``"nodes"``, ``"time"`` or ``"interrupted"`` (Ctrl-C, or a progress callback raising
-:class:`~rompicapo.common.StopRequested`): what it had found is kept, and ``verify()`` raises
-:class:`~rompicapo.common.NotVerifiable` for it.
+[`StopRequested`][rompicapo.common.StopRequested]): what it had found is kept, and ``verify()``
+raises
+[`NotVerifiable`][rompicapo.common.NotVerifiable] for it.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class SearchStopped(Exception):
-    """Raised by :meth:`Limits.check` inside a search; the search's entry point catches it."""
+    """Raised by `Limits.check()` inside a search; the search's entry point catches it."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -84,7 +86,7 @@ class Limits:
         return at
 
     def check(self, nodes: int) -> int:
-        """Called when ``nodes`` reached the threshold: raise :class:`SearchStopped` when a
+        """Called when ``nodes`` reached the threshold: raise `SearchStopped` when a
         limit is reached, else report progress and return the next threshold."""
         if self.node_limit is not None and nodes >= self.node_limit:
             raise SearchStopped("nodes")
@@ -131,7 +133,8 @@ def keyword_only(*names: str, kept: int) -> Callable[[F], F]:
     The first ``kept`` positional arguments (``self`` included) keep their places; positional
     arguments beyond them are given, in order, to the keywords ``names``, with a
     DeprecationWarning naming the keyword (kept for one release). Used with
-    :func:`~rompicapo.common.renamed_keywords` when the keyword itself was renamed too.
+    [`renamed_keywords()`][rompicapo.common.renamed_keywords] when the keyword itself was renamed
+    too.
     """
 
     def wrap(func: F) -> F:

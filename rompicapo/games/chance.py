@@ -3,7 +3,7 @@ point of view).
 
 A chance node's value is the probability-weighted mean of its outcomes'. Star1 and Star2 prune
 through chance nodes with the bounds ``game.bounds = (L, U)`` that every value lies within,
-and keep the Knuth-Moore window contract of :mod:`rompicapo.games.plain` (fail-soft). Every
+and keep the Knuth-Moore window contract of `rompicapo.games.plain` (fail-soft). Every
 search takes ``time_limit``, ``node_limit`` and ``progress``.
 """
 
@@ -102,7 +102,8 @@ def star1(
     ``game.bounds = (L, U)``, after some outcomes are searched the chance value is boxed in
     by taking L or U for the rest; each outcome is searched with the window that would decide
     the chance node, and the node is cut as soon as the box leaves (alpha, beta). Same value
-    as :func:`expectiminimax` (Knuth-Moore contract, fail-soft), fewer nodes."""
+    as [`expectiminimax()`][rompicapo.games.expectiminimax] (Knuth-Moore contract, fail-soft),
+    fewer nodes."""
     limits = Limits(time_limit, node_limit, progress)
     return _star(game, state, alpha, beta, depth, limits, probe=False, count_chance=count_chance)
 

@@ -6,11 +6,14 @@ point of view of the player to move: 0 a draw; ``22 - s`` if the mover wins with
 stone; ``s - 22`` if the opponent wins with his s-th stone. The empty board scores +1 (the
 first player wins with his last stone, playing the centre).
 
+    ```pycon
     >>> solver = Connect4Solver()
     >>> solver.solve("4455").score
     18
 
-The solver (numba, :mod:`rompicapo.games._connect4_kernel`) is negamax alpha-beta on
+    ```
+
+The solver (numba, `rompicapo.games._connect4_kernel`) is negamax alpha-beta on
 bitboards with null-window searches on the exact score, a transposition table holding a lower
 and an upper bound and the best move per position (mirror images share entries), and moves
 ordered by the threats they create.
@@ -116,7 +119,8 @@ def _to_play(moves: str | Position) -> Position:
 
 
 def parse_position(moves: str) -> Position:
-    """The position after ``moves`` (digits 1..7). Raises :class:`InputError` naming the first
+    """The position after ``moves`` (digits 1..7). Raises
+    [`InputError`][rompicapo.common.InputError] naming the first
     bad move: not a column, a full column, or a move after the game was already won."""
     moves = moves.strip()
     p = Position("", 0, 0, False)
@@ -173,9 +177,10 @@ class Connect4Result(SearchResult):
 
     def verify(self, max_empty: int = 12) -> bool:
         """Replay the moves and recompute the score with the independent pure-Python search of
-        :mod:`rompicapo.games.verify`: True when it agrees, False when not (or when the moves
+        `rompicapo.games.verify`: True when it agrees, False when not (or when the moves
         are not a legal game). Positions with more than ``max_empty`` empty cells are too big
-        for that search: :class:`~rompicapo.common.NotVerifiable` is raised for them (a check
+        for that search: [`NotVerifiable`][rompicapo.common.NotVerifiable] is raised for them (a
+            check
         of the score's range alone is not a verification)."""
         from rompicapo.games import verify as V
 
@@ -265,11 +270,12 @@ class Connect4Analysis(SearchResult):
         return f"<pre>{escape(self.report())}</pre>"
 
     def verify(self, max_empty: int = 12) -> bool:
-        """Every column's score against the independent search of :mod:`rompicapo.games.verify`
+        """Every column's score against the independent search of `rompicapo.games.verify`
         (a full column must be full there, a column winning at once must connect four there);
-        raises :class:`~rompicapo.common.NotVerifiable` for an analysis a limit stopped, and
+        raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for an analysis a limit stopped,
+        and
         when some column leaves more than ``max_empty`` empty cells (see
-        :meth:`Connect4Result.verify`)."""
+        [`Connect4Result.verify()`][rompicapo.games.connect4.Connect4Result.verify])."""
         from rompicapo.games import verify as V
 
         if not self.complete:
@@ -316,7 +322,7 @@ class Connect4Bench(SearchResult):
 
     def verify(self) -> bool:
         """True when every score found equals the one the file gives (an independent source),
-        the file read again by :mod:`rompicapo.games.verify`'s own reader."""
+        the file read again by `rompicapo.games.verify`'s own reader."""
         from rompicapo.games.verify import connect4_test_set
 
         if self.positions == 0:
@@ -358,7 +364,8 @@ def solve_moves(
 def read_test_set(path: object) -> list[tuple[str, int]]:
     """The ``MOVES SCORE`` lines of one of Pons' test files, each position checked legal.
 
-    Raises :class:`InputError` naming the file and line of the first bad one."""
+    Raises [`InputError`][rompicapo.common.InputError] naming the file and line of the first bad
+    one."""
     rows: list[tuple[str, int]] = []
     for n, line in enumerate(read_text(path, "test set").split("\n"), 1):
         parts = line.split()
@@ -441,7 +448,7 @@ class Connect4Solver:
     the layout). Each solve starts from an empty table
     (the table's epoch changes; nothing is cleared), as Pons' benchmark resets his before every
     position. ``features`` selects the enhancements over Pons' algorithm (bit flags of
-    :mod:`rompicapo.games._connect4_kernel`: ``TT_MOVE``, ``MIRROR``, ``ETC``, ``PREFETCH``;
+    `rompicapo.games._connect4_kernel`: ``TT_MOVE``, ``MIRROR``, ``ETC``, ``PREFETCH``;
     0 is his algorithm with a two-bound table).
     """
 
@@ -495,7 +502,9 @@ class Connect4Solver:
     ) -> Connect4Result:
         """The score of the position after ``moves`` (Pons' convention; with ``weak`` only its
         sign: +1 win, 0 draw, -1 loss). A limit that stops the search returns the result with
-        ``complete=False`` and ``score`` None (:meth:`try_solve` returns None instead)."""
+        ``complete=False`` and ``score`` None
+        ([`try_solve()`][rompicapo.games.connect4.Connect4Solver.try_solve] returns None
+        instead)."""
         p = _to_play(moves)
         limits = Limits(time_limit, node_limit, progress)
         res = self._solve(p, weak, limits, 0)
@@ -511,7 +520,8 @@ class Connect4Solver:
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> Connect4Result | None:
-        """Like :meth:`solve`, but returns None when a limit stopped the search."""
+        """Like [`solve()`][rompicapo.games.connect4.Connect4Solver.solve], but returns None when
+        a limit stopped the search."""
         res = self.solve(
             moves, weak=weak, time_limit=time_limit, node_limit=node_limit, progress=progress
         )
@@ -545,7 +555,7 @@ class Connect4Solver:
         """The kernel's score, or None and why the limits stopped it.
 
         The kernel cannot be interrupted, so a clock or a progress callback is served between
-        slices of :data:`CONNECT4_SLICE_NODES` nodes. A slice that runs out leaves in the
+        slices of `CONNECT4_SLICE_NODES` nodes. A slice that runs out leaves in the
         table what it proved (it stores only finished subtrees), so the next slice, with the
         same epoch, walks back to where it stopped at the cost of the path to it. Unwatched
         and unlimited, the position is solved in one call, as before the limits existed."""
@@ -629,7 +639,8 @@ class Connect4Solver:
         return out
 
     def analyze(self, moves: str | Position, *, weak: bool = False) -> Connect4Analysis:
-        """The old spelling of :meth:`analyse` (deprecated, kept for one release)."""
+        """The old spelling of [`analyse()`][rompicapo.games.connect4.Connect4Solver.analyse]
+        (deprecated, kept for one release)."""
         warnings.warn("Connect4Solver.analyze() is now analyse()", DeprecationWarning, stacklevel=2)
         return self.analyse(moves, weak=weak)
 
@@ -643,7 +654,8 @@ class Connect4Solver:
     ) -> int:
         """A best column (1-based, centre first) if the analysis of every column finishes
         within the limits (``node_limit`` counts the nodes of the whole analysis), or a column
-        that wins at once; otherwise :meth:`safe_move`."""
+        that wins at once; otherwise
+        [`safe_move()`][rompicapo.games.connect4.Connect4Solver.safe_move]."""
         p = _to_play(moves)
         analysis = self.analyse(p, time_limit=time_limit, node_limit=node_limit, progress=progress)
         return self.safe_move(p) if analysis.move is None else analysis.move
@@ -663,10 +675,12 @@ class Connect4Solver:
 
 
 class Connect4(Game):
-    """Connect Four as a :class:`~rompicapo.games.game.Game`: states are
-    :class:`Position` objects, moves 1-based columns, utility +1/-1/0 for the first player.
+    """Connect Four as a [`Game`][rompicapo.games.Game]: states are
+    [`Position`][rompicapo.games.Position] objects, moves 1-based columns, utility +1/-1/0 for the
+    first player.
 
-    ``solver`` is the :class:`Connect4Solver` the computer's moves use; without one, a solver
+    ``solver`` is the [`Connect4Solver`][rompicapo.games.Connect4Solver] the computer's moves use;
+    without one, a solver
     with the default table is made when a move is first asked for."""
 
     name = "connect4"

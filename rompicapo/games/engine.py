@@ -1,7 +1,7 @@
 """The engine: negamax with a transposition table, move ordering, iterative deepening, MTD(f).
 
 Values are from the point of view of the player to move at the root; the window contract is
-the one of :mod:`rompicapo.games.plain`. Every entry point takes ``time_limit``, ``node_limit``
+the one of `rompicapo.games.plain`. Every entry point takes ``time_limit``, ``node_limit``
 and ``progress``; for iterative deepening and MTD(f) they
 cover all the passes together.
 """
@@ -37,7 +37,7 @@ class Engine:
     - move ordering: the ``order`` hook, then the history heuristic (moves that caused cutoffs,
       weighted by depth squared), then two killer moves per ply, then the table's move;
     - depth-limited search with ``game.evaluate`` and a ``quiescence`` hook (as in
-      :func:`~rompicapo.games.plain.negamax`);
+      [`negamax()`][rompicapo.games.negamax]);
     - singular extensions (``singular=margin``): when the table's move is better than every
       other move by ``margin`` (checked by null-window searches of the others at half depth),
       that move is searched one ply deeper, so forced lines are not cut off at the horizon;
@@ -45,7 +45,8 @@ class Engine:
       read back from the table.
 
     Values are from the point of view of the player to move at the root. The table survives
-    between calls (that is what iterative deepening and MTD(f) feed on); :meth:`clear` empties
+    between calls (that is what iterative deepening and MTD(f) feed on);
+    [`clear()`][rompicapo.games.engine.Engine.clear] empties
     it. ``tt_entries`` bounds its size: when full it is emptied (a simple, predictable policy).
     """
 

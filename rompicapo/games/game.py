@@ -1,6 +1,6 @@
 """The game protocol: what a game must tell the search library, and nothing more.
 
-A game is an object with these methods (subclass :class:`Game` for the defaults):
+A game is an object with these methods (subclass [`Game`][rompicapo.games.Game] for the defaults):
 
 - ``initial()``: the start state;
 - ``to_move(state)``: ``MAX`` (+1, the first player), ``MIN`` (-1, the second player) or

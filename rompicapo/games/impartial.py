@@ -1,13 +1,16 @@
 """Impartial games: both players have the same moves; under normal play whoever cannot move
 loses (misère: whoever makes the last move loses).
 
-- :func:`mex` and :func:`grundy`: the Sprague-Grundy value of any position of any impartial
+- [`mex()`][rompicapo.games.mex] and [`grundy()`][rompicapo.games.grundy]: the Sprague-Grundy value
+  of any position of any impartial
   game given by a move function, ``g(s) = mex {g(t) : s -> t}``; a position is lost for the
   player to move (a P-position) iff ``g(s) == 0``, and ``g(G + H) = g(G) XOR g(H)``;
-- Nim (:func:`nim_outcome`, :func:`nim_winning_move`): Bouton's rule, normal and misère;
+- Nim ([`nim_outcome()`][rompicapo.games.nim_outcome],
+  [`nim_winning_move()`][rompicapo.games.nim_winning_move]): Bouton's rule, normal and misère;
 - subtraction games and octal games (Kayles is ``0.77``) with their Grundy sequences and the
   detection of their period;
-- :class:`ImpartialGame`: any impartial game as a two-player :class:`~rompicapo.games.game.Game`,
+- [`ImpartialGame`][rompicapo.games.ImpartialGame]: any impartial game as a two-player
+  [`Game`][rompicapo.games.Game],
   so the search library can check these rules by minimax.
 """
 
@@ -108,7 +111,8 @@ def grundy_sum(values: Iterable[int]) -> int:
 
 
 def parse_heaps(heaps: Sequence[int | str]) -> tuple[int, ...]:
-    """Heap sizes as a tuple of non-negative integers, or an :class:`InputError` naming the bad
+    """Heap sizes as a tuple of non-negative integers, or an
+    [`InputError`][rompicapo.common.InputError] naming the bad
     one."""
     out = []
     for i, h in enumerate(heaps, 1):
@@ -196,7 +200,8 @@ def count_configurations(max_heap: int, heaps: int) -> tuple[int, int]:
 
 
 def count_multisets(max_heap: int, heaps: int) -> int:
-    """The unordered count of :func:`count_configurations`, by enumeration (a check)."""
+    """The unordered count of [`count_configurations()`][rompicapo.games.count_configurations],
+    by enumeration (a check)."""
     return sum(1 for _ in combinations_with_replacement(range(max_heap + 1), heaps))
 
 
@@ -225,7 +230,7 @@ class GrundySequence(SearchResult):
         return self.describe()
 
     def verify(self) -> bool:
-        """The values and the period against :mod:`rompicapo.games.verify`, which parses the
+        """The values and the period against `rompicapo.games.verify`, which parses the
         game and computes the values afresh (and the period by the Guy-Smith test)."""
         from rompicapo.games.verify import grundy_sequence_holds
 
@@ -412,7 +417,8 @@ def _first_periodic_start(g: list[int], p: int, t: int) -> int | None:
 
 
 class ImpartialGame(Game):
-    """An impartial game as a :class:`Game`: a state is ``(position, player)``; the player who
+    """An impartial game as a [`Game`][rompicapo.games.Game]: a state is ``(position, player)``; the
+    player who
     cannot move loses (or, with ``misere``, wins). ``moves(position)`` lists the positions one
     move away."""
 
@@ -447,7 +453,8 @@ class ImpartialGame(Game):
 
 
 class Nim(Game):
-    """Nim as a :class:`Game`: a state is ``(heaps, player)``, a move ``(heap index,
+    """Nim as a [`Game`][rompicapo.games.Game]: a state is ``(heaps, player)``, a move ``(heap
+    index,
     amount)``; normal play (the last to move wins) or misère (the last to move loses)."""
 
     def __init__(self, heaps: Sequence[int] = (3, 5, 8), *, misere: bool = False) -> None:
@@ -535,7 +542,7 @@ class NimAdvice(SearchResult):
         return text
 
     def verify(self) -> bool:
-        """The outcome and the move against the brute force of :mod:`rompicapo.games.verify`
+        """The outcome and the move against the brute force of `rompicapo.games.verify`
         (up to 24 objects in all; NotVerifiable beyond)."""
         from rompicapo.games.verify import check_nim_move, nim_is_p_position
 
@@ -556,9 +563,11 @@ def nim_advice(
 ) -> NimAdvice:
     """Bouton's answer for Nim ``heaps``: P or N, the nim-sum and a winning move.
 
+    ```pycon
     >>> nim_advice([3, 5, 8]).move   # nim-sum 14: take 2 from the heap of 8
     (3, 2)
-    """
+
+    ```"""
     heaps = parse_heaps(heaps)
     if count_games and sum(heaps) > COUNT_GAMES_OBJECTS:
         raise InputError(

@@ -1,7 +1,9 @@
 """What every game search returns, and the pieces the searches share.
 
-Every search counts its work in :class:`SearchStats` (machine-independent) and returns a
-:class:`SearchOutcome` (value, best move, principal variation, counts, seconds).
+Every search counts its work in [`SearchStats`][rompicapo.games.SearchStats] (machine-independent)
+and returns a
+[`SearchOutcome`][rompicapo.games.SearchOutcome] (value, best move, principal variation, counts,
+seconds).
 
 Counting convention (the one the tic-tac-toe figures use): ``nodes`` counts every position
 the search visits (every recursive call, root included); ``leaves`` counts the terminal
@@ -54,7 +56,7 @@ class SearchStats:
 @dataclass
 class SearchOutcome(SearchResult):
     """The value of the searched position, from MAX's point of view (max/min form) or from the
-    player to move (negamax form and :class:`~rompicapo.games.engine.Engine`); see
+    player to move (negamax form and [`Engine`][rompicapo.games.Engine]); see
     ``perspective``.
 
     ``complete`` is False when a limit stopped the search; ``stopped`` then says which
@@ -114,9 +116,10 @@ class SearchOutcome(SearchResult):
 
     def verify(self) -> bool:
         """Recompute the exact value with the independent memoised minimax of
-        :mod:`rompicapo.games.verify` and compare: True when they agree, False when not.
+        `rompicapo.games.verify` and compare: True when they agree, False when not.
 
-        Raises :class:`~rompicapo.common.NotVerifiable` for what has no exact value to compare
+        Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for what has no exact value to
+        compare
         with: a search stopped by a limit or a depth limit, or one without its game."""
         from rompicapo.games.verify import exact_value
 

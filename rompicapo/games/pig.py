@@ -2,10 +2,12 @@
 likes; a 1 ends the turn with nothing banked, anything else adds to the turn total; holding
 banks the turn total and passes the turn.
 
-- :func:`solve_pig`: the optimal policy and win probabilities by value iteration (Neller and
+- [`solve_pig()`][rompicapo.games.solve_pig]: the optimal policy and win probabilities by value
+  iteration (Neller and
   Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004): for goal 100 the
   first player wins with probability 0.5306 when both play optimally;
-- :class:`Pig`: the game with its chance nodes for the search library (expectiminimax, Star1,
+- [`Pig`][rompicapo.games.Pig]: the game with its chance nodes for the search library
+  (expectiminimax, Star1,
   Star2), values being MAX's (the first player's) probability of winning.
 """
 
@@ -128,7 +130,8 @@ def solve_pig(
     The tables are swept one sweep per kernel call, so ``time_limit`` (seconds of wall clock)
     and Ctrl-C stop between two sweeps: the result then has ``complete=False``, ``stopped``
     saying why, and values not yet converged (``counts["largest_change"]`` says how far).
-    ``progress`` receives a :class:`~rompicapo.common.ProgressEvent` per sweep (throttled), its
+    ``progress`` receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] per sweep (throttled),
+    its
     ``done`` the sweeps made.
     """
     goal = check_int(goal, "goal", minimum=2, maximum=400)
@@ -167,7 +170,8 @@ def solve_pig(
 
 
 class Pig(Game):
-    """Pig as a :class:`Game` with chance nodes. A state is ``(scores, turn_total, mover,
+    """Pig as a [`Game`][rompicapo.games.Game] with chance nodes. A state is ``(scores, turn_total,
+    mover,
     rolling)``: ``scores`` of (MAX, MIN), the mover's turn total, the mover (MAX or MIN), and
     whether a die is in the air (a chance node). Moves: ``"roll"``, ``"hold"`` (with a turn
     total above 0); die outcomes 1..6. Reaching the goal ends the game; the utility is 1 when

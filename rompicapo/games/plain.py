@@ -53,13 +53,15 @@ def minimax(
     """Plain minimax (max/min form): every line to the end, or to ``depth`` plies where
     ``game.evaluate`` stands in for the rest. On the empty tic-tac-toe board it visits all
     255,168 complete games (``stats.leaves``). Returns the value for MAX and a best move.
-    (It is :func:`~rompicapo.games.chance.expectiminimax`, which also handles chance nodes.)
+    (It is [`expectiminimax()`][rompicapo.games.expectiminimax], which also handles chance nodes.)
 
+    ```pycon
     >>> from rompicapo.games import TicTacToe
     >>> cut = minimax(TicTacToe(), node_limit=1000)
     >>> cut.complete, cut.stopped, cut.counts["nodes"]
     (False, 'nodes', 1000)
-    """
+
+    ```"""
     return expectiminimax(
         game,
         state,
@@ -115,7 +117,8 @@ def alphabeta(
 def _maxmin_alphabeta(
     game: Game, order: Order | None, limits: Limits, fail_soft: bool
 ) -> tuple[Callable[..., float], Callable[[], SearchStats], list[Any]]:
-    """The recursive alpha-beta of :func:`alphabeta` (fail-soft or fail-hard), a function
+    """The recursive alpha-beta of [`alphabeta()`][rompicapo.games.alphabeta] (fail-soft or
+    fail-hard), a function
     returning its counts, and the cell holding the best root move so far."""
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
     to_move, evaluate, check = game.to_move, game.evaluate, limits.check
@@ -222,7 +225,8 @@ def negamax(
     progress: ProgressCallback | None = None,
 ) -> SearchOutcome:
     """Alpha-beta in negamax form: every value is from the point of view of the player to
-    move, and a child's value is negated. Same window contract as :func:`alphabeta`.
+    move, and a child's value is negated. Same window contract as
+    [`alphabeta()`][rompicapo.games.alphabeta].
 
     ``quiescence(state)`` (with ``depth``) lists the "noisy" moves to keep searching at the
     horizon (captures, threats): there the side to move may stand pat on ``game.evaluate`` or
@@ -252,7 +256,8 @@ def _negamax(
     limits: Limits,
     fail_soft: bool,
 ) -> tuple[Callable[..., float], Callable[[], SearchStats], list[Any]]:
-    """The recursive negamax of :func:`negamax`, a function returning its counts, and the cell
+    """The recursive negamax of [`negamax()`][rompicapo.games.negamax], a function returning its
+    counts, and the cell
     holding the best root move so far."""
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
     to_move, evaluate, check = game.to_move, game.evaluate, limits.check

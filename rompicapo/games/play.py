@@ -1,23 +1,26 @@
 """The computer's move in the family's games, and moves typed by a person.
 
-:func:`computer_move` is the engine's policy, one choice per kind of game, each named here:
+[`computer_move()`][rompicapo.games.computer_move] is the engine's policy, one choice per kind of
+game, each named here:
 
 - Connect Four: the solver's analysis of every column within the limits; a proven best column
   (or one winning at once) when it finishes, else the solver's safe heuristic move. Without
-  limits the budget is :data:`CONNECT4_COLUMN_NODES` nodes a playable column;
-- Nim: Bouton's winning move; in a lost position :data:`NIM_LOST_MOVE`;
+  limits the budget is `CONNECT4_COLUMN_NODES` nodes a playable column;
+- Nim: Bouton's winning move; in a lost position `NIM_LOST_MOVE`;
 - m,n,k-games (tic-tac-toe): retrograde analysis from the position, which wins fastest and
   loses slowest;
-- any other game: the :class:`~rompicapo.games.engine.Engine`'s iterative deepening within
+- any other game: the [`Engine`][rompicapo.games.Engine]'s iterative deepening within
   the limits.
 
+```pycon
 >>> from rompicapo.games import Nim, TicTacToe
 >>> computer_move(Nim((3, 5, 8))).move          # nim-sum 14: take 2 from the heap of 8
 (2, 2)
 >>> choice = computer_move(TicTacToe())
 >>> choice.move, choice.value, choice.verify()  # any first move draws; the first cell is taken
 (0, 0, True)
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -92,9 +95,9 @@ class MoveChoice(SearchResult):
         return f"the computer plays {what} ({self.how}{cut})"
 
     def verify(self) -> bool:
-        """The move against the independent checks of :mod:`rompicapo.games.verify`: legal
+        """The move against the independent checks of `rompicapo.games.verify`: legal
         and best (for Nim, winning unless the position is lost; for Connect Four, the score
-        kept). Raises :class:`~rompicapo.common.NotVerifiable` for a heuristic move, which
+        kept). Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for a heuristic move, which
         claims nothing to check, and for positions too big for the independent searches."""
         if self.game is None:
             raise NotVerifiable("this result does not carry its game: nothing to replay")

@@ -1,10 +1,12 @@
 """Retrograde analysis: every position reachable from a start, solved backwards from the end.
 
-:func:`retrograde` tabulates the positions breadth-first, then works backwards from the
+[`retrograde()`][rompicapo.games.retrograde.retrograde] tabulates the positions breadth-first, then
+works backwards from the
 finished games: a position is won if some move reaches a position lost for the opponent, lost
 when every move reaches a position won for the opponent; the rest (including cycles that
 nobody can force out of) are draws. It uses only the sign of the utility and no recursion, so
-it also works on games with cycles. The result is a :class:`PositionTable`.
+it also works on games with cycles. The result is a
+[`PositionTable`][rompicapo.games.PositionTable].
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ RETROGRADE_POSITIONS = 5_000_000
 class PositionTable(SearchResult):
     """Every position reachable from a start, with its value for the player to move (+1 win,
     -1 loss, 0 draw), the number of plies to the end with best play (win fast, lose slow), and
-    a best move. Built by :func:`retrograde`.
+    a best move. Built by [`retrograde()`][rompicapo.games.retrograde.retrograde].
 
     ``complete`` is False when a limit stopped the analysis (``stopped`` says which): the
     table then holds the positions enumerated so far and no values."""
@@ -100,7 +102,7 @@ class PositionTable(SearchResult):
 
     def verify(self) -> bool:
         """Check every entry against the independent memoised minimax of
-        :mod:`rompicapo.games.verify` (small games only)."""
+        `rompicapo.games.verify` (small games only)."""
         from rompicapo.games.verify import exact_value
 
         g = self.game
@@ -128,14 +130,16 @@ def retrograde(
     progress: ProgressCallback | None = None,
 ) -> PositionTable:
     """Retrograde analysis of every position reachable from ``state`` (default: the start).
-    ``node_limit`` counts positions (default :data:`RETROGRADE_POSITIONS`); a limit that
+    ``node_limit`` counts positions (default `RETROGRADE_POSITIONS`); a limit that
     stops the enumeration returns an incomplete table (``complete=False``).
     ``max_positions=`` and ``start=`` are the old names of ``node_limit=`` and ``state=``.
 
+    ```pycon
     >>> from rompicapo.games import TicTacToe
     >>> len(retrograde(TicTacToe())), retrograde(TicTacToe(), node_limit=100).stopped
     (5478, 'nodes')
-    """
+
+    ```"""
     limits = Limits(time_limit, node_limit, progress, unit="positions")
     state = game.initial() if state is None else state
     t0 = time.perf_counter()

@@ -151,21 +151,23 @@ def analyse_tictactoe(
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
 ):
-    """Solve tic-tac-toe after ``moves`` (cells 0..8) with one of :data:`TICTACTOE_SEARCHES`,
+    """Solve tic-tac-toe after ``moves`` (cells 0..8) with one of `TICTACTOE_SEARCHES`,
     within the limits.
 
     ``order`` lists the cells 0..8 once each in the order to try them (default 0..8);
     ``window`` is (alpha, beta) for alphabeta and negamax. Returns a
-    :class:`~rompicapo.games.outcome.SearchOutcome` whose ``counts`` hold the search's work.
+    [`SearchOutcome`][rompicapo.games.SearchOutcome] whose ``counts`` hold the search's work.
     From the empty board minimax evaluates the textbook's 255,168 finished games, and
     alpha-beta trying the centre, then corners, then edges evaluates 2,893:
 
+    ```pycon
     >>> analyse_tictactoe(search="minimax").counts["leaves"]
     255168
     >>> out = analyse_tictactoe(order="4,0,2,6,8,1,3,5,7")
     >>> out.value, out.counts["leaves"]
     (0, 2893)
-    """
+
+    ```"""
     from rompicapo.games.engine import Engine
     from rompicapo.games.outcome import SearchOutcome, SearchStats, static_order
     from rompicapo.games.plain import alphabeta, minimax, negamax

@@ -1,13 +1,15 @@
 """The alpha-beta tree as it is explored, with the branches a cutoff leaves unexplored.
 
-:func:`alphabeta_tree` runs the same fail-soft alpha-beta as
-:func:`rompicapo.games.plain.alphabeta` (max/min form, values from MAX's point of view, moves
+[`alphabeta_tree()`][rompicapo.games.alphabeta_tree] runs the same fail-soft alpha-beta as
+[`rompicapo.games.plain.alphabeta()`][rompicapo.games.alphabeta] (max/min form, values from MAX's
+point of view, moves
 in the game's order or an ordering hook's) but records every node it visits: the move that led
 there, the window it was searched with, its value, and, where a cutoff ended the loop over the
 moves, the moves left unexplored (``cut``). The web playground draws this tree; it is meant for
 small trees (a tic-tac-toe position a few moves in), so by default it stops after
-:data:`TREE_NODES` nodes and returns the tree cut there (``complete=False``).
+`TREE_NODES` nodes and returns the tree cut there (``complete=False``).
 
+```pycon
 >>> from rompicapo.games import TicTacToe
 >>> g = TicTacToe()
 >>> s = g.initial()
@@ -16,7 +18,8 @@ small trees (a tic-tac-toe position a few moves in), so by default it stops afte
 >>> tree = alphabeta_tree(g, s)
 >>> tree.value, tree.counts["leaves"], tree.verify()
 (-1.0, 7, True)
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -58,7 +61,8 @@ class TraceNode:
     cut: list[Any] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
-        """Nodes, leaves (terminal evaluations), cutoffs (as :func:`alphabeta` counts them: the
+        """Nodes, leaves (terminal evaluations), cutoffs (as
+        [`alphabeta()`][rompicapo.games.alphabeta] counts them: the
         bound was reached, even on the last move) and cut moves in this subtree."""
         out = {"nodes": 0, "leaves": 0, "cutoffs": 0, "cut_moves": 0}
         stack = [self]
@@ -92,7 +96,8 @@ class TraceNode:
 
 class _Counts(dict):
     """The counts dict; calling it (``tree.counts()``, the API of the release that returned the
-    root :class:`TraceNode`) still works, with a DeprecationWarning, for one release."""
+    root [`TraceNode`][rompicapo.games.TraceNode]) still works, with a DeprecationWarning, for
+    one release."""
 
     def __call__(self) -> dict[str, int]:
         warnings.warn(
@@ -105,7 +110,8 @@ class _Counts(dict):
 
 @dataclass
 class AlphaBetaTree(SearchResult):
-    """The traced search: its ``root`` :class:`TraceNode`, the root's ``value``, the window,
+    """The traced search: its ``root`` [`TraceNode`][rompicapo.games.TraceNode], the root's
+    ``value``, the window,
     and whether it finished (``complete``; ``stopped`` says which limit cut it).
 
     ``to_dict()`` holds the result's keys (counts, timings, ``complete``, ``stopped``) and the
@@ -136,7 +142,7 @@ class AlphaBetaTree(SearchResult):
 
     def verify(self) -> bool:
         """The root's value against the independent memoised minimax of
-        :mod:`rompicapo.games.verify`, by the Knuth-Moore window contract: exact inside the
+        `rompicapo.games.verify`, by the Knuth-Moore window contract: exact inside the
         window, a bound at its edges."""
         from rompicapo.games.verify import exact_value
 
@@ -155,7 +161,8 @@ class AlphaBetaTree(SearchResult):
 
 def _old_max_nodes(func: Callable[..., AlphaBetaTree]) -> Callable[..., AlphaBetaTree]:
     """``max_nodes=N``, the old keyword, kept for one release: as before, a tree of more than
-    N nodes raises :class:`InputError` (``node_limit=N`` returns the tree cut at N instead)."""
+    N nodes raises [`InputError`][rompicapo.common.InputError] (``node_limit=N`` returns the tree
+    cut at N instead)."""
 
     @functools.wraps(func)
     def inner(*args: Any, **kwargs: Any) -> AlphaBetaTree:
@@ -193,9 +200,11 @@ def alphabeta_tree(
     progress: ProgressCallback | None = None,
 ) -> AlphaBetaTree:
     """Search ``state`` (default: the initial position) with fail-soft alpha-beta in window
-    ``(alpha, beta)`` and return the explored tree (:class:`AlphaBetaTree`).
+    ``(alpha, beta)`` and return the explored tree
+    ([`AlphaBetaTree`][rompicapo.games.AlphaBetaTree]).
 
-    Raises :class:`InputError` for an empty window. A limit returns the tree explored so far
+    Raises [`InputError`][rompicapo.common.InputError] for an empty window. A limit returns the tree
+    explored so far
     (``complete=False``); ``max_nodes=`` is the old, deprecated name of ``node_limit=``."""
     if not alpha < beta:
         raise InputError(f"the window must have alpha < beta, got ({alpha}, {beta})")

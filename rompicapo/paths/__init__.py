@@ -4,23 +4,29 @@
 the previous one, a jump being 3 cells along a row or column or 2 along a diagonal. Other
 leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 
-- :func:`construct` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
-  :func:`find_path` also checks it and writes and draws it where asked, every output path
-  checked before the search; :func:`write_path` saves a path as ``.npy``, ``.rpath`` or
-  ``.txt`` (the numbered grid), and :func:`load_path` reads each back;
-- :mod:`rompicapo.paths.cycles` makes closed tours by blocks (caselle, the knight, any leaper
+- `construct()` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
+  [`find_path()`][rompicapo.paths.find_path] also checks it and writes and draws it where asked,
+  every output path
+  checked before the search; [`write_path()`][rompicapo.paths.write_path] saves a path as ``.npy``,
+  ``.rpath`` or
+  ``.txt`` (the numbered grid), and [`load_path()`][rompicapo.paths.load_path] reads each back;
+- `rompicapo.paths.cycles` makes closed tours by blocks (caselle, the knight, any leaper
   with a block table), read from any start, with O(1) ``cell_at`` / ``step_of``;
-- :func:`count_paths` counts them all exactly, :func:`search_path` finds one or proves none,
-  :func:`iter_paths` streams them, :func:`~rompicapo.paths.count.count_end_matrix` counts them by
+- [`count_paths()`][rompicapo.paths.count_paths] counts them all exactly,
+  [`search_path()`][rompicapo.paths.search_path] finds one or proves none,
+  [`iter_paths()`][rompicapo.paths.iter_paths] streams them, `count_end_matrix()` counts them by
   (start, end) pair;
-- :func:`verify_path` checks a path with code that shares nothing with the solvers;
-- :mod:`rompicapo.paths.render` draws a path as text, PDF, PNG or SVG.
+- [`verify_path()`][rompicapo.paths.verify_path] checks a path with code that shares nothing with
+  the solvers;
+- [`rompicapo.paths.render`][rompicapo.paths.render] draws a path as text, PDF, PNG or SVG.
 
+```pycon
 >>> from rompicapo.paths import construct
 >>> res = construct(10, 10)
 >>> res.found, res.verify(), int(res.grid()[0, 0])
 (True, True, 1)
-"""
+
+```"""
 
 from rompicapo.paths import render
 from rompicapo.paths.api import (

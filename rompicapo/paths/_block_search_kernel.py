@@ -1,13 +1,13 @@
 """numba: one Hamiltonian path of a small graph: a block between two given cells, or a window.
 
-The block construction (:mod:`rompicapo.paths.blocks`) needs, for each block shape, a path that
+The block construction (`rompicapo.paths.blocks`) needs, for each block shape, a path that
 visits every cell of an ``h x w`` block once, starts at a fixed entry cell and ends at a given
 exit cell (or anywhere). Blocks have at most 9 x 9 = 81 cells, so a depth-first search with
 Warnsdorff's ordering and leaf pruning finds one in milliseconds when one exists; a node budget
 bounds the cases where none exists (the table then records the shape as unavailable, which the
 split of the board avoids).
 
-The window search of :mod:`rompicapo.paths.window` runs the same depth-first search on a graph
+The window search of `rompicapo.paths.window` runs the same depth-first search on a graph
 of its own, where a few "virtual" nodes stand for whole closed tours beside the window.
 """
 
@@ -47,7 +47,7 @@ def block_path(h, w, dr, dc, start, end, node_limit, seed):
     """Return ``(path, nodes)``: a Hamiltonian path of the ``h x w`` block (flat cells
     ``r * w + c``) from ``start`` to ``end`` (``end < 0``: any end), or an empty array when the
     search ends (exhausted or ``node_limit`` nodes) without one. The block's leaper graph
-    (moves ``dr``, ``dc``) searched by :func:`hamiltonian_dfs`, with no virtual node."""
+    (moves ``dr``, ``dc``) searched by `hamiltonian_dfs()`, with no virtual node."""
     n = h * w
     m = dr.shape[0]
     nb = np.full((n, m), -1, np.int64)
@@ -72,7 +72,7 @@ def hamiltonian_dfs(nb, nbn, start, end, virt0, pair, node_limit, seed):
     end), or an empty array when the search ends (exhausted or past ``node_limit`` nodes)
     without one.
 
-    Nodes from ``virt0`` up are "virtual" (:mod:`rompicapo.paths.window`: a whole closed tour
+    Nodes from ``virt0`` up are "virtual" (`rompicapo.paths.window`: a whole closed tour
     beside a window of the board): one that is not last must lie between real nodes ``u`` and
     ``v`` with ``pair[x - virt0, u, v]``. With ``virt0 = len(nbn)`` the graph is plain and
     ``pair`` is never read.

@@ -137,7 +137,7 @@ def _advance(board, link, off, e, v, keep_e, ones, zeros):
 
 @njit(cache=True, inline="always")
 def _retreat(board, link, off, e, v, keep_e, ones, zeros):
-    """Undo :func:`_advance` exactly. Returns the restored (ones, zeros)."""
+    """Undo `_advance()` exactly. Returns the restored (ones, zeros)."""
     if not keep_e:
         for j in range(off.shape[0]):
             u = e + off[j]

@@ -217,7 +217,7 @@ def fill(g, table, combo_of, first, out, add_corner):
 
 @njit(cache=True, nogil=True)
 def fill_streaming(g, table, combo_of, first, out):
-    """:func:`fill` of the flat cells with non-temporal stores (an array far larger than the
+    """`fill()` of the flat cells with non-temporal stores (an array far larger than the
     caches, not read back at once). A kernel of its own: with the choice a runtime flag of one
     kernel, the streaming loop ran 4x slower (0.58 against 0.11 CPU s for 10^8 cells)."""
     _fill(g, table, combo_of, first, out, True, True)

@@ -1,4 +1,4 @@
-"""numba: one step of the column-profile dynamic programme of :mod:`rompicapo.paths.narrow`.
+"""numba: one step of the column-profile dynamic programme of `rompicapo.paths.narrow`.
 
 The board has ``R`` rows (few) and is swept cell by cell in column-major order (cell
 ``v = c * R + r``). Adding cell ``v`` decides its edges to earlier cells (at most 2; at most 1

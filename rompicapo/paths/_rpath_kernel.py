@@ -25,7 +25,7 @@ def pack3(moves, out):
 
 @njit(cache=True, nogil=True)
 def unpack3(packed, out):
-    """Unpack ``out.shape[0]`` moves from ``packed`` (the inverse of :func:`pack3`)."""
+    """Unpack ``out.shape[0]`` moves from ``packed`` (the inverse of `pack3()`)."""
     n = out.shape[0]
     for g in range((n + 7) // 8):
         v = np.int64(packed[3 * g]) | (np.int64(packed[3 * g + 1]) << 8)

@@ -5,7 +5,7 @@ ownership), so filling a 400 MB path array moves 800 MB. A store marked ``!nonte
 (MOVNTI on x86-64) goes to memory through write-combining buffers without that read: the
 block cycle's fill of 10^8 cells went from 0.14 to 0.09 CPU s. Only for arrays far larger than
 the caches and not read back at once (what is read right after should stay in cache).
-:func:`store_fence` orders the streaming stores before what follows (SFENCE on x86-64; other
+`store_fence()` orders the streaming stores before what follows (SFENCE on x86-64; other
 machines get a plain store for ``!nontemporal`` and need nothing).
 """
 

@@ -1,12 +1,15 @@
 """The paths family's entry points, one per command, each validating everything before work.
 
-- :func:`find_path` (``rompicapo path``): one path, written and drawn where asked. Every output
+- [`find_path()`][rompicapo.paths.find_path] (``rompicapo path``): one path, written and drawn where
+  asked. Every output
   path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are checked *before* the
   search, so a typo costs a second, not the search;
-- :func:`~rompicapo.paths.files.write_path` (here for earlier releases' imports): a path to
-  ``.npy``, ``.rpath`` or ``.txt``, read back by :func:`~rompicapo.paths.files.load_path`;
-- :func:`check_path_file` (``rompicapo verify-path``): the verdict on a saved path;
-- :func:`cells_at` and :func:`steps_of` (``rompicapo path-at`` / ``step-of``): random access to
+- [`write_path()`][rompicapo.paths.write_path] (here for earlier releases' imports): a path to
+  ``.npy``, ``.rpath`` or ``.txt``, read back by [`load_path()`][rompicapo.paths.load_path];
+- [`check_path_file()`][rompicapo.paths.check_path_file] (``rompicapo verify-path``): the verdict on
+  a saved path;
+- [`cells_at()`][rompicapo.paths.cells_at] and [`steps_of()`][rompicapo.paths.steps_of] (``rompicapo
+  path-at`` / ``step-of``): random access to
   the block construction's path, sizes and steps compared as exact integers.
 """
 
@@ -89,7 +92,8 @@ def find_path(
 
     ``rows`` may be a size text (``"10"``, ``"5x7"``). ``start=None`` means (0, 0) with the
     block construction where it applies (``method="auto"``); a given start means the greedy
-    search, unless ``method`` says otherwise. ``options`` go to :func:`construct`
+    search, unless ``method`` says otherwise. ``options`` go to
+    [`construct()`][rompicapo.paths.construct.construct]
     (``closed``, ``seed``, ``tie_break``, ``max_attempts``, ``prove``, ``strips``).
 
     - ``out``: ``.npy`` or ``.rpath``; with the block construction and no picture, an
@@ -102,8 +106,10 @@ def find_path(
 
     Every output path, the scheduler address and every size are checked before the search.
     A file that still cannot be written at the end (a disk that filled up) is written to
-    another file instead (:func:`rompicapo.common.write_or_keep`) and ``result.unwritten``
-    says what failed and where it went. Returns a :class:`PathResult` with ``verified``
+    another file instead ([`rompicapo.common.write_or_keep()`][rompicapo.common.write_or_keep]) and
+    ``result.unwritten``
+    says what failed and where it went. Returns a [`PathResult`][rompicapo.paths.PathResult] with
+    ``verified``
     set by the independent verifier when a path was found.
     """
     deadline = Deadline(check_time_limit(time_limit))
@@ -338,7 +344,7 @@ def check_path_file(
     streaming, in threads (``jobs``) or on a Dask cluster (``scheduler``); any other file is
     read as a ``.npy`` array of flat cells, memory-mapped, and needs ``size``. ``start``: the
     path must start there; ``closed``: it must close into a tour.
-    A file that is not a path file at all is an :class:`~rompicapo.common.InputError`; a path
+    A file that is not a path file at all is an [`InputError`][rompicapo.common.InputError]; a path
     file whose path is wrong gives ``valid=False`` with the reason. ``time_limit`` (seconds)
     stops the streaming check of an ``.rpath`` file between two chunks: ``stopped="time"``,
     ``valid=False`` and a reason that says the path was not checked to the end.
@@ -424,8 +430,8 @@ class BlockLookup(SearchResult):
 
     def verify(self) -> bool:
         """Fill the whole path, check it with the independent verifier, and look the answers
-        up in it. Raises :class:`~rompicapo.common.NotVerifiable` above
-        :data:`LOOKUP_VERIFY_CELLS` cells (the path would not be held to check against)."""
+        up in it. Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] above
+        `LOOKUP_VERIFY_CELLS` cells (the path would not be held to check against)."""
         from rompicapo.paths.verify import verify_path
 
         n = self.rows * self.cols
@@ -447,8 +453,8 @@ class BlockLookup(SearchResult):
 
 
 def _walker(rows, cols, start, moves, closed):
-    """The corner path of :mod:`~rompicapo.paths.blocks` (caselle, open, from (0, 0)) or the
-    block cycle of :mod:`~rompicapo.paths.cycles` read from ``start``, and its method name;
+    """The corner path of `blocks` (caselle, open, from (0, 0)) or the
+    block cycle of `cycles` read from ``start``, and its method name;
     InputError naming why when neither applies."""
     from rompicapo.paths.blocks import BlockPath
     from rompicapo.paths.cycles import BlockCycle
@@ -519,7 +525,8 @@ def steps_of(
 ) -> BlockLookup:
     """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or
     ``"r,c"``, 0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
-    :func:`cells_at`. ``cells`` may also be an integer array of shape (n, 2): the cells are
+    [`cells_at()`][rompicapo.paths.cells_at]. ``cells`` may also be an integer array of shape (n,
+    2): the cells are
     then checked and looked up as arrays (a map's tile of 65,536 cells in milliseconds), and
     ``steps`` is an array."""
     if isinstance(rows, str):

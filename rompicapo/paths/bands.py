@@ -1,4 +1,4 @@
-"""The greedy walk of :func:`~rompicapo.paths.construct`, by bands of rows.
+"""The greedy walk of `construct()`, by bands of rows.
 
 The search is Warnsdorff's rule with Pósa rotations (the kernel in ``_kernel.py``); this
 module is the policy around it:
@@ -16,7 +16,7 @@ module is the policy around it:
   factor of the best fixed cutoff, without knowing the run-time distribution;
 - **bands**: boards of 0.5M cells and more are cut into bands of rows that threads solve at once.
   Each band ends next to the next band's start. A reserved window at that hand-over makes the
-  walk finish there (see :func:`plan_pieces` and ``_kernel.reserve_cells``), and the last cells
+  walk finish there (see `plan_pieces()` and ``_kernel.reserve_cells``), and the last cells
   are completed exactly by depth-first search.
 """
 

@@ -5,23 +5,25 @@ The rows are cut into *bands* and the columns into *blocks*, each part 5..9 long
 parts, as equal as possible: 23 = 7 + 8 + 8). The path runs through the blocks of band 0 from
 left to right, turns down into the last block of band 1, runs back right to left, and so on
 (boustrophedon). Inside each block it follows a path from the block table
-(:mod:`rompicapo.paths.block_table`): it enters at the block's top corner on the side it comes
+(`rompicapo.paths.block_table`): it enters at the block's top corner on the side it comes
 from and leaves one jump away from the next block's entry. So the path starts at ``(0, 0)``.
 
 Because every block's place in the path is arithmetic (band by row, block by column, a table
-look-up inside), :meth:`BlockPath.cell_at` and :meth:`BlockPath.step_of` answer in O(1) without
+look-up inside), `BlockPath.cell_at()` and `BlockPath.step_of()` answer in O(1) without
 building anything: step 10^12 of a 10^6 x 10^6 board costs the same as step 1. Writing the
-whole path (:meth:`BlockPath.fill_path`) or its moves (:meth:`BlockPath.fill_moves`) copies table
+whole path (`BlockPath.fill_path()`) or its moves (`BlockPath.fill_moves()`) copies table
 rows with an offset, in threads over slices.
 
 Steps are numbered from 1, as on the paper board: step 1 is the start, step R*C the last cell.
 
+```pycon
 >>> bp = BlockPath(10, 10)
 >>> bp.cell_at(1), bp.cell_at(100)
 ((0, 0), (6, 2))
 >>> bp.step_of((9, 0))
 84
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -61,9 +63,11 @@ def split_length(n: int) -> tuple[int, int, int]:
     one longer. With ``parts = ceil(n / 9)``, ``base = n // parts >= 5`` for every n >= 5
     (the worst case is n = 9k + 1, cut into k + 1 parts of at least 5).
 
+    ```pycon
     >>> split_length(23)
     (3, 7, 2)
-    """
+
+    ```"""
     if n < MIN_SIDE:
         raise InputError(f"a side of {n} is too short for the block construction (needs >= 5)")
     parts = -(-n // (_MAX - 1))
@@ -107,7 +111,7 @@ class BlockPath:
     """The block construction's path of a ``rows`` x ``cols`` board (both >= 5), never stored
     whole: ask for cells, steps, slices of the path or of its moves.
 
-    Raises :class:`~rompicapo.common.InputError` when a side is shorter than 5.
+    Raises [`InputError`][rompicapo.common.InputError] when a side is shorter than 5.
     """
 
     def __init__(self, rows: int, cols: int) -> None:
@@ -241,7 +245,7 @@ class BlockPath:
 
     def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = None) -> np.ndarray:
         """Write the moves from step ``first + t`` to ``first + t + 1`` into ``out[t]`` (uint8
-        indices into :data:`CASELLE`); there are R*C - 1 moves in all."""
+        indices into `CASELLE`); there are R*C - 1 moves in all."""
         self._check_slice(first, len(out), self.cells - 1)
         self._in_threads(
             lambda f, o: kernel.fill(self.geom, self._moves, f, o, False), first, out, jobs
@@ -278,7 +282,7 @@ def warm_up(part: str = "all") -> None:
 
 
 def warm_parts(walker, part: str) -> None:
-    """:func:`warm_up`'s calls on ``walker`` (a :class:`BlockPath` or a block cycle)."""
+    """`warm_up()`'s calls on ``walker`` (a `BlockPath` or a block cycle)."""
     if part in ("lookup", "all"):
         walker.cell_at(np.array([1, walker.cells]))
         walker.step_of(np.array([0]), np.array([0]))
@@ -292,7 +296,7 @@ def warm_parts(walker, part: str) -> None:
 
 
 def write_block_chunks(task: tuple) -> int:
-    """Chunk task of :func:`write_blocks_rpath` (runs in a thread or on a Dask worker): write
+    """Chunk task of `write_blocks_rpath()` (runs in a thread or on a Dask worker): write
     chunks ``first .. last - 1`` of the preallocated file. Returns the chunks written."""
     from rompicapo.paths.rpath import header_from_json, write_chunks
 

@@ -20,7 +20,8 @@ _CELL = re.compile(r"\s*(-?\d+)\s*[,:]\s*(-?\d+)\s*")
 
 def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
     """``"10"`` -> (10, 10); ``"5x7"`` (also ``5X7``, ``5×7``, ``5*7``) -> (5, 7); an int or a
-    pair is checked as it is. Both sides must be at least 1; :class:`InputError` otherwise."""
+    pair is checked as it is. Both sides must be at least 1;
+    [`InputError`][rompicapo.common.InputError] otherwise."""
     if isinstance(text, tuple):
         rows, cols = text
     elif isinstance(text, int | np.integer):
@@ -46,7 +47,8 @@ def parse_cell(
 ) -> tuple[int, int]:
     """``"R,C"`` (0-based; ``R:C`` too), a pair, or a flat index -> (r, c).
 
-    With ``rows`` and ``cols`` the cell must be on that board (:class:`InputError` otherwise,
+    With ``rows`` and ``cols`` the cell must be on that board
+    ([`InputError`][rompicapo.common.InputError] otherwise,
     naming the cell ``what``).
     """
     if isinstance(text, str):

@@ -2,7 +2,8 @@
 crash, the time limit) resumes and gives the same total.
 
 A checkpoint is a JSON file with a checksum of its content
-(:func:`~rompicapo.common.write_checked_json`): an edited count or a damaged file is refused,
+([`write_checked_json()`][rompicapo.common.write_checked_json]): an edited count or a damaged file
+is refused,
 never added to a total. It records its problem (board, start, moves, closed, split depth, and
 whether counts are by end cell), and a file of another problem is refused too.
 """
@@ -72,7 +73,8 @@ def problem_of(rows, cols, start, moves: MoveSet, closed, split_depth, ends=Fals
 def load_checkpoint(path: Path) -> dict[str, Any] | None:
     """The checkpoint at ``path`` (None if there is no file); InputError if it is unusable.
 
-    Checkpoints carry a checksum of their content (:func:`~rompicapo.common.write_checked_json`):
+    Checkpoints carry a checksum of their content
+    ([`write_checked_json()`][rompicapo.common.write_checked_json]):
     an edited count or a damaged file is refused, never added to a total.
     """
     if not path.exists():

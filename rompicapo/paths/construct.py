@@ -1,24 +1,25 @@
 """construct(): one path through every cell of an R x C board, for any start and leaper.
 
-:func:`construct` checks its arguments and walks :data:`STRATEGIES`, a table of strategies
+[`construct()`][rompicapo.paths.construct.construct] checks its arguments and walks `STRATEGIES`, a
+table of strategies
 tried in order until one answers:
 
-1. ``blocks``: the block constructions of :mod:`rompicapo.paths.blocks` (the corner path) and
-   :mod:`rompicapo.paths.cycles` (a block cycle read from the start), no search at all;
+1. ``blocks``: the block constructions of `rompicapo.paths.blocks` (the corner path) and
+   `rompicapo.paths.cycles` (a block cycle read from the start), no search at all;
 2. ``obstructions``: the proofs that need no look at the cells
-   (:mod:`rompicapo.paths.obstructions`: the moves' lattice, colours, Pósa on 4 x n);
+   (`rompicapo.paths.obstructions`: the moves' lattice, colours, Pósa on 4 x n);
 3. ``profile``: open knight paths and tours with a side of 3 or 4, decided exactly by the
-   column-profile search of :mod:`rompicapo.paths.narrow`;
-4. ``window``: open knight paths on narrow boards, by :mod:`rompicapo.paths.window`;
+   column-profile search of `rompicapo.paths.narrow`;
+4. ``window``: open knight paths on narrow boards, by `rompicapo.paths.window`;
 5. ``greedy``: Warnsdorff's rule with Pósa rotations, by bands of rows
-   (:mod:`rompicapo.paths.bands`), with the structure proof (connectivity, dead ends);
+   (`rompicapo.paths.bands`), with the structure proof (connectivity, dead ends);
 6. ``dfs``: the block tables' depth-first search on boards the walk missed;
 7. ``exhaustive``: on small boards (<= 42 cells) an exhaustive search settles the rest.
 
-Each strategy is a small function in :mod:`rompicapo.paths.strategies` (the window's in
-:mod:`rompicapo.paths.window`); "impossible" is only said with a proof, else the answer is "not
-found". Board sizes and cells are parsed by :mod:`rompicapo.paths.board`; the result is a
-:class:`~rompicapo.paths.result.PathResult`.
+Each strategy is a small function in `rompicapo.paths.strategies` (the window's in
+`rompicapo.paths.window`); "impossible" is only said with a proof, else the answer is "not
+found". Board sizes and cells are parsed by `rompicapo.paths.board`; the result is a
+[`PathResult`][rompicapo.paths.PathResult].
 """
 
 from __future__ import annotations
@@ -154,7 +155,8 @@ def construct(
     Args:
         rows, cols: the board (``cols`` defaults to ``rows``).
         start: the first cell, ``(r, c)`` 0-based, ``"r,c"`` or a flat index.
-        moves: ``"caselle"`` (default), ``"knight"``, ``"DR,DC;..."`` or a :class:`MoveSet`.
+        moves: ``"caselle"`` (default), ``"knight"``, ``"DR,DC;..."`` or a
+            [`MoveSet`][rompicapo.paths.MoveSet].
         closed: ask for a closed tour (the last cell one move from the first).
         seed: makes the run reproducible (the same seed gives the same path); any integer,
             negative ones included; ``None`` = 0.
@@ -164,7 +166,8 @@ def construct(
         time_limit: give up after this many seconds of wall clock for the whole call
             (compilation included).
         prove: on small boards (<= 42 cells), settle a failure by exhaustive search.
-        progress: a callable receiving :class:`~rompicapo.common.ProgressEvent` (cells of the
+        progress: a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] (cells of
+            the
             path done); the library draws nothing.
         jobs: threads solving bands of the board at once (default: all cores; more than the
             cores are capped, with a note in ``result.notes``).
@@ -182,9 +185,11 @@ def construct(
             the depth-first search; see the module's text. Greedy closed tours start the walk
             at the board's centre and read the cycle from ``start``.
 
-    Returns a :class:`PathResult`; ``status`` says whether a path was found, shown impossible,
-    not found, or interrupted. Raises :class:`~rompicapo.common.InputError` for a bad size,
-    start or move set, and :class:`~rompicapo.common.InsufficientMemoryError` when the arrays
+    Returns a [`PathResult`][rompicapo.paths.PathResult]; ``status`` says whether a path was found,
+    shown impossible,
+    not found, or interrupted. Raises [`InputError`][rompicapo.common.InputError] for a bad size,
+    start or move set, and [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError]
+    when the arrays
     would not fit in the memory available (checked before allocating).
     """
     deadline = Deadline(check_time_limit(time_limit))

@@ -4,22 +4,26 @@ A path visits every cell of the ``rows x cols`` board once, each step one move o
 it is a numpy array of flat cells ``r * cols + c``. Two paths that differ by a symmetry of the
 board count separately. A closed tour is a path whose last cell is one move from its first.
 
-- :func:`count_paths` counts the paths from one start or from every start (each class of
+- [`count_paths()`][rompicapo.paths.count_paths] counts the paths from one start or from every start
+  (each class of
   starts under the board's symmetries is searched once), in parallel prefix jobs with a
   progress bar and a resumable checkpoint file.
-- :func:`search_path` finds one path or proves that none exists.
-- :func:`iter_paths` streams the paths from a start in search order.
+- [`search_path()`][rompicapo.paths.search_path] finds one path or proves that none exists.
+- [`iter_paths()`][rompicapo.paths.iter_paths] streams the paths from a start in search order.
 
+```pycon
 >>> count_paths(5, 7, start=(2, 3)).count  # the "Solitario del 35" from its centre
 13272
 >>> search_path(4, 4, (0, 0)).proven, search_path(4, 4, (0, 0)).path is None
 (True, True)
 
-The kernels live in :mod:`rompicapo.paths._count_kernel`, called through
-:mod:`rompicapo.paths.exhaustive`; the jobs, checkpoints, symmetries and counts by end cell
-have their own modules (:mod:`~rompicapo.paths.count_jobs`, :mod:`~rompicapo.paths.checkpoints`,
-:mod:`~rompicapo.paths.symmetry`, :mod:`~rompicapo.paths.ends`). ``verify()`` on the results
-checks paths with :mod:`rompicapo.paths.verify`, which shares no code with them.
+```
+
+The kernels live in `rompicapo.paths._count_kernel`, called through
+`rompicapo.paths.exhaustive`; the jobs, checkpoints, symmetries and counts by end cell
+have their own modules (`count_jobs`, `checkpoints`,
+`symmetry`, `ends`). ``verify()`` on the results
+checks paths with `rompicapo.paths.verify`, which shares no code with them.
 """
 
 from __future__ import annotations
@@ -134,10 +138,11 @@ def count_paths(
     - ``checkpoint``: a ``.json`` file of finished prefix jobs, checksummed; an interrupted
       count (Ctrl-C, a crash, the time limit) resumes from it and gives the same total. It
       records the problem and refuses a different one, or an edited file
-      (:class:`~rompicapo.common.InputError`). Its folder is checked before any search.
+      ([`InputError`][rompicapo.common.InputError]). Its folder is checked before any search.
     - ``scheduler``: a Dask scheduler address (or ``distributed.Client``) to run the jobs on;
       a wrong address is refused before any search.
-    - ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (jobs done of
+    - ``progress``: a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] (jobs
+      done of
       the total); the library draws nothing.
     - ``samples``: keep one path per class of starts in the result, for ``verify()``.
     - ``time_limit``: seconds of wall clock for the whole call; when it runs out the jobs
@@ -256,7 +261,8 @@ def search_path(
     """Find one path from ``start`` (any start when None) by exhaustive search, or prove none.
 
     ``node_limit`` caps the nodes (over all starts); ``seed`` (any integer) tries moves in a
-    random order, which gives a random (not uniform) path. See :class:`ExhaustiveResult` for
+    random order, which gives a random (not uniform) path. See
+    [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] for
     ``proven``.
     """
     ms = check_board(rows, cols, moves)

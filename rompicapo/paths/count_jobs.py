@@ -2,8 +2,8 @@
 progress report, a time limit and a resumable checkpoint.
 
 The search tree from the start cells is cut at a depth (the split depth): each live prefix of
-that many cells is a job, counted by :func:`count_job` in a worker. The jobs finished are
-recorded in a checkpoint (:mod:`rompicapo.paths.checkpoints`) as they come in.
+that many cells is a job, counted by `count_job()` in a worker. The jobs finished are
+recorded in a checkpoint (`rompicapo.paths.checkpoints`) as they come in.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def prefix_jobs(
     rows, cols, moves, closed, reps, depth, deadline: Deadline | None = None
 ) -> tuple[list[tuple[int, ...]], int]:
     """Every live path prefix of ``depth`` cells from the representatives, and the nodes spent
-    (:class:`OutOfTime` when ``deadline`` passes: a board of 1 x 100,000 has 50,000 of them)."""
+    (`OutOfTime` when ``deadline`` passes: a board of 1 x 100,000 has 50,000 of them)."""
     prefixes: list[tuple[int, ...]] = []
     nodes = 0
     for k, (r, c) in enumerate(reps):
@@ -148,7 +148,7 @@ def scheduler_for(scheduler: Any) -> Iterator[Any]:
 
 @dataclass
 class JobsOutcome:
-    """What :func:`count_in_jobs` found. ``counted`` maps each representative start to its
+    """What `count_in_jobs()` found. ``counted`` maps each representative start to its
     paths (with ``ends``: to ``(paths, counts by end cell)``); ``samples`` to one path from it;
     ``jobs`` is the number of jobs of the problem, ``jobs_done`` those finished (fewer when the
     time limit came first), ``resumed_nodes`` the nodes of jobs finished by earlier runs."""
@@ -189,7 +189,7 @@ def count_in_jobs(
 ) -> JobsOutcome:
     """Split the counts from ``reps`` into prefix jobs, run them, checkpoint, and add up.
     ``data`` is the checkpoint's content (None: start afresh); ``tracker`` a
-    :class:`~rompicapo.common.Progress` counting jobs."""
+    [`Progress`][rompicapo.common.Progress] counting jobs."""
     clock = None if deadline.time_limit is None else deadline
     try:
         plan = _plan_jobs(rows, cols, start, ms, closed, reps, ckpt, data, clock, ends)

@@ -1,9 +1,10 @@
-"""The results of exhaustive searches: :class:`CountResult` (of
-:func:`~rompicapo.paths.count_paths`), :class:`ExhaustiveResult` (of
-:func:`~rompicapo.paths.search_path`) and :class:`EndCountResult` (of
-:func:`~rompicapo.paths.count.count_end_matrix`).
+"""The results of exhaustive searches: [`CountResult`][rompicapo.paths.CountResult] (of
+[`count_paths()`][rompicapo.paths.count_paths]),
+[`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] (of
+[`search_path()`][rompicapo.paths.search_path]) and `EndCountResult` (of
+`count_end_matrix()`).
 
-Their ``verify()`` recounts or checks with :mod:`rompicapo.paths.verify`, which shares no code
+Their ``verify()`` recounts or checks with `rompicapo.paths.verify`, which shares no code
 with the search.
 """
 
@@ -114,11 +115,13 @@ class CountResult(SearchResult):
         """Recount with independent code: True when the recount equals ``count`` (and the table
         from every start, when there is one), False when not.
 
-        The recount (:func:`rompicapo.paths.verify.recount_paths`, a plain depth-first search
+        The recount (`rompicapo.paths.verify.recount_paths()`, a plain depth-first search
         in Python) is slow on purpose, so it runs on boards of at most
-        :data:`~rompicapo.paths.verify.RECOUNT_MAX_CELLS` cells; larger counts raise
-        :class:`~rompicapo.common.NotVerifiable` (their sample paths can still be checked with
-        :meth:`check_samples`, which is evidence, not a verification). An incomplete count
+        `RECOUNT_MAX_CELLS` cells; larger counts raise
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] (their sample paths can still be checked
+        with
+        [`check_samples()`][rompicapo.paths.count_results.CountResult.check_samples], which is
+        evidence, not a verification). An incomplete count
         (time limit) raises NotVerifiable too.
         """
         from rompicapo.paths.verify import RECOUNT_MAX_CELLS, recount_paths
@@ -151,7 +154,8 @@ class CountResult(SearchResult):
         True when each sample is a valid path (closed when asked) from its start, the count
         from that start is non-zero, every start with a non-zero count has a sample in its
         class of symmetric starts, and the table sums to ``count``. This is evidence, not a
-        recount: see :meth:`verify`. Raises :class:`~rompicapo.common.NotVerifiable` for an
+        recount: see [`verify()`][rompicapo.paths.count_results.CountResult.verify]. Raises
+            [`NotVerifiable`][rompicapo.common.NotVerifiable] for an
         incomplete count and for a count of zero (no path to check).
         """
         from rompicapo.paths.verify import verify_path
@@ -230,7 +234,8 @@ class ExhaustiveResult(SearchResult):
 
     def verify(self) -> bool:
         """A found path passes the independent verifier (True) or not (False). Without a
-        path there is nothing to check: :class:`~rompicapo.common.NotVerifiable` (a proof of
+        path there is nothing to check: [`NotVerifiable`][rompicapo.common.NotVerifiable] (a proof
+            of
         non-existence rests on the exhaustive search alone)."""
         if self.path is None:
             raise NotVerifiable(
@@ -258,7 +263,8 @@ class EndCountResult(SearchResult):
 
     Read backwards, a path from s to e is a path from e to s, so the matrix must be symmetric;
     a symmetry of the board maps paths to paths, so ``matrix[g(s), g(e)] = matrix[s, e]``; the
-    row sums are the per-start counts of :func:`count_paths`. :meth:`checks` tests all three
+    row sums are the per-start counts of [`count_paths()`][rompicapo.paths.count_paths]. `checks()`
+    tests all three
     (the first two are real tests only where the rows were counted, not copied: with
     ``symmetry=True`` one start per class is counted and the other rows are its images).
     """
@@ -297,8 +303,8 @@ class EndCountResult(SearchResult):
 
     def verify(self) -> bool:
         """The per-start counts (row sums) against the independent plain recount of
-        :func:`rompicapo.paths.verify.recount_paths` (boards of at most 20 cells), and the
-        matrix's own checks; NotVerifiable above that size (:meth:`checks` still applies)."""
+        `rompicapo.paths.verify.recount_paths()` (boards of at most 20 cells), and the
+        matrix's own checks; NotVerifiable above that size (`checks()` still applies)."""
         from rompicapo.paths.verify import RECOUNT_MAX_CELLS, recount_paths
 
         if self.matrix is None:

@@ -1,23 +1,26 @@
 """Hamiltonian cycles by blocks, for any leaper with a block table: closed tours, and paths from
 any start (the cycle cut open at that cell), with O(1) random access.
 
-The layout and the table are described in :mod:`rompicapo.paths.leaper_blocks`: bands of rows
+The layout and the table are described in `rompicapo.paths.leaper_blocks`: bands of rows
 (an even number), block columns (at least two, the first a return strip), a serpentine that
 climbs back up the strip. Every block's place along the cycle is arithmetic, so
-:meth:`BlockCycle.cell_at` and :meth:`BlockCycle.step_of` cost O(1); a path from ``start`` is
+`BlockCycle.cell_at()` and `BlockCycle.step_of()` cost O(1); a path from ``start`` is
 the cycle read from ``start``'s position, so it is the same arithmetic plus an offset modulo
 R*C, and its last cell is one move from its first (every path this class gives is a closed
 tour).
 
+```pycon
 >>> bc = BlockCycle(12, 12, "knight", start=(4, 7))
 >>> bc.cell_at(1), bc.step_of((4, 7))
 ((4, 7), 1)
 >>> r, c = bc.cell_at(144); sorted((abs(r - 4), abs(c - 7)))
 [1, 2]
 
+```
+
 Which boards: ``R, C >= 2B`` where ``B`` is the table's smallest block side (5 for caselle and
 the knight); the knight (any bipartite leaper) also needs an even side, split in blocks of even
-width (so its even side must be >= 12: blocks of 6..10). :func:`cycle_refusal` says why a board
+width (so its even side must be >= 12: blocks of 6..10). `cycle_refusal()` says why a board
 is not served.
 """
 
@@ -68,7 +71,7 @@ def _split_two(n: int, lo: int, hi: int, step: int) -> tuple[int, int, int, int]
 
 def _plan(rows: int, cols: int, mset: MoveSet):
     """(reason, transposed, table, row split, col split): reason is '' when blocks apply.
-    :func:`refusal_kind` sorts the reasons."""
+    `refusal_kind()` sorts the reasons."""
     bip = is_bipartite(mset)
     transposed = False
     if bip and cols % 2:
@@ -178,7 +181,7 @@ class BlockCycle:
     ``start`` (default ``(0, 0)``); never stored whole. Step 1 is ``start``, step R*C is one
     move from it.
 
-    Raises :class:`~rompicapo.common.InputError` with :func:`cycle_refusal`'s reason when the
+    Raises [`InputError`][rompicapo.common.InputError] with `cycle_refusal()`'s reason when the
     board or the leaper is not served.
     """
 
@@ -303,7 +306,7 @@ class BlockCycle:
 
 def warm_up(part: str = "all") -> None:
     """Compile (or load from numba's cache) the cycle kernels on a 12x12 knight's board, one
-    part at a time as :func:`rompicapo.paths.blocks.warm_up` does."""
+    part at a time as `rompicapo.paths.blocks.warm_up()` does."""
     warm_parts(BlockCycle(12, 12, "knight", (1, 1)), part)
 
 
@@ -311,7 +314,7 @@ def warm_up(part: str = "all") -> None:
 
 
 def write_cycle_chunks(task: tuple) -> int:
-    """Chunk task of :func:`write_cycle_rpath` (a thread or a Dask worker)."""
+    """Chunk task of `write_cycle_rpath()` (a thread or a Dask worker)."""
     from rompicapo.paths.rpath import header_from_json, write_chunks
 
     name, head, data_offset, first, last, resume = task

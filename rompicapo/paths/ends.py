@@ -1,4 +1,4 @@
-"""Counts of paths by (start, end) pair: :func:`count_end_matrix`.
+"""Counts of paths by (start, end) pair: `count_end_matrix()`.
 
 The search kernel counts the whole paths from a start by their last cell; one start per class
 of symmetric starts is searched (or every start, ``symmetry=False``) and the other rows of the
@@ -42,12 +42,14 @@ def count_end_matrix(
     scheduler: Any = None,
     progress: ProgressCallback | bool | None = None,
 ) -> EndCountResult:
-    """Count the paths of the board by (start, end) pair (see :class:`EndCountResult`).
+    """Count the paths of the board by (start, end) pair (see `EndCountResult`).
 
     ``symmetry``: count one start per class of symmetric starts and fill the other rows by the
-    symmetry (as :func:`count_paths` does); False counts every start, so that the matrix's
+    symmetry (as [`count_paths()`][rompicapo.paths.count_paths] does); False counts every start, so
+    that the matrix's
     symmetry and invariance test the counts themselves. ``jobs``, ``checkpoint``, ``scheduler``
-    and ``progress`` as for :func:`count_paths` (the checkpoint records the end counts of each
+    and ``progress`` as for [`count_paths()`][rompicapo.paths.count_paths] (the checkpoint records
+    the end counts of each
     job and is a different problem from a plain count's).
     """
     ms = check_board(rows, cols, moves)

@@ -1,9 +1,9 @@
-"""One call of the exhaustive search kernel (:mod:`rompicapo.paths._count_kernel`), and the
+"""One call of the exhaustive search kernel (`rompicapo.paths._count_kernel`), and the
 checks of a board and a start before any is made.
 
-Every count, search and enumeration of :mod:`rompicapo.paths.count` goes through
-:func:`kernel_run`: it lays out the kernel's arrays from a prefix of a path (or resumes from a
-saved state) and hands back a :class:`KernelRun`.
+Every count, search and enumeration of `rompicapo.paths.count` goes through
+`kernel_run()`: it lays out the kernel's arrays from a prefix of a path (or resumes from a
+saved state) and hands back a `KernelRun`.
 """
 
 from __future__ import annotations

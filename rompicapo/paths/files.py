@@ -1,13 +1,15 @@
-"""Path files, written and read back: :func:`write_path` and :func:`load_path`.
+"""Path files, written and read back: [`write_path()`][rompicapo.paths.write_path] and
+[`load_path()`][rompicapo.paths.load_path].
 
 Three formats, chosen by the file's suffix, each read back as what was written:
 
 - ``.npy``: the flat cells ``r * cols + c`` as a numpy array (read memory-mapped);
-- ``.rpath``: the start and the moves in checksummed chunks (:mod:`rompicapo.paths.rpath`),
+- ``.rpath``: the start and the moves in checksummed chunks (`rompicapo.paths.rpath`),
   one byte per move or 3 bits (``packed``); the file knows its board;
 - ``.txt``: the numbered grid as ``rompicapo path`` prints it (one line per row, the step at
   which each cell is visited, 1 = the start), for boards of up to a million cells.
 
+```pycon
 >>> import numpy as np, tempfile, os
 >>> snake = np.array([0, 1, 2, 5, 4, 3])          # 2 x 3, rook steps
 >>> folder = tempfile.mkdtemp()
@@ -19,8 +21,10 @@ Three formats, chosen by the file's suffix, each read back as what was written:
 1 2 3
 6 5 4
 
-The verifiers read files with their own code (:mod:`rompicapo.paths.verify`,
-:mod:`rompicapo.paths.verify_stream`), not with this module (which opens ``.npy`` files with
+```
+
+The verifiers read files with their own code (`rompicapo.paths.verify`,
+`rompicapo.paths.verify_stream`), not with this module (which opens ``.npy`` files with
 the verifier's careful reader, and decodes ``.rpath`` files with the writer's codec).
 """
 
@@ -78,13 +82,15 @@ def write_path(
 ) -> Path:
     """Write a path to ``filename``: ``.npy`` (the flat cells ``r * cols + c``), ``.rpath``
     (its start and moves, one byte per move, or 3 bits with ``packed``) or ``.txt`` (the
-    numbered grid); :func:`load_path` reads each back.
+    numbered grid); [`load_path()`][rompicapo.paths.load_path] reads each back.
 
-    ``path_or_result`` is a :class:`PathResult` with a path (its board, moves and start are
+    ``path_or_result`` is a [`PathResult`][rompicapo.paths.PathResult] with a path (its board, moves
+    and start are
     used), or an array of flat cells with ``rows`` and ``cols`` (and ``moves``, ``start``,
     ``closed`` when they matter). With ``verify`` the independent verifier checks the path
-    first: an invalid array is an :class:`~rompicapo.common.InputError`, an invalid result an
-    :class:`~rompicapo.common.InternalError` (a solver bug). The extension must be known (no
+    first: an invalid array is an [`InputError`][rompicapo.common.InputError], an invalid result an
+    [`InternalError`][rompicapo.common.InternalError] (a solver bug). The extension must be known
+    (no
     suffix is appended) and the folder writable; the file appears whole or not at all.
     Returns the path written.
     """
@@ -165,15 +171,18 @@ _WRITERS = {".npy": _write_npy, ".rpath": _write_rpath, ".txt": _write_text}
 
 
 def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
-    """The path saved in ``filename`` by :func:`write_path`, as a 1-D integer array of flat
+    """The path saved in ``filename`` by [`write_path()`][rompicapo.paths.write_path], as a 1-D
+    integer array of flat
     cells ``r * cols + c``: a ``.npy`` file memory-mapped read-only (any name other than
     ``.rpath`` and ``.txt`` is read as ``.npy``), an ``.rpath`` file decoded from its start and
     moves (int32 below 2^31 cells, int64 above), a ``.txt`` numbered grid (int64).
 
-    Raises :class:`InputError` with one line, ``"FILE is not a path: ..."``, for a missing file,
+    Raises [`InputError`][rompicapo.common.InputError] with one line, ``"FILE is not a path: ..."``,
+    for a missing file,
     a directory, a file of another kind (text, pickle, ``.npz``, truncated), an array that is
     not a 1-D integer array, a damaged ``.rpath`` chunk, or a grid that does not number every
-    cell once. The path itself is not checked: :func:`~rompicapo.paths.verify_path` does that.
+    cell once. The path itself is not checked: [`verify_path()`][rompicapo.paths.verify_path] does
+    that.
     """
     name = os.fspath(filename)
     if not os.path.exists(name):
@@ -193,7 +202,7 @@ def _read_npy(name: str) -> np.ndarray:
 
 def _read_rpath(name: str) -> np.ndarray:
     """The cells from the start and the moves, chunk by chunk (each chunk's checksum checked
-    by :func:`~rompicapo.paths.rpath.read_chunk`)."""
+    by `read_chunk()`)."""
     from rompicapo.paths.rpath import read_chunk, read_header
 
     header = read_header(name)

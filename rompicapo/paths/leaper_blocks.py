@@ -1,6 +1,6 @@
 """Block tables for Hamiltonian *cycles* of any leaper, and the script that regenerates them.
 
-The cycle construction (:mod:`rompicapo.paths.cycles`) cuts the board into bands of rows
+The cycle construction (`rompicapo.paths.cycles`) cuts the board into bands of rows
 (an even number of them) and blocks of columns (at least two); block column 0 is a *return
 strip*. The cycle runs through band 0 left to right, then in a serpentine over block columns
 1..J-1 (band 1 right to left, band 2 left to right, ...), ends the last band (odd, so running
@@ -35,8 +35,8 @@ A block's path thus depends on its shape ``h x w``, its ``(in_side, out_side)``,
 ``q``: the parity of the next block's length along the way when the cycle goes left or up
 (that block's corner, hence its entry, then depends on its own size). The table holds one path
 for every such key with ``h`` in ``B..2B`` and ``w`` in ``B..2B`` (even ``w`` only for bipartite
-leapers), found by the depth-first search of :mod:`rompicapo.paths._block_search_kernel`.
-:func:`build_table` tries ``B = 3, 4, ...`` up to :data:`MAX_B` and keeps the first ``B`` for
+leapers), found by the depth-first search of `rompicapo.paths._block_search_kernel`.
+`build_table()` tries ``B = 3, 4, ...`` up to `MAX_B` and keeps the first ``B`` for
 which every block exists; if there is none, the leaper gets no blocks and the reason is kept.
 
 Every R x C board with ``R >= 2B`` and ``C >= 2B`` (bipartite: the even side split in even

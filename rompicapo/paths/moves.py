@@ -11,13 +11,15 @@ graph, so a move set is always closed under negation: giving ``(1, 2)`` also giv
 A custom set is written ``"DR,DC;DR,DC;..."``; the negations are added, so
 ``"1,2;2,1;1,-2;2,-1"`` is the knight.
 
+```pycon
 >>> parse_moves("caselle").moves[:4]
 ((3, 0), (-3, 0), (0, 3), (0, -3))
 >>> parse_moves("1,2;2,1;1,-2;2,-1") == parse_moves("knight")
 True
 >>> parse_moves("1,2;2,1;1,-2;2,-1").name
 'knight'
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -68,7 +70,8 @@ class MoveSet:
 
     @property
     def spec(self) -> str:
-        """The string that :func:`parse_moves` turns back into this set."""
+        """The string that [`parse_moves()`][rompicapo.paths.parse_moves] turns back into this
+        set."""
         if self.name in NAMED_MOVES and set(NAMED_MOVES[self.name]) == set(self.moves):
             return self.name
         return ";".join(f"{dr},{dc}" for dr, dc in self.moves)
@@ -109,9 +112,11 @@ def _close(moves: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
 
 
 def parse_moves(spec: str | MoveSet | Iterable[tuple[int, int]] = "caselle") -> MoveSet:
-    """Turn a name, a ``"DR,DC;DR,DC"`` string or a list of pairs into a :class:`MoveSet`.
+    """Turn a name, a ``"DR,DC;DR,DC"`` string or a list of pairs into a
+    [`MoveSet`][rompicapo.paths.MoveSet].
 
-    Raises :class:`~rompicapo.common.InputError` for an unknown name, a malformed pair, the null
+    Raises [`InputError`][rompicapo.common.InputError] for an unknown name, a malformed pair, the
+    null
     move (0, 0), or a move longer than 64 cells along an axis.
     """
     if isinstance(spec, MoveSet):

@@ -5,7 +5,7 @@ A frontier dynamic programme over the columns (the "mate array" of Knuth's SIMPA
 vertices instead of edges): the board, its short side as rows, is swept cell by cell down each
 column; the state is, for the few cells added but with neighbours still to come, whether each
 has 0, 1 or 2 path edges and which one-edge cells are the two ends of one partial path (see
-:mod:`rompicapo.paths._narrow_kernel`). Every reachable state is kept, so the answer is exact:
+`rompicapo.paths._narrow_kernel`). Every reachable state is kept, so the answer is exact:
 an open Hamiltonian path from the start exists if and only if a state that is one single path
 survives the last cell; it is then read back through the parent pointers. Closed tours are
 the same programme without a start: no cell may retire with one edge, and the one cycle may
@@ -17,20 +17,22 @@ or wholly before / wholly after the start, the last column). Sets are interned a
 memoised on (set, type), so columns that see the same set again (the sets become periodic a
 few columns from the left edge and from the start: period 1 before the start, 2 after it, for
 the knight on 4 x n) are looked up, not recomputed. The steps kept also serve later calls with
-other starts and lengths (up to :data:`MEMO_BYTES`).
+other starts and lengths (up to `MEMO_BYTES`).
 
 Supports any symmetric move set whose moves that fit in the short side reach at most
-:data:`MAX_WINDOW` cells back in the sweep (knight: 7 on 3 rows, 9 on 4 rows; caselle: 9 and
+`MAX_WINDOW` cells back in the sweep (knight: 7 on 3 rows, 9 on 4 rows; caselle: 9 and
 12); the state count, not the board's length, is what limits it (knight: at most ~2,200 states
 per cell on 3 rows, ~38,000 on 4 rows).
 
+```pycon
 >>> from rompicapo.paths.verify import verify_path
 >>> res = narrow_path(4, 30, (0, 9))
 >>> res.status, bool(verify_path(res.path, 4, 30, "knight", start=(0, 9)))
 ('found', True)
 >>> narrow_path(3, 6, (1, 1)).status
 'impossible'
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -93,8 +95,8 @@ def _window(short: int, back: tuple[tuple[int, int], ...]) -> int:
 
 
 def narrow_applies(rows: int, cols: int, moves: str | MoveSet = "knight") -> bool:
-    """Whether :func:`narrow_path` takes this board and move set: its window (how far back in
-    the sweep a move reaches) is at most :data:`MAX_WINDOW` cells."""
+    """Whether `narrow_path()` takes this board and move set: its window (how far back in
+    the sweep a move reaches) is at most `MAX_WINDOW` cells."""
     short, _, ms, _ = _orient(rows, cols, parse_moves(moves))
     back = _back_moves(short, ms)
     return _window(short, back) <= MAX_WINDOW
@@ -163,7 +165,8 @@ def _stretch_end(ctype: tuple, long: int, short: int, s: int, reach: int) -> int
 
 
 def check_plan_memory(long: int) -> None:
-    """Raise :class:`~rompicapo.common.InsufficientMemoryError` when the column plan of a
+    """Raise [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the column
+    plan of a
     board ``long`` columns long (one int32 step id per column) would not fit in memory."""
     check_memory(long * 4, f"the column plan of a board {long:,} columns long")
 
@@ -188,10 +191,12 @@ def narrow_path(
     (see the module's docstring).
 
     Exact: ``"impossible"`` only when no path exists, ``"found"`` with a path the caller can
-    check with :func:`~rompicapo.paths.verify_path`; ``"not found"`` only when ``time_limit``
-    seconds ran out first. Raises :class:`~rompicapo.common.InputError` when
-    the board or moves are out of scope (:func:`narrow_applies`), and
-    :class:`~rompicapo.common.InsufficientMemoryError` before a step whose arrays would not fit.
+    check with [`verify_path()`][rompicapo.paths.verify_path]; ``"not found"`` only when
+    ``time_limit``
+    seconds ran out first. Raises [`InputError`][rompicapo.common.InputError] when
+    the board or moves are out of scope (`narrow_applies()`), and
+    [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] before a step whose arrays
+    would not fit.
     """
     mset = parse_moves(moves)
     deadline = Deadline(check_time_limit(time_limit))

@@ -1,22 +1,25 @@
 """Completing a path from a prefix: the paper game's "hint" and "still possible?".
 
-:func:`complete_prefix` takes the cells a player has written so far (1, 2, 3, ... as a list of
+`complete_prefix()` takes the cells a player has written so far (1, 2, 3, ... as a list of
 ``(row, col)``), keeps them pinned, and searches the rest of the board depth first, trying the
 onward cells with the fewest free neighbours first (Warnsdorff's rule) and pruning a branch as
 soon as a free cell can no longer be entered and left (a necessary condition: every free cell
 but the last needs two links, the last one). Within the time limit the answer is one of:
 
-- ``"found"``: ``path`` completes the prefix (checked by :func:`rompicapo.paths.verify_path`);
+- ``"found"``: ``path`` completes the prefix (checked by
+  [`rompicapo.paths.verify_path()`][rompicapo.paths.verify_path]);
 - ``"impossible"``: no completion exists; ``proof`` says why (a cell that cannot be reached,
   two cells that could only be the end, or the whole search exhausted);
 - ``"unknown"``: the time (or node) limit ran out first.
 
+```pycon
 >>> res = complete_prefix(5, 5, [(0, 0)])
 >>> res.status, res.verify(), len(res.path)
 ('found', True, 25)
 >>> complete_prefix(5, 5, [(0, 0), (0, 3), (2, 1), (2, 4), (4, 2), (1, 2), (3, 4), (0, 4)]).status
 'impossible'
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ STATUSES = ("found", "impossible", "unknown")
 
 @dataclass
 class PrefixResult(SearchResult):
-    """The answer of :func:`complete_prefix`: ``status`` (found / impossible / unknown), the
+    """The answer of `complete_prefix()`: ``status`` (found / impossible / unknown), the
     completed ``path`` as ``(row, col)`` cells when found (the prefix first), a one-line
     ``proof`` when impossible or a ``reason`` when unknown."""
 
@@ -92,9 +95,10 @@ def complete_prefix(
     node_limit: int | None = None,
 ) -> PrefixResult:
     """Complete the path whose first cells are ``prefix`` (``(row, col)`` pairs, 0-based) on a
-    ``rows`` x ``cols`` board (at most :data:`MAX_PREFIX_CELLS` cells), or prove it cannot be
+    ``rows`` x ``cols`` board (at most `MAX_PREFIX_CELLS` cells), or prove it cannot be
     completed, within ``time_limit`` seconds (and ``node_limit`` nodes). Raises
-    :class:`InputError` for a bad board, a cell off the board, a repeated cell or a step that
+    [`InputError`][rompicapo.common.InputError] for a bad board, a cell off the board, a repeated
+    cell or a step that
     is not a move."""
     rows = check_int(rows, "rows", minimum=1, maximum=MAX_PREFIX_CELLS)
     cols = check_int(cols, "cols", minimum=1, maximum=MAX_PREFIX_CELLS)

@@ -2,33 +2,30 @@
 
 A path is a 1-D integer array of flat row-major cell indices (``r * cols + c``), step 1 first.
 These functions draw what they are given: they check the shape, dtype, length and range of the
-path (one clear :class:`~rompicapo.common.InputError` otherwise), not that it is a legal path
-(that is :mod:`rompicapo.paths.verify`'s job).
+path (one clear [`InputError`][rompicapo.common.InputError] otherwise), not that it is a legal path
+(that is `rompicapo.paths.verify`'s job).
 
 What each picture shows, by board size:
 
-=============  ===================================  =========================================
-format         small boards                         large boards
-=============  ===================================  =========================================
-text           the numbered grid, as on paper       (up to 10^6 cells)
-PDF (A4)       numbered cells, both sides <= 30     the path as a colour-graded polyline up to
-                                                    250,000 cells; above, the visit order as a
-                                                    downsampled image
-PNG            the path drawn over the grid, with   the visit order as a colour image, one or
-               step numbers, both sides <= 40       a few pixels per cell, downsampled (mean
-                                                    step per block) above ``max_side``
-SVG            grid, graded path, numbers <= 30     refused above 200x200 cells
-=============  ===================================  =========================================
+- **text**: small boards: the numbered grid, as on paper; large boards: (up to 10^6 cells)
+- **PDF (A4)**: small boards: numbered cells, both sides <= 30; large boards: the path as a
+  colour-graded polyline up to 250,000 cells; above, the visit order as a downsampled image
+- **PNG**: small boards: the path drawn over the grid, with step numbers, both sides <= 40; large
+  boards: the visit order as a colour image, one or a few pixels per cell, downsampled (mean step
+      per block) above ``max_side``
+- **SVG**: small boards: grid, graded path, numbers <= 30; large boards: refused above 200x200 cells
 
 Colours run along viridis (perceptually uniform, readable in grey and by colour-blind readers)
 from dark purple at step 1 to yellow at the last step; the start cell is marked green and the
 end cell red.
 
+```pycon
 >>> import numpy as np
 >>> print(grid_text(np.array([0, 1, 3, 2]), 2, 2))
 1 2
 4 3
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -103,12 +100,15 @@ END_RGB = (214, 39, 40)  # red
 def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The ``(rows, cols)`` grid of step numbers: ``grid[r, c]`` is when cell (r, c) is visited.
 
-    Steps count from 1. dtype uint32 when R*C < 2^32, else int64. Raises :class:`InputError`
+    Steps count from 1. dtype uint32 when R*C < 2^32, else int64. Raises
+    [`InputError`][rompicapo.common.InputError]
     when the path does not visit every cell exactly once.
 
+    ```pycon
     >>> step_grid(np.array([0, 1, 3, 2]), 2, 2).tolist()
     [[1, 2], [4, 3]]
-    """
+
+    ```"""
     arr = _checked_path(path, rows, cols)
     n = rows * cols
     dtype = np.uint32 if n < 2**32 else np.int64
@@ -127,12 +127,15 @@ def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
 def path_from_step_grid(grid: object) -> np.ndarray:
     """The path (flat indices, int32 or int64) of a grid of step numbers 1..R*C, each once.
 
-    The inverse of :func:`step_grid`. Raises :class:`InputError` for a grid that is not 2-D,
+    The inverse of [`step_grid()`][rompicapo.paths.render.step_grid]. Raises
+    [`InputError`][rompicapo.common.InputError] for a grid that is not 2-D,
     not integer, or not a numbering of its cells by 1..R*C.
 
+    ```pycon
     >>> path_from_step_grid([[1, 2], [4, 3]]).tolist()
     [0, 1, 3, 2]
-    """
+
+    ```"""
     g = np.asarray(grid)
     if g.ndim != 2 or g.size == 0:
         raise InputError(f"a step grid is a non-empty 2-D array, got shape {g.shape}")
@@ -252,7 +255,8 @@ def _order_image(path: np.ndarray, rows: int, cols: int, max_side: int) -> np.nd
 
 
 def png_size(rows: int, cols: int, max_side: int = 2048) -> tuple[int, int]:
-    """The ``(width, height)`` in pixels of :func:`write_png`'s image of a rows x cols board.
+    """The ``(width, height)`` in pixels of [`write_png()`][rompicapo.paths.render.write_png]'s
+    image of a rows x cols board.
 
     - both sides <= 40 and ``s = min(48, max_side // (max(rows, cols) + 1)) >= 8``: the path
       drawn with ``s`` pixels per cell and half a cell of margin: ``((cols + 1) s, (rows + 1)
@@ -292,7 +296,8 @@ def write_png(
     *,
     max_side: int = 2048,
 ) -> tuple[int, int]:
-    """Write a PNG of the path and return its ``(width, height)`` (see :func:`png_size`).
+    """Write a PNG of the path and return its ``(width, height)`` (see
+    [`png_size()`][rompicapo.paths.render.png_size]).
 
     Small boards (both sides <= 40): the path drawn as lines between cell centres over the grid,
     coloured from step 1 (dark purple) to the last (yellow), step numbers in the cells' corners
@@ -399,8 +404,9 @@ def _ring_ends(image, arr: np.ndarray, rows: int, cols: int) -> None:
 def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLike[str]) -> None:
     """Write an SVG of the path: grid, graded path, step numbers up to 30x30, start and end.
 
-    Refused (:class:`InputError`) above 200x200 = 40,000 cells, where the file would hold tens
-    of thousands of elements: use :func:`write_png` for those.
+    Refused ([`InputError`][rompicapo.common.InputError]) above 200x200 = 40,000 cells, where the
+    file would hold tens
+    of thousands of elements: use [`write_png()`][rompicapo.paths.render.write_png] for those.
     """
     rows, cols = _board_size(rows, cols)
     n = rows * cols

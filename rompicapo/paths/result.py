@@ -1,7 +1,7 @@
-"""PathResult: what :func:`~rompicapo.paths.construct` returns, for every way it finds a path.
+"""PathResult: what `construct()` returns, for every way it finds a path.
 
-Its ``verify()`` runs the independent verifiers (:mod:`rompicapo.paths.verify` for a path in
-memory, :mod:`rompicapo.paths.verify_stream` for one streamed to an ``.rpath`` file).
+Its ``verify()`` runs the independent verifiers (`rompicapo.paths.verify` for a path in
+memory, `rompicapo.paths.verify_stream` for one streamed to an ``.rpath`` file).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class PathResult(SearchResult):
     def verify(self) -> bool:
         """Check the path with the independent verifier: True when it is a valid path (closed
         when asked) from ``start``, False when it is not. A streamed path is checked in its
-        ``.rpath`` file. Raises :class:`~rompicapo.common.NotVerifiable` when there is no
+        ``.rpath`` file. Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] when there is no
         complete path (not found, impossible, interrupted): there is nothing to check."""
         if not self.found:
             raise NotVerifiable(f"no path to check (the search ended {self.status!r})")

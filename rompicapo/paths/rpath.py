@@ -22,7 +22,7 @@ chunk. The checksums tell a damaged byte from a wrong path: a flipped byte is re
 "chunk i is corrupted", before the path check would see a stray move.
 
 This module only knows the format; it does not know how paths are made, and the verifier
-(:mod:`rompicapo.paths.verify_stream`) checks the moves themselves.
+(`rompicapo.paths.verify_stream`) checks the moves themselves.
 """
 
 from __future__ import annotations
@@ -256,13 +256,13 @@ def write_rpath(
     data_offset, first_chunk, last_chunk))`` in threads (``jobs``, default all cores) or on a
     Dask cluster (``scheduler``); each call writes its chunks at their offsets in the
     preallocated file (so Dask workers must see the same file system). ``progress``: a
-    callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks written or kept, of
+    callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] (chunks written or kept, of
     the file's chunks; the earlier ``on_chunk(n)``, told how many chunks were just written,
     still works and warns).
 
     ``encoding``: ``"u8"`` (a byte per move) or ``"u3"`` (3 bits, move sets of <= 8 moves).
 
-    The chunks go to ``FILE.part`` (:func:`partial_name`), renamed onto ``FILE`` when all are
+    The chunks go to ``FILE.part`` (`partial_name()`), renamed onto ``FILE`` when all are
     written: a kill at any moment leaves the old ``FILE`` or the new one, never half of it.
     ``resume``: chunks of ``FILE.part`` (or of ``FILE`` itself) with the same header whose
     checksum matches are kept and only the others are written; a file of another board,
@@ -314,7 +314,7 @@ def write_rpath(
 
 
 def _preallocate(final: str, head: bytes, header: RpathHeader, resume: bool) -> tuple[str, bool]:
-    """The file the chunks go to (see :func:`_target`), at its full size with its header
+    """The file the chunks go to (see `_target()`), at its full size with its header
     written, unless it is resumed; and whether it is. Refuses when the disk lacks the room."""
     name = _target(final, head, header, resume)
     resume = resume and os.path.exists(name)
@@ -430,7 +430,7 @@ def _same_file(name: str, head: bytes, size: int) -> bool:
 def header_from_json(head: dict, data_offset: int) -> RpathHeader:
     """The header object from its JSON form (a file's header, or what chunk tasks receive).
     Raises KeyError, ValueError, TypeError or IndexError when a field is missing or malformed;
-    :func:`read_header` turns those into InputError and checks the values."""
+    `read_header()` turns those into InputError and checks the values."""
     return RpathHeader(
         int(head["rows"]),
         int(head["cols"]),

@@ -1,16 +1,18 @@
-"""The strategies :func:`~rompicapo.paths.construct` tries, each a small function.
+"""The strategies `construct()` tries, each a small function.
 
-A :class:`Request` holds the checked arguments of one call and the :class:`PathResult` being
-filled in. A :class:`Strategy` is a pair ``(applies, run)``: ``run`` is called when
+A `Request` holds the checked arguments of one call and the
+[`PathResult`][rompicapo.paths.PathResult] being
+filled in. A `Strategy` is a pair ``(applies, run)``: ``run`` is called when
 ``applies`` holds and returns the answer, or None to let the next strategy try.
-:func:`dispatch` walks a table of them in order; the table of ``construct`` is
-:data:`rompicapo.paths.construct.STRATEGIES`. This module holds every strategy but the window
-search (:mod:`rompicapo.paths.window`, which makes open paths from the closed tours that
-:func:`closed_tour` builds here with :data:`TOUR_STRATEGIES`).
+`dispatch()` walks a table of them in order; the table of ``construct`` is
+`rompicapo.paths.construct.STRATEGIES`. This module holds every strategy but the window
+search (`rompicapo.paths.window`, which makes open paths from the closed tours that
+`closed_tour()` builds here with `TOUR_STRATEGIES`).
 
 Proofs: "impossible" is only said with one. The cheap ones are exact facts
-(:mod:`rompicapo.paths.obstructions`). On small boards (<= 42 cells) an exhaustive search
-(:func:`rompicapo.paths.count.search_path`) settles a failed search. Otherwise the answer is
+(`rompicapo.paths.obstructions`). On small boards (<= 42 cells) an exhaustive search
+([`rompicapo.paths.count.search_path()`][rompicapo.paths.search_path]) settles a failed search.
+Otherwise the answer is
 "not found".
 """
 
@@ -82,7 +84,7 @@ EXHAUSTIVE_CELLS = 42
 
 @dataclass
 class Request:
-    """The checked arguments of one :func:`~rompicapo.paths.construct` call (see there), and
+    """The checked arguments of one `construct()` call (see there), and
     the result the strategies fill in (``result``: a greedy-method result until a strategy
     returns its own)."""
 
@@ -143,7 +145,8 @@ def choose_blocks(
     rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool, method: str
 ) -> str:
     """``"blocks"`` or ``"blocks-cycle"`` when ``method`` asks for a block construction and
-    one makes the path, else ``""``; an :class:`InputError` for an unknown method, and for
+    one makes the path, else ``""``; an [`InputError`][rompicapo.common.InputError] for an unknown
+    method, and for
     ``method="blocks"`` on a board no block construction or direct search takes."""
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
@@ -172,8 +175,8 @@ def blocks_refusal(
     rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool
 ) -> str:
     """Why no block construction can make this path ("" when one can: the corner path of
-    :mod:`~rompicapo.paths.blocks` or the cycle of :mod:`~rompicapo.paths.cycles`): the one
-    rule :func:`construct`'s ``method="auto"`` and the CLI's streamed output both follow."""
+    `blocks` or the cycle of `cycles`): the one
+    rule `construct()`'s ``method="auto"`` and the CLI's streamed output both follow."""
     kind, _ = block_method(rows, cols, start, mset, closed)
     if kind:
         return ""
@@ -187,7 +190,7 @@ def block_method(
 ) -> tuple[str, str]:
     """``("blocks", "")`` for the corner path (caselle, open, start (0, 0), sides >= 5),
     ``("blocks-cycle", "")`` for the block cycle cut at the start, else ``("", why)`` with
-    ``why`` the cycle's :func:`~rompicapo.paths.cycles.refusal_kind`."""
+    ``why`` the cycle's `refusal_kind()`."""
     from rompicapo.paths.cycles import refusal_kind
 
     if not _path_refusal(rows, cols, start, mset, closed):
@@ -197,7 +200,7 @@ def block_method(
 
 
 def _path_refusal(rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool) -> str:
-    """Why the corner path of :mod:`rompicapo.paths.blocks` cannot make this path."""
+    """Why the corner path of `rompicapo.paths.blocks` cannot make this path."""
     from rompicapo.paths.blocks import MIN_SIDE
 
     if set(mset.moves) != set(parse_moves("caselle").moves):
@@ -263,8 +266,8 @@ def _construct_cycle(rows, cols, mset, start, closed, jobs) -> PathResult:
 
 
 def _by_blocks(request: Request) -> PathResult:
-    """The corner path of :mod:`~rompicapo.paths.blocks` or the block cycle read from the
-    start (:mod:`~rompicapo.paths.cycles`)."""
+    """The corner path of `blocks` or the block cycle read from the
+    start (`cycles`)."""
     rows, cols, mset = request.rows, request.cols, request.mset
     if request.block_kind == "blocks":
         result = _construct_blocks(rows, cols, mset, request.jobs)

@@ -1,7 +1,8 @@
 """The symmetries of a board that keep a move set, and the classes of start cells they make.
 
 Paths from two starts of one class are in one-to-one correspondence, so the counts search one
-start per class (:func:`start_classes`) and copy its count to the others.
+start per class ([`start_classes()`][rompicapo.paths.start_classes]) and copy its count to the
+others.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def board_symmetries(rows: int, cols: int, moves: str | MoveSet = "caselle") -> 
 
 
 def apply_symmetry(sym: tuple, cell: Cell, rows: int, cols: int) -> Cell:
-    """The image of ``cell`` under ``sym`` (one of :func:`board_symmetries`); ``cell`` may be
+    """The image of ``cell`` under ``sym`` (one of `board_symmetries()`); ``cell`` may be
     a pair of arrays of rows and columns."""
     transpose, flip_r, flip_c = sym
     r, c = cell

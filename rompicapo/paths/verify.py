@@ -10,7 +10,7 @@ A *path* on an R x C board is a 1-D integer array of flat row-major cell indices
    its first.
 
 This module shares nothing with the constructor: it imports only numpy and
-:mod:`rompicapo.common`, reads move sets with its own few lines (:func:`read_moves`), and
+`rompicapo.common`, reads move sets with its own few lines (`read_moves()`), and
 checks moves by coordinates (the row and column differences of consecutive cells looked up in a
 small table), not by the constructor's neighbour arithmetic.
 
@@ -27,12 +27,14 @@ Messages number steps from 1, as on paper, and give cells as ``(row, col)`` coun
     step 12: index 104 is outside the 10x10 board
     the path has 99 cells, the 10x10 board has 100: cell (0, 2) is never visited
 
+```pycon
 >>> import numpy as np
 >>> verify_path(np.array([0, 1, 3, 2]), 2, 2, "0,1;1,0")
 PathCheck(ok=True, reason='')
 >>> verify_path(np.array([0, 3, 1, 2]), 2, 2, "0,1;1,0").reason
 'step 1 -> 2: (0, 0) to (1, 1) is not a move of the set 0,1;0,-1;1,0;-1,0'
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -98,8 +100,9 @@ class Moves:
 
 def read_moves(moves: object) -> Moves:
     """``"caselle"``, ``"knight"``, ``"DR,DC;DR,DC;..."`` (the negations added), pairs, or any
-    object with a ``moves`` attribute of pairs (a :class:`~rompicapo.paths.moves.MoveSet`), as
-    a :class:`Moves`. :class:`InputError` for anything else, an empty set, (0, 0), or a move
+    object with a ``moves`` attribute of pairs (a [`MoveSet`][rompicapo.paths.MoveSet]), as
+    a `Moves`. [`InputError`][rompicapo.common.InputError] for anything else, an empty set, (0, 0),
+    or a move
     longer than 64 cells along an axis."""
     if isinstance(moves, str) and moves.strip().lower() in _NAMED:
         name = moves.strip().lower()
@@ -160,18 +163,21 @@ def verify_path(
     """Check that ``path`` visits every cell of the ``rows`` x ``cols`` board once by legal moves.
 
     ``path``: a 1-D integer array (or anything ``np.asarray`` turns into one) of flat row-major
-    indices. ``moves``: a move-set name, spec or move set (see :func:`read_moves`). ``start``:
+    indices. ``moves``: a move-set name, spec or move set (see `read_moves()`). ``start``:
     a flat index or a ``(row, col)`` pair the path must begin at. ``closed``: the last cell
     must also be one move from the first. ``chunk``: steps checked per vectorised batch.
 
-    Returns a :class:`PathCheck`; a wrong path (including a non-integer dtype, a wrong number of
+    Returns a [`PathCheck`][rompicapo.paths.PathCheck]; a wrong path (including a non-integer dtype,
+    a wrong number of
     dimensions or an empty array) is a ``PathCheck(False, reason)``, never an exception. The
     reason names the first problem: a wrong length first, then a wrong start cell, then, in step
     order, an index outside the board, a step that is not a move, or a repeated cell (at the
     same step, in that order).
 
-    Raises :class:`InputError` for a bad board size, start cell, move set or chunk, and
-    :class:`~rompicapo.common.InsufficientMemoryError` when the seen-array would not fit.
+    Raises [`InputError`][rompicapo.common.InputError] for a bad board size, start cell, move set or
+    chunk, and
+    [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the seen-array would
+    not fit.
     """
     rows, cols = _board_size(rows, cols)
     move_set = read_moves(moves)
@@ -231,10 +237,12 @@ def verify_path_file(
     start: int | tuple[int, int] | None = None,
     closed: bool = False,
 ) -> PathCheck:
-    """:func:`verify_path` on a ``.npy`` file, memory-mapped read-only (never loaded whole), or
+    """[`verify_path()`][rompicapo.paths.verify_path] on a ``.npy`` file, memory-mapped read-only
+    (never loaded whole), or
     on a ``.txt`` numbered grid (one line per row, the step of each cell, 1 = the start).
 
-    Raises :class:`InputError` ("FILE is not a path: ...") when the file is missing or is not a
+    Raises [`InputError`][rompicapo.common.InputError] ("FILE is not a path: ...") when the file is
+    missing or is not a
     1-D integer ``.npy`` array (or a grid of integers); a readable array that is a wrong path
     gives ``PathCheck(False, reason)``.
     """
@@ -272,10 +280,12 @@ def _read_grid(filename: str | os.PathLike[str]) -> np.ndarray:
 
 def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
     """The verifier's own reading of a ``.npy`` file holding a 1-D integer array,
-    memory-mapped read-only when possible (:func:`rompicapo.paths.load_path` reads every
+    memory-mapped read-only when possible
+    ([`rompicapo.paths.load_path()`][rompicapo.paths.load_path] reads every
     path format).
 
-    Raises :class:`InputError` with one line, ``"FILE is not a path: ..."``, for a missing file,
+    Raises [`InputError`][rompicapo.common.InputError] with one line, ``"FILE is not a path: ..."``,
+    for a missing file,
     a directory, a file that is not ``.npy`` (text, pickle, ``.npz``, truncated), or an array
     that is not a 1-D integer array.
     """
@@ -564,11 +574,13 @@ def recount_paths(
     """The number of paths through every cell of the board from ``start`` (closed tours only
     with ``closed``), by a plain depth-first search with no pruning: code that shares nothing
     with the counting kernel, slow on purpose, for boards of at most
-    :data:`RECOUNT_MAX_CELLS` cells.
+    `RECOUNT_MAX_CELLS` cells.
 
+    ```pycon
     >>> recount_paths(4, 5, "caselle", (0, 0))   # as rompicapo count 4x5 --start 0,0
     6
-    """
+
+    ```"""
     rows, cols = _board_size(rows, cols)
     if rows * cols > RECOUNT_MAX_CELLS:
         raise InputError(

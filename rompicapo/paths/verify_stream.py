@@ -1,7 +1,7 @@
 """The streaming verifier of ``.rpath`` files: a path of 10^10 cells checked in bounded memory.
 
 The file's moves are read chunk by chunk (by this module's own reader of the format described in
-:mod:`rompicapo.paths.rpath`, not the writer's code) and the path is valid
+`rompicapo.paths.rpath`, not the writer's code) and the path is valid
 when every chunk's checksum matches, every byte names a move, every cell lies on the board and
 no cell is reached twice (with R*C cells in all, that means every cell once); a closed tour's
 last cell must also be one move from its first. Two passes:
@@ -19,9 +19,9 @@ file reads and zlib release the GIL) or on a Dask cluster (``scheduler``); the w
 file by name, so they must see it.
 
 Nothing here comes from the path makers or their codec: the header and the chunks are read
-by :func:`read_stream_header` and :func:`read_stream_chunk` below (3-bit moves unpacked by this
+by `read_stream_header()` and `read_stream_chunk()` below (3-bit moves unpacked by this
 module's own kernel), the move sets by the verifier's own parser
-(:func:`rompicapo.paths.verify.read_moves`).
+(`rompicapo.paths.verify.read_moves()`).
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ class StreamHeader:
 
 
 def read_stream_header(filename: str | os.PathLike[str]) -> StreamHeader:
-    """Read and check the header of an ``.rpath`` file; :class:`InputError` when the file is
+    """Read and check the header of an ``.rpath`` file; [`InputError`][rompicapo.common.InputError]
+    when the file is
     not one (no magic, another version, damaged JSON, inconsistent fields, a wrong length)."""
     name = os.fspath(filename)
     try:
@@ -161,7 +162,8 @@ def _header_fields(head: dict, data_offset: int) -> StreamHeader | None:
 
 def read_stream_chunk(f, header: StreamHeader, i: int, buf: np.ndarray | None = None):
     """Chunk ``i``'s move bytes (a view of ``buf`` when given), its CRC-32 checked;
-    :class:`InputError` naming the chunk and its moves when it does not match."""
+    [`InputError`][rompicapo.common.InputError] naming the chunk and its moves when it does not
+    match."""
     lo, hi = header.chunk_range(i)
     n = hi - lo
     if buf is None or len(buf) < n:
@@ -287,7 +289,7 @@ def verify_rpath(
     ``moves``, or of the file's move list without it) from its first. Raises InputError when
     the file is not an ``.rpath`` file at all; every problem of the path itself (a damaged
     chunk included) is a failed check. A valid check's ``stats["end"]`` is the last cell.
-    ``progress``: a callable receiving :class:`~rompicapo.common.ProgressEvent` (chunks
+    ``progress``: a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] (chunks
     processed, two passes: ``total`` is twice the chunks). The earlier ``on_progress(done,
     total)`` still works and warns (DeprecationWarning).
 

@@ -16,11 +16,13 @@ a cell x, go round the tour and come back from x's neighbour on the tour (a deto
 may end by going round a tour. That search has 25..100 nodes; windows and seeds are tried in a
 fixed order, so the path depends on nothing but the board, the start and the leaper.
 
+```pycon
 >>> from rompicapo.paths.verify import verify_path
 >>> path = window_path(5, 39, (1, 1), "knight")
 >>> bool(verify_path(path, 5, 39, "knight", start=(1, 1)))
 True
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -195,7 +197,7 @@ def window_path(
 ) -> np.ndarray | None:
     """An open path through every cell of ``rows x cols`` from ``start`` (flat cells
     ``r * cols + c``, int64), or None when no window's search finds one within its node
-    budget (no proof either way). For boards with a side of at most :data:`WINDOW_SIDE`;
+    budget (no proof either way). For boards with a side of at most `WINDOW_SIDE`;
     deterministic (no seed: windows and search seeds are tried in a fixed order). ``info``,
     when given, receives ``window`` (the columns ``(a, b)`` of the window along the long
     side), ``windows`` (how many were searched) and ``stopped`` ("time" when ``time_limit``
@@ -250,7 +252,7 @@ def _window_path(rows, cols, start, moves, node_limit, seeds, info, deadline: De
 
 
 def _window_applies(request: Request) -> bool:
-    """Open knight paths on a narrow board: :func:`window_path` first (the walk misses paths
+    """Open knight paths on a narrow board: `window_path()` first (the walk misses paths
     from starts in the middle of 5 x n: it must cover one end and come back). Only the knight:
     Schwenk's theorem says at once which sides have the closed tours the window joins; for
     another leaper each side would be a search that may fail slowly."""

@@ -4,7 +4,7 @@ An ASGI app (Starlette on uvicorn). The pages are plain HTML, CSS and JavaScript
 ``static/``, served by the package: no build step, nothing fetched from the internet. Each
 family has one module here (``paths.py``, ``cover.py``, ``games.py``, ``edges.py``) that
 exports ``ROUTES``, a list of Starlette routes under ``/api/<family>/``; long runs go through
-:mod:`rompicapo.web.jobs` and stream :class:`~rompicapo.common.ProgressEvent` objects to the
+`rompicapo.web.jobs` and stream [`ProgressEvent`][rompicapo.common.ProgressEvent] objects to the
 page as server-sent events. Nothing here imports a kernel: only the families' public names.
 """
 

@@ -1,16 +1,17 @@
 """The playground's ASGI app: pages, the families' routes, jobs, and error handling.
 
 Every error a request can cause is an HTTP status with ``{"error": "one line"}``: the user's
-mistake (:class:`~rompicapo.common.InputError`) 400; a request from elsewhere or another
-page's job 403 (:mod:`rompicapo.web.guard`); no such job or route 404; a busy playground 409
+mistake ([`InputError`][rompicapo.common.InputError]) 400; a request from elsewhere or another
+page's job 403 (`rompicapo.web.guard`); no such job or route 404; a busy playground 409
 (this page runs a job) or 429 (the playground is full); a body too large 413, of the wrong
-type 415; an answer that cannot be checked (:class:`~rompicapo.common.NotVerifiable`) 422; a
-failure of rompicapo itself (:class:`~rompicapo.common.InternalError`, or anything
+type 415; an answer that cannot be checked ([`NotVerifiable`][rompicapo.common.NotVerifiable]) 422;
+a
+failure of rompicapo itself ([`InternalError`][rompicapo.common.InternalError], or anything
 unexpected) 500 with "please report it", its traceback in the server's log only. The server
 keeps serving after any of them.
 
 The pages are the HTML files of ``static/`` with the server's CSRF secret and a new owner
-token written into their ``<head>`` each time one is sent (:mod:`rompicapo.web.guard`).
+token written into their ``<head>`` each time one is sent (`rompicapo.web.guard`).
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def create_app(
     """The playground app for a server listening on ``host:port`` (the addresses its pages may
     come from). ``jobs``: the most jobs running at once, one worker process each (default:
     all cores); ``warm_up``: compile the kernels in the workers as the server starts;
-    ``hunt_db``: a hunt file the edges page follows (read-only; see :func:`check_hunt_db`)."""
+    ``hunt_db``: a hunt file the edges page follows (read-only; see `check_hunt_db()`)."""
     manager = JobManager(default_jobs() if jobs is None else jobs)
     tokens = Tokens()
 

@@ -3,20 +3,22 @@
 The positions of the first moves are the hardest for the solver (the empty board takes it
 about 600 M nodes, a minute of CPU), so the page could not say anything about them within a
 move's time. This book holds the outcome (+1 the player to move wins, 0 draw, -1 loses) of
-every position of at most :data:`BOOK_STONES` stones, mirror images shared: those of exactly
-:data:`BOOK_STONES` solved once by :class:`~rompicapo.games.connect4.Connect4Solver`'s weak
+every position of at most `BOOK_STONES` stones, mirror images shared: those of exactly
+`BOOK_STONES` solved once by [`Connect4Solver`][rompicapo.games.Connect4Solver]'s weak
 search (the public API), the shallower ones derived from them, written to
-``data/connect4-book.json`` by :func:`build_book` (``python -m rompicapo.web.c4_book``).
+``data/connect4-book.json`` by `build_book()` (``python -m rompicapo.web.c4_book``).
 
 A position is keyed by its board, not by its move order: the columns bottom to top, ``1`` the
 first player's stone and ``2`` the second's, ``/`` between columns, and the smaller of the
 board and its mirror image (a mirrored position has the same value).
 
+```pycon
 >>> board_key("4")
 '///1///'
 >>> board_key("43") == board_key("45"), board_key("1") == board_key("7")
 (True, True)
-"""
+
+```"""
 
 from __future__ import annotations
 
@@ -110,7 +112,7 @@ def derive(book: dict[str, int], moves: str) -> int | None:
 def build_book(max_stones: int = BOOK_STONES, out: Path = BOOK, table_log2: int = 24) -> dict:
     """Solve (weak) every position of exactly ``max_stones`` stones not yet in ``out``,
     writing the book after each one (a stopped build resumes), then derive the shallower
-    positions from them by :func:`derive` (the empty board included). The book's test
+    positions from them by `derive()` (the empty board included). The book's test
     checks the derivation and the empty board's value: a first-player win (Allis 1988)."""
     from rompicapo.games.connect4 import Connect4Solver
 

@@ -6,7 +6,7 @@ job with live progress.
 Every puzzle comes in as text and is read by the family's text parsers (``Sudoku.parse``,
 ``parse_pieces``, ``parse_region``, ``parse_dlx``): no value a client sends is ever taken as a
 file name. Sizes and times are capped here (see the constants). Every search runs in the job
-manager's workers (:mod:`rompicapo.web.jobs`): solving, rating, hints, queens and one packing
+manager's workers (`rompicapo.web.jobs`): solving, rating, hints, queens and one packing
 in the quick lane; generating, counting packings and ``.dlx`` runs in a job worker.
 """
 

@@ -7,7 +7,7 @@ Pieces and boards come in as the files' text (a page reads the file the user pic
 read by the family's text parsers (``parse_pieces``, ``parse_board``, ``board_from_url``):
 no value a client sends is ever opened as a path. A study file (SQLite) is uploaded raw and
 written to a temporary folder this server creates, then removed. Every search runs in the job
-manager's workers (:mod:`rompicapo.web.jobs`): the viewer's board in the quick lane, solving,
+manager's workers (`rompicapo.web.jobs`): the viewer's board in the quick lane, solving,
 polishing and study reports in a job worker.
 """
 
@@ -224,7 +224,7 @@ def improve_job(progress: Any, pieces: str, board_text: str, seconds: float, see
 
 
 async def solve_route(request: Request) -> JSONResponse:
-    """A job: Blackwood's search for ``time_limit`` seconds (see :func:`solve_job`)."""
+    """A job: Blackwood's search for ``time_limit`` seconds (see `solve_job()`)."""
     body = known(await json_body(request), "pieces", "clues", "time_limit", "seed")
     pieces, _ = _texts(body)
     seconds = _seconds(body, 10.0)
@@ -236,7 +236,7 @@ async def solve_route(request: Request) -> JSONResponse:
 
 
 async def improve_route(request: Request) -> JSONResponse:
-    """A job: the improver on the board given (see :func:`improve_job`)."""
+    """A job: the improver on the board given (see `improve_job()`)."""
     body = known(await json_body(request), "pieces", "board", "time_limit", "seed")
     pieces, board = _texts(body)
     seconds = _seconds(body, 10.0)
@@ -279,7 +279,7 @@ def study(data: bytes) -> dict[str, Any]:
 
 
 async def study_route(request: Request) -> JSONResponse:
-    """A study file (SQLite, uploaded raw): its report (see :func:`study`)."""
+    """A study file (SQLite, uploaded raw): its report (see `study()`)."""
     data = await read_body(request, STUDY_MAX_BYTES, "the upload")
     if not data.startswith(b"SQLite format 3\x00"):
         raise InputError("a study file is an SQLite database (rompicapo edges study)")
@@ -307,7 +307,7 @@ def hunt_view(path: str | None) -> dict[str, Any]:
 
 
 async def hunt_route(request: Request) -> JSONResponse:
-    """The hunt panel (GET, read-only): see :func:`hunt_view`. The file is the one given at
+    """The hunt panel (GET, read-only): see `hunt_view()`. The file is the one given at
     start-up; a request names no path."""
     from starlette.concurrency import run_in_threadpool
 

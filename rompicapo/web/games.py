@@ -1,19 +1,19 @@
 """The games page's routes (/api/games/...): Connect Four against the solver, tic-tac-toe's
 search statistics and alpha-beta tree, Nim with Bouton's advice.
 
-Every search runs in the job manager's workers (:mod:`rompicapo.web.jobs`): the analysis of a
+Every search runs in the job manager's workers (`rompicapo.web.jobs`): the analysis of a
 Connect Four position, the computer's move and tic-tac-toe's searches in the quick lane, "who
 wins from here" as a job. A worker keeps its solver (and the cache below) between requests.
 
 A Connect Four position early in the game takes the solver a minute, so a move's analysis
 works under a time cap, each column in this order of cost until it is settled:
 
-1. the opening book (:mod:`rompicapo.web.c4_book`): the outcome of every position of the first
+1. the opening book (`rompicapo.web.c4_book`): the outcome of every position of the first
    moves, solved once ahead;
 2. the solver with a node budget that grows while time remains, first for the outcome
    (win/draw/loss, the cheaper weak search), then for the exact score; results are cached per
    child position;
-3. a shallow search of the next plies (:func:`quick_bound`), which proves a bound: nobody can
+3. a shallow search of the next plies (`quick_bound()`), which proves a bound: nobody can
    force four before a certain stone, so the score lies within +/- that.
 
 Nothing is guessed: a column says its exact score, its outcome, or the bound it has. The
@@ -152,7 +152,7 @@ def quick_bound(moves: str, col: int, deadline: float) -> tuple[str, int]:
     """What a shallow search proves about playing ``col`` after ``moves``, from the mover's
     point of view: ``("sign", +1 or -1)`` when a side forces four within the plies searched,
     else ``("bound", b)``: neither side can, so the winning stone, if any, comes later and
-    the score lies within ``[-b, b]``. Deepens to :data:`BOUND_MAX_PLIES` plies while
+    the score lies within ``[-b, b]``. Deepens to `BOUND_MAX_PLIES` plies while
     ``deadline`` (a ``time.perf_counter()`` value) allows."""
     from rompicapo.games.connect4 import CELLS, parse_position
 
@@ -223,7 +223,8 @@ def connect4_columns(
     goes to it, the rest to exact scores; a shallow search bounds what remains.
     ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
     stop within 2 s): a column that fails a try of that length is not tried again in that phase.
-    ``progress`` receives a :class:`ProgressEvent` after every try (and may raise
+    ``progress`` receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] after every try (and
+    may raise
     StopRequested)."""
     from rompicapo.games.connect4 import parse_position
 
@@ -415,7 +416,7 @@ def computer_move(moves: str, time_cap: float) -> dict[str, Any]:
 
 def who_wins(progress: Any, moves: str, seconds: float) -> dict[str, Any]:
     """The "who wins from here" job: every column with budgets up to
-    :data:`C4_JOB_MAX_BUDGET` for ``seconds``, with its own solver and table."""
+    `C4_JOB_MAX_BUDGET` for ``seconds``, with its own solver and table."""
     from rompicapo.games.connect4 import Connect4Solver
 
     columns = connect4_columns(
@@ -522,7 +523,7 @@ TTT_SECONDS = 10.0
 
 
 def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
-    """The alpha-beta tree after ``cells``; with more than :data:`TREE_MAX_NODES` nodes, no
+    """The alpha-beta tree after ``cells``; with more than `TREE_MAX_NODES` nodes, no
     tree (``"tree": None``) and a ``"note"`` that says why."""
     from rompicapo.games import TicTacToe
     from rompicapo.games.search import static_order

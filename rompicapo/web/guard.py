@@ -2,7 +2,7 @@
 
 A web page the person visits elsewhere can send requests to ``http://127.0.0.1:8765`` (a
 ``no-cors`` POST needs no preflight), and a name that resolves to 127.0.0.1 (DNS rebinding)
-can even read the answers. So every request passes :class:`Guard` first:
+can even read the answers. So every request passes `Guard` first:
 
 - its ``Host`` must be one the server listens as: ``127.0.0.1:PORT``, ``localhost:PORT``,
   ``[::1]:PORT`` or the ``--host`` given (for ``0.0.0.0`` / ``::``, this machine's names and

@@ -1,27 +1,29 @@
 """The one job manager: every search of the playground runs in a worker process, never in the
 server's event loop.
 
-Two lanes of workers (:mod:`rompicapo.web.worker`), each a process started with ``spawn``:
+Two lanes of workers (`rompicapo.web.worker`), each a process started with ``spawn``:
 
 - ``"jobs"``: ``--jobs`` processes for the long runs. A *job* (a live solve, a count) is
-  started by a page, streams its :class:`~rompicapo.common.ProgressEvent` objects back to the
+  started by a page, streams its [`ProgressEvent`][rompicapo.common.ProgressEvent] objects back to
+  the
   server, and is read, followed or stopped by its owner only; a *heavy call* (generating a
   Sudoku, a greedy board, a study report) is awaited by the request that made it. Both take a
   slot: at most one per page (409) and ``--jobs`` in all (429).
 - ``"quick"``: one process for the answers a page waits for (a Connect Four move, a Sudoku,
   a tic-tac-toe tree), each under a time cap of a few seconds, queued in order: at most
-  :data:`QUICK_PER_OWNER` waiting per page and :data:`QUICK_QUEUE` in all (429).
+  `QUICK_PER_OWNER` waiting per page and `QUICK_QUEUE` in all (429).
 
 The server keeps the state: a job's latest event, its result or its one-line error. Stop sets
 the worker's stop flag, and the run's next progress report raises
-:class:`~rompicapo.common.StopRequested` in the worker (the family keeps its best result, as on
-Ctrl-C). A worker that does not stop within :data:`STOP_GRACE` seconds, that overruns its
-task's time limit by :data:`KILL_GRACE`, or that dies, is ended and started again; its task
-is reported stopped or failed, never left running. :meth:`JobManager.close` (the server
+[`StopRequested`][rompicapo.common.StopRequested] in the worker (the family keeps its best result,
+as on
+Ctrl-C). A worker that does not stop within `STOP_GRACE` seconds, that overruns its
+task's time limit by `KILL_GRACE`, or that dies, is ended and started again; its task
+is reported stopped or failed, never left running. `JobManager.close()` (the server
 stopping: Ctrl-C, SIGTERM) ends every worker; a worker whose server is killed ends itself.
 
 Job ids are 128 random bits (``secrets.token_urlsafe(16)``); owners are the server-issued
-page tokens of :mod:`rompicapo.web.guard`.
+page tokens of `rompicapo.web.guard`.
 """
 
 from __future__ import annotations
@@ -341,7 +343,7 @@ class JobManager:
         self, lane: str, owner: str, function: Callable[..., Any], *args: Any,
         time_limit: float = 10.0, family: str | None = None,
     ) -> Any:  # fmt: skip
-        """``function(*args)`` in a worker of ``lane``; its result, or :class:`Failed`.
+        """``function(*args)`` in a worker of ``lane``; its result, or `Failed`.
         ``family``: the solver it needs (it waits for that solver's warm-up, if running)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
@@ -379,7 +381,7 @@ class JobManager:
     ) -> None:  # fmt: skip
         """Run ``function(family)`` in the warm-up worker (a process of its own, ended when
         every warm-up is done, so that no page waits behind a compilation of another solver),
-        and keep its state for :meth:`compiling`. Then, with ``reload_lane``, run it again in
+        and keep its state for `compiling()`. Then, with ``reload_lane``, run it again in
         that lane's workers, after the pages' requests: there it only loads the kernels from
         numba's cache."""
         with self._lock:

@@ -1,7 +1,7 @@
 """Reading request parameters: every value checked, every mistake a 400 with one line.
 
-Handlers read their JSON body with :func:`json_body` and take each field with :func:`field`,
-which checks its type and range and raises :class:`~rompicapo.common.InputError` (turned into
+Handlers read their JSON body with `json_body()` and take each field with `field()`,
+which checks its type and range and raises [`InputError`][rompicapo.common.InputError] (turned into
 HTTP 400 by the app) naming the field. The families' own checks run after these, so a request
 is validated by the same code as a Python call or a command line.
 """
@@ -127,7 +127,8 @@ MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 
 async def upload_text(request: Request, *, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     """The request body as an uploaded text file (sent raw, not multipart): checked for size,
-    NUL bytes and UTF-8 by :func:`rompicapo.common.decode_text`. The file name a page may send
+    NUL bytes and UTF-8 by [`rompicapo.common.decode_text()`][rompicapo.common.decode_text]. The
+    file name a page may send
     is never used as a path on the server."""
     from rompicapo.common import decode_text
 

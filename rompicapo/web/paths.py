@@ -1,11 +1,12 @@
 """The paths page's routes (/api/paths/...): the paper game, maps of boards of any size, counts.
 
-- ``prefix``: the paper game's hint and "still possible?" (:func:`rompicapo.paths.prefix.
-  complete_prefix`, time-limited, in the quick lane);
+- ``prefix``: the paper game's hint and "still possible?" (`rompicapo.paths.prefix.
+  complete_prefix()`, time-limited, in the quick lane);
 - ``board``: a board from a start, as the page will read it. Where the block construction
-  applies (:func:`rompicapo.paths.steps_of`: from (0, 0) on boards with both sides >= 5,
+  applies ([`rompicapo.paths.steps_of()`][rompicapo.paths.steps_of]: from (0, 0) on boards with both
+  sides >= 5,
   from other starts on the boards its block cycle covers) any cell's step is O(1), so a
-  10^6 x 10^6 map is drawn tile by tile; other boards (up to :data:`GREEDY_MAX_CELLS` cells)
+  10^6 x 10^6 map is drawn tile by tile; other boards (up to `GREEDY_MAX_CELLS` cells)
   get the greedy constructor's path, built once by a job worker and kept for the few boards
   last asked. The answer carries a *board handle* that the other routes take;
 - ``tile`` (GET), ``cell``, ``step``, ``window``: read a board shown before, by its handle.
@@ -73,7 +74,8 @@ BACKGROUND = np.array([238, 240, 244], np.uint8)
 class Board:
     """A board's path from a start, read by random access: ``steps(rr, cc)`` (arrays of one
     shape) and ``cell(step)``. ``grid`` is the greedy path's numbered grid, or None where
-    the block construction answers (:func:`rompicapo.paths.steps_of` / ``cells_at``)."""
+    the block construction answers ([`rompicapo.paths.steps_of()`][rompicapo.paths.steps_of] /
+    ``cells_at``)."""
 
     def __init__(self, rows: int, cols: int, start: tuple[int, int], method: str,
                  grid: np.ndarray | None = None) -> None:  # fmt: skip

@@ -1,4 +1,4 @@
-"""How a route hands its work to the job manager (:mod:`rompicapo.web.jobs`): a quick answer,
+"""How a route hands its work to the job manager (`rompicapo.web.jobs`): a quick answer,
 a heavy call, or a job, always as the page that sent the request (its owner token)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _jobs(request: Request) -> JobManager:
 async def quick(request: Request, function: Callable[..., Any], *args: Any,
                 time_limit: float, family: str | None = None) -> Any:  # fmt: skip
     """``function(*args)`` in the quick lane: an answer the page waits for (a few seconds).
-    ``family``: the solver it needs (see :mod:`rompicapo.web.warmup`)."""
+    ``family``: the solver it needs (see `rompicapo.web.warmup`)."""
     return await _jobs(request).call(
         "quick", owner_of(request), function, *args, time_limit=time_limit, family=family
     )

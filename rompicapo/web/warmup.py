@@ -3,17 +3,17 @@
 numba compiles a kernel on its first call, or loads it from its cache (``NUMBA_CACHE_DIR``,
 else ``__pycache__``, or the kernels shipped compiled with the wheel) when an earlier run
 compiled it. On a cold cache without shipped kernels the first Sudoku took 17 s and the first
-Connect Four answer about 40 s on a loaded 2-core machine. So :func:`start_warm_up` hands
-:func:`warm_up` to a warm-up worker of its own as soon as the server starts
-(:meth:`rompicapo.web.jobs.JobManager.warm_up`): it compiles what the pages ask first (Sudoku,
+Connect Four answer about 40 s on a loaded 2-core machine. So `start_warm_up()` hands
+`warm_up()` to a warm-up worker of its own as soon as the server starts
+(`rompicapo.web.jobs.JobManager.warm_up()`): it compiles what the pages ask first (Sudoku,
 Connect Four, N queens and the exact-cover engine, the path map), then the Eternity II search,
 and ends; the quick lane's worker then loads each from the cache, after any request waiting.
 No request waits behind the compilation of another solver; one that needs a solver not
 compiled yet compiles it itself, and its page says "compiling the solver (once, about N s)"
 from ``/api/health``.
 
-What each solver's warm-up runs is :mod:`rompicapo.warmup`'s task of the same kernels (the one
-list that ``rompicapo warm-up`` compiles too): :data:`TASKS` names it.
+What each solver's warm-up runs is `rompicapo.warmup`'s task of the same kernels (the one
+list that ``rompicapo warm-up`` compiles too): `TASKS` names it.
 """
 
 from __future__ import annotations
@@ -46,13 +46,13 @@ PLAN = (("quick", "sudoku"), ("quick", "connect4"), ("quick", "queens"), ("quick
 
 def warm_up(family: str) -> float:
     """Compile (or load from numba's cache) the kernels the playground uses for ``family``
-    (one of :data:`TASKS`) in this process; the seconds it took."""
+    (one of `TASKS`) in this process; the seconds it took."""
     if family not in TASKS:
         raise ValueError(f"no warm-up for {family!r}")
     return run_task(TASKS[family])
 
 
 def start_warm_up(manager: Any) -> None:
-    """Queue every :func:`warm_up` of :data:`PLAN` in the manager's warm-up worker."""
+    """Queue every `warm_up()` of `PLAN` in the manager's warm-up worker."""
     for lane, family in PLAN:
         manager.warm_up(family, warm_up, ESTIMATES[family], reload_lane=lane)

@@ -1,4 +1,4 @@
-"""The worker processes' side of the job manager (:mod:`rompicapo.web.jobs`).
+"""The worker processes' side of the job manager (`rompicapo.web.jobs`).
 
 A worker is a process started with ``spawn`` that waits on its pipe for a task
 ``(task_id, function, args, streamed)``, runs it and sends back one of::
@@ -9,7 +9,8 @@ A worker is a process started with ``spawn`` that waits on its pipe for a task
     ("error", task_id, (status, line))  # 400/422/500 and a one-line message
 
 A streamed task's function is called as ``function(progress, *args)``; ``progress`` takes a
-:class:`~rompicapo.common.ProgressEvent` and raises :class:`~rompicapo.common.StopRequested`
+[`ProgressEvent`][rompicapo.common.ProgressEvent] and raises
+[`StopRequested`][rompicapo.common.StopRequested]
 once the server has set the worker's stop flag (Stop, a closed page), which every family
 treats as Ctrl-C: the run stops and returns its best result so far. Any other task is called
 as ``function(*args)``.
