@@ -128,6 +128,11 @@ def _refuse(path: Path, why: str) -> HuntDbError:
 
 
 def _connect(p: Path, readonly: bool) -> sqlite3.Connection:
+    # A read-only connection cannot fold the write-ahead log back into the file when it closes,
+    # so it would leave FILE-wal and FILE-shm behind: where the file may be written, a reader
+    # opens it as any connection does (and only reads).
+    if readonly and os.access(p, os.W_OK) and os.access(p.parent, os.W_OK):
+        readonly = False
     try:
         if readonly:
             return sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=5)

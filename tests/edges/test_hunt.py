@@ -223,6 +223,8 @@ def test_report_draws_and_counts_contributions(tmp_path: Path) -> None:
     }
     assert main(["edges", "hunt-report", str(db), "--svg", str(tmp_path / "f.svg")]) == 0
     assert (tmp_path / "f.svg").exists()
+    # reading the file leaves no write-ahead log or shared-memory file beside it
+    assert sorted(p.name for p in tmp_path.glob("h.sqlite*")) == ["h.sqlite"]
 
 
 @pytest.mark.parametrize("kind", ["text", "directory", "pieces", "other_puzzle", "suffix"])
