@@ -20,6 +20,10 @@ seed 0, 10 minutes each; the rows in benchmarks/results/edges_hunt.json):
 | restarts only (--no-improve) | 461 | 461 | 461 | 461 | 46 tasks, 3 new bests, +7 |
 | improver only (--no-restarts) | 412 | 414 | 415 | 421 | 48 tasks, 10 new bests, +15 |
 
+The portfolio's file resumed for 30 more minutes (``rompicapo edges hunt eternity2 --db ...
+--time 1800 --seed 1 --jobs 2``, load 5-10): 465 at 12.6 min of hunt time, still 465 at 40
+min (restarts: 95 tasks, 2 new bests, +1; improver: 93 tasks, 4 new bests, +5).
+
 The improver alone starts from an empty board (its holes filled by its own completion), far
 below what a Blackwood restart gives in seconds; the improver's worth is on the restarts'
 boards: +3 joints over the restarts alone in the same ten minutes. One seed on a loaded

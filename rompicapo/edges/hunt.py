@@ -89,6 +89,9 @@ OVERRUN_SECONDS = 0.5
 # Seconds the tasks running when the hunt stops get to return their boards (a search or an
 # improver ends within a fraction of a second of its Ctrl-C).
 DRAIN_SECONDS = 3.0
+# Seconds before the time limit at which the tasks end (at most a fifth of the limit): the
+# hunt drains and records within them.
+FINISH_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -506,11 +509,14 @@ def _drive(h: _Hunt, workers, deadline: float | None) -> str | None:
     return None
 
 
-def _drain(h: _Hunt, workers) -> None:
+def _drain(h: _Hunt, workers, deadline: float | None) -> None:
     """The hunt is ending: the tasks still running are asked to stop and return their
-    boards, which are recorded if they come within `DRAIN_SECONDS`."""
+    boards, which are recorded if they come within `DRAIN_SECONDS` (and before the
+    time limit)."""
     workers.interrupt()
     end = time.monotonic() + DRAIN_SECONDS
+    if deadline is not None:
+        end = min(end, deadline - 0.2)
     while h.pending and (left := end - time.monotonic()) > 0:
         for fut in workers.wait(h.pending, min(left, POLL_SECONDS)):
             spec = h.pending.pop(fut)
@@ -561,6 +567,9 @@ def hunt(
     db_path = db_.check_hunt_path(db)
     n, note = (1, None) if scheduler is not None else resolve_jobs(jobs)
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    # the tasks end FINISH_SECONDS before the limit: what is still running is drained and the
+    # run recorded within them, before the CLI's watchdog stops the command
+    work_end = None if deadline is None else deadline - min(FINISH_SECONDS, 0.2 * time_limit)
     client = None
     if isinstance(scheduler, str):  # reached (or refused) before the file is made
         scheduler = client = connect_scheduler(scheduler)
@@ -580,17 +589,25 @@ def hunt(
         stopped: str | None = None
         try:
             h.resume()
-            stopped = None if h.solved else _drive(h, workers, deadline)
+            stopped = None if h.solved else _drive(h, workers, work_end)
         except KeyboardInterrupt:
             stopped = stop_reason() or "SIGINT"
-        try:
-            if h.pending:
-                _drain(h, workers)
-        except KeyboardInterrupt:  # a second stop: what was recorded is kept
-            pass
-        finally:
+        except BaseException:
             workers.close()
-        return _finish(h, workers, stopped, note, seed)
+            raise
+        result = None
+        try:
+            with holding_stops():  # a stop now (the watchdog, say) waits for the result
+                try:
+                    if h.pending:
+                        _drain(h, workers, deadline)
+                finally:
+                    workers.close()
+                result = _finish(h, workers, stopped, note, seed)
+        except KeyboardInterrupt:
+            if result is None:
+                raise
+        return result
 
 
 def _finish(h: _Hunt, workers, stopped: str | None, note: str | None, seed: int) -> HuntResult:
