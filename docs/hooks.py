@@ -73,7 +73,7 @@ def _table(name: str, columns: list[str] | None = None) -> str:
     lines = ["| " + " | ".join(keys) + " |", "|" + " --- |" * len(keys)]
     for row in rows:
         lines.append("| " + " | ".join(_cell(row.get(k)) for k in keys) + " |")
-    return "\n".join(lines) + "\n\n" + _provenance(name, rows, keys[0])
+    return "\n".join(lines) + "\n\n" + _run_provenance(name, rows, keys[0])
 
 
 def _provenance(name: str, rows: list[dict], label: str) -> str:
@@ -92,6 +92,8 @@ def _provenance(name: str, rows: list[dict], label: str) -> str:
 
 
 def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
     if isinstance(value, int):
@@ -157,17 +159,26 @@ def _by_end_row(relative: str, r: int, c: int) -> str:
     return "\n".join([*_grid(grid), "", note])
 
 
-def _run_provenance(name: str, rows: list[dict]) -> str:
-    """One line for rows measured one after the other in one run: the first and last
-    date, the commit, the CPU and the range of the 1-minute load average."""
-    if len({(r["commit"], r["cpu"]) for r in rows}) > 1:
-        return _provenance(name, rows, "board")
-    loads = [float(str(r["load"]).split()[0]) for r in rows]
-    dates = sorted({rows[0]["date"], rows[-1]["date"]})
+def _first_load(row: dict) -> float | None:
+    try:
+        return float(str(row.get("load", row.get("load_start"))).split()[0])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _run_provenance(name: str, rows: list[dict], label: str) -> str:
+    """Rows of one commit on one CPU (one run, or runs of one commit) in one line: the first
+    and last date and the range of the 1-minute load average; otherwise row by row."""
+    loads = [_first_load(r) for r in rows]
+    if len(rows) < 2 or None in loads or len({(r.get("commit"), r.get("cpu")) for r in rows}) > 1:
+        return _provenance(name, rows, label)
+    dates = sorted({str(r.get("date")) for r in rows})
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    low, high = f"{min(loads):.1f}", f"{max(loads):.1f}"
+    load = low if low == high else f"{low}-{high}"
     return (
-        f"*Measured {' to '.join(dates)}, commit {rows[0]['commit']}, {rows[0]['cpu']}, "
-        f"1-minute load {min(loads):.1f}-{max(loads):.1f}. Source: "
-        f"`benchmarks/results/{name}.json`.*"
+        f"*Measured {when}, commit {rows[0].get('commit')}, {rows[0].get('cpu')}, 1-minute "
+        f"load {load}. Source: `benchmarks/results/{name}.json`.*"
     )
 
 
@@ -189,7 +200,7 @@ def _small_boards(name: str, relative: str) -> str:
     return (
         "\n".join(lines)
         + "\n\n"
-        + _run_provenance(name, rows)
+        + _run_provenance(name, rows, "board")
         + f"\n*{big['rows']}x{big['cols']}: {_recorded(relative)} and {_recorded(closed_file)}.*"
     )
 
