@@ -18,6 +18,7 @@ import numpy as np
 
 from sitegen import svg
 
+BACKGROUND = '<rect width="100%" height="100%" fill="white"/>'
 ADD, REMOVE, END, FREE, TURNED = "#2a9d3a", "#d62728", "#f4c20d", "#9ecae1", "#fde2d2"
 
 
@@ -150,7 +151,7 @@ def rotation_svg(ex: dict, cell: int = 46) -> str:
          {ex["added"]: (ADD, ""), ex["removed"]: (REMOVE, dashed)}, {**moved, **free}),
         (ex["done"], "the walk goes on: done", {}, free),
     ]  # fmt: skip
-    body = []
+    body = [BACKGROUND]  # readable in the site's dark scheme too
     for k, (path, title, marks, tint) in enumerate(boards):
         body += _board(ex, path, k * (width + gap), title, marks, tint, cell)
     total = 3 * width + 2 * gap
@@ -308,8 +309,9 @@ def links_svg(ex: dict) -> str:
     height = 56 + (n_rows + 1) * 44
     covered = ex["covered"]
     body = [
+        BACKGROUND,
         '<defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" '
-        'markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>'
+        'markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#555"/></marker></defs>',
     ]
     body += _links_panel(ex["before"], 0, "as laid out", None)
     body += _links_panel(ex["after"], width + 40, f"after cover({ITEMS[covered - 1]})", covered)
