@@ -9,6 +9,8 @@ partial board (``search``); ``completed`` adds the leftover pieces greedily in t
 
     .venv/bin/python benchmarks/edges_scores.py                    # 5 x 60 s + 2 x 120 s
     .venv/bin/python benchmarks/edges_scores.py --seconds 20 --seeds 3 --clue-seconds 30
+    .venv/bin/python benchmarks/edges_scores.py --only centre \
+        --json benchmarks/results/edges_scores.json     # the rows of part 1, for the docs
 
 Wall-clock runs on a shared machine: the `uptime` load is printed with them.
 """
@@ -16,8 +18,13 @@ Wall-clock runs on a shared machine: the `uptime` load is printed with them.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import time
+from pathlib import Path
+
+from machine import commit, cpu_model
 
 from rompicapo.edges.blackwood import Settings, search
 from rompicapo.edges.puzzle import eternity2, eternity2_clues
@@ -41,6 +48,9 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+ROWS: list[dict] = []  # part 1, written with --json
+
+
 def centre(seconds: float, seeds: int) -> None:
     puzzle, clues = eternity2(), eternity2_clues("centre")
     # compile (the kernels and the plan's machine) outside the timings
@@ -56,6 +66,14 @@ def centre(seconds: float, seeds: int) -> None:
     for seed in range(seeds):
         r = search(puzzle, clues, time_limit=seconds, seed=seed)
         scores.append(r.search_score)
+        ROWS.append({
+            "seed": seed, "score": r.search_score, "pieces": r.search_depth,
+            "completed": r.score, "wall_s": round(r.solve_seconds, 1),
+            "cpu_s": round(r.cpu_seconds, 1), "verified": r.verify(),
+            "job": f"Eternity II, centre clue, Blackwood's settings, {seconds:g} s, 1 thread",
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit(),
+            "cpu": cpu_model(), "load": load(),
+        })  # fmt: skip
         print(
             f"| {seed} | {r.search_score} | {r.search_depth} | {r.deepest} | {r.score} | "
             f"{r.solve_seconds:.1f} | {r.cpu_seconds:.1f} | "
@@ -111,11 +129,15 @@ def main() -> None:
     ap.add_argument("--clue-seconds", type=float, default=120.0)
     ap.add_argument("--clue-seeds", type=int, default=1)
     ap.add_argument("--only", choices=["centre", "all"], default=None)
+    ap.add_argument("--json", help="write the rows of part 1 to this file")
     args = ap.parse_args()
     if args.only != "all":
         centre(args.seconds, args.seeds)
     if args.only != "centre":
         all_clues(args.clue_seconds, args.clue_seeds)
+    if args.json and ROWS:
+        Path(args.json).write_text(json.dumps(ROWS, indent=1) + "\n")
+        print(f"rows written to {args.json}")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ Prints four tables:
     .venv/bin/python benchmarks/small_boards.py            # everything but 7x7 (several minutes)
     .venv/bin/python benchmarks/small_boards.py --quick    # boards up to 36 cells
     .venv/bin/python benchmarks/small_boards.py --estimate-seconds 60
+    .venv/bin/python benchmarks/small_boards.py --boards-only \
+        --json benchmarks/results/paths_small_boards.json   # table 2 only, as the docs read it
 
 Timings are wall clock on a shared machine: the `uptime` load is printed with them.
 """
@@ -21,6 +23,7 @@ Timings are wall clock on a shared machine: the `uptime` load is printed with th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -28,12 +31,15 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import commit, cpu_model
 
 from rompicapo.paths import _count_kernel as K
 from rompicapo.paths import count as C
 from rompicapo.paths.count_jobs import prefix_jobs
 from rompicapo.paths.exhaustive import kernel_run
 from rompicapo.paths.moves import parse_moves
+
+BOARD_ROWS: list[dict] = []  # table 2, written with --json
 
 # The C program that enumerated the "Solitario del 35" (issue 3): 13,272 paths from the centre
 # of 5x7 in 18 s on an Athlon XP 2600; 52,730 from a corner.
@@ -93,6 +99,12 @@ def boards(max_cells: int, jobs: int | None) -> None:
             closed = C.count_paths(rows, cols, (0, 0), closed=True, jobs=jobs)
             seconds = time.perf_counter() - t0
             nodes = open_.nodes + closed.nodes
+            BOARD_ROWS.append({
+                "board": f"{rows}x{cols}", "total": open_.total, "min": open_.min,
+                "max": open_.max, "closed_per_start": closed.count, "nodes": nodes,
+                "seconds": round(seconds, 2), "date": time.strftime("%Y-%m-%d %H:%M UTC",
+                time.gmtime()), "commit": commit(), "cpu": cpu_model(), "load": load(),
+            })  # fmt: skip
             print(
                 f"| {rows}x{cols} | {len(C.start_classes(rows, cols))} | {open_.total:,} | "
                 f"{open_.min:,} | {open_.max:,} | {closed.count:,} | {nodes:,} | "
@@ -190,12 +202,19 @@ def main() -> None:
     parser.add_argument("--estimate-depth", type=int, default=8)
     parser.add_argument("--estimate-only", action="store_true", help="only the 7x7 estimate")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--boards-only", action="store_true", help="only table 2")
+    parser.add_argument("--json", help="write the rows of table 2 to this file")
     args = parser.parse_args()
     print(f"# small_boards ({Path(__file__).name}), {time.strftime('%Y-%m-%d %H:%M')}\n")
-    if not args.estimate_only:
+    if args.boards_only:
+        boards(36 if args.quick else args.max_cells, args.jobs)
+    elif not args.estimate_only:
         figures(args.repeats, args.jobs)
         boards(36 if args.quick else args.max_cells, args.jobs)
         rules(min(args.repeats, 3))
+    if args.json and BOARD_ROWS:
+        Path(args.json).write_text(json.dumps(BOARD_ROWS, indent=1) + "\n")
+        print(f"rows written to {args.json}")
     if args.estimate_seconds > 0:
         estimate_7x7(args.estimate_seconds, args.estimate_depth, args.seed)
 

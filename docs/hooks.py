@@ -73,7 +73,7 @@ def _table(name: str, columns: list[str] | None = None) -> str:
     lines = ["| " + " | ".join(keys) + " |", "|" + " --- |" * len(keys)]
     for row in rows:
         lines.append("| " + " | ".join(_cell(row.get(k)) for k in keys) + " |")
-    return "\n".join(lines) + "\n\n" + _provenance(name, rows, keys[0])
+    return "\n".join(lines) + "\n\n" + _run_provenance(name, rows, keys[0])
 
 
 def _provenance(name: str, rows: list[dict], label: str) -> str:
@@ -92,6 +92,8 @@ def _provenance(name: str, rows: list[dict], label: str) -> str:
 
 
 def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
     if isinstance(value, int):
@@ -100,29 +102,114 @@ def _cell(value) -> str:
 
 
 _COUNTS = re.compile(r"^<!-- count-table: ([\w./-]+) -->$", re.M)
+_BY_END = re.compile(r"^<!-- by-end-row: ([\w./-]+) (\d+),(\d+) -->$", re.M)
+_SMALL = re.compile(r"^<!-- small-boards: ([\w./-]+) ([\w./-]+) -->$", re.M)
+
+
+def _grid(table: list[list[int]]) -> list[str]:
+    """A board of numbers as a table, rows r0.. and columns c0.."""
+    cols = len(table[0])
+    lines = ["| | " + " | ".join(f"c{c}" for c in range(cols)) + " |", "|---|" + "---:|" * cols]
+    for r, row in enumerate(table):
+        lines.append(f"| r{r} | " + " | ".join(f"{v:,}" for v in row) + " |")
+    return ['<div class="board-grid" markdown>', "", *lines, "", "</div>"]
+
+
+def _recorded(relative: str) -> str:
+    """When a run's result file entered the repository (runs record no CPU model or load)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "log", "--diff-filter=A", "--format=%h %ad",
+             "--date=short", "--", relative],
+            capture_output=True, text=True, check=True,
+        ).stdout.split()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        out = []
+    added = f"added in commit {out[-2]} on {out[-1]}" if len(out) >= 2 else "not yet committed"
+    return f"`{relative}` ({added}; the run recorded no CPU model or load)"
 
 
 def _count_table(relative: str) -> str:
     """The per-start table of a ``rompicapo count --json`` result file, with its totals."""
     data = json.loads((ROOT / relative).read_text())
-    table = data["table"]
-    cols = len(table[0])
-    lines = [
-        "| row \\ col | " + " | ".join(str(c) for c in range(cols)) + " |",
-        "|---|" + "---:|" * cols,
-    ]
-    for r, row in enumerate(table):
-        lines.append(f"| {r} | " + " | ".join(f"{v:,}" for v in row) + " |")
+    lines = _grid(data["table"])
     lines += [
         "",
-        f"Total {data['total']:,} paths from the {data['rows'] * data['cols']} starts "
+        f"*Total {data['total']:,} paths from the {data['rows'] * data['cols']} starts "
         f"(min {data['min']:,}, max {data['max']:,}); {data['nodes']:,} nodes in "
-        f"{data['jobs']:,} jobs. Source: `{relative}`.",
+        f"{data['jobs']:,} jobs, {data['solve_seconds']:,.0f} s of wall time. "
+        f"Source: {_recorded(relative)}.*",
     ]
     return "\n".join(lines)
+
+
+def _by_end_row(relative: str, r: int, c: int) -> str:
+    """The paths from start (r, c) by the cell where they end, as a grid of end cells."""
+    data = json.loads((ROOT / relative).read_text())
+    cols = data["cols"]
+    row = data["matrix"][r * cols + c]
+    grid = [row[k : k + cols] for k in range(0, len(row), cols)]
+    note = (
+        f"*{sum(row):,} paths from ({r}, {c}) in all. The whole matrix: {data['total']:,} paths, "
+        f"{data['nodes']:,} nodes, {data['solve_seconds']:,.0f} s of wall time in the last of "
+        f"its runs from the checkpoint. Source: {_recorded(relative)}.*"
+    )
+    return "\n".join([*_grid(grid), "", note])
+
+
+def _first_load(row: dict) -> float | None:
+    try:
+        return float(str(row.get("load", row.get("load_start"))).split()[0])
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _run_provenance(name: str, rows: list[dict], label: str) -> str:
+    """Rows of one commit on one CPU (one run, or runs of one commit) in one line: the first
+    and last date and the range of the 1-minute load average; otherwise row by row."""
+    loads = [_first_load(r) for r in rows]
+    if len(rows) < 2 or None in loads or len({(r.get("commit"), r.get("cpu")) for r in rows}) > 1:
+        return _provenance(name, rows, label)
+    dates = sorted({str(r.get("date")) for r in rows})
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    low, high = f"{min(loads):.1f}", f"{max(loads):.1f}"
+    load = low if low == high else f"{low}-{high}"
+    return (
+        f"*Measured {when}, commit {rows[0].get('commit')}, {rows[0].get('cpu')}, 1-minute "
+        f"load {load}. Source: `benchmarks/results/{name}.json`.*"
+    )
+
+
+def _small_boards(name: str, relative: str) -> str:
+    """Every board with a path from ``benchmarks/results/NAME.json``, then the 7x7 row read
+    from the long run's result file and its closed-tour run's."""
+    rows = json.loads((RESULTS / f"{name}.json").read_text())
+    rows = [r for r in rows if r["total"] > 0 and r["board"] != "1x1"]
+    head = ["board", "paths (all starts)", "min per start", "max per start", "closed per start"]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for row in rows:
+        cells = [row[k] for k in ("total", "min", "max", "closed_per_start")]
+        lines.append(f"| {row['board']} | " + " | ".join(_cell(v) for v in cells) + " |")
+    big = json.loads((ROOT / relative).read_text())
+    closed_file = relative.replace("all-starts", "closed")
+    closed = json.loads((ROOT / closed_file).read_text())
+    cells = [big["total"], big["min"], big["max"], closed["count"]]
+    lines.append(f"| {big['rows']}x{big['cols']} | " + " | ".join(_cell(v) for v in cells) + " |")
+    return (
+        "\n".join(lines)
+        + "\n\n"
+        + _run_provenance(name, rows, "board")
+        + f"\n*{big['rows']}x{big['cols']}: {_recorded(relative)} and {_recorded(closed_file)}.*"
+    )
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = api.expand(markdown)
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
+    markdown = _BY_END.sub(
+        lambda m: _by_end_row(m.group(1), int(m.group(2)), int(m.group(3))), markdown
+    )
+    markdown = _SMALL.sub(lambda m: _small_boards(m.group(1), m.group(2)), markdown)
     return _MARK.sub(lambda m: _table(m.group(1), m.group(2).split() or None), markdown)

@@ -229,10 +229,22 @@ def test_every_page_opens_in_a_browser_without_errors(site):
 _NUMBER = re.compile(r"^-?[\d,]*\.?\d+(?:e[+-]?\d+)?$")
 
 
+# the pages whose tables are read from results files, and how many numbers each must show
+_TABLE_PAGES = {
+    "results/benchmarks": 50,
+    "results/counts": 50,
+    "how/paths": 50,
+    "how/cover": 20,
+    "how/edges": 0,
+}
+
+
 @needs_mkdocs
-def test_numbers_in_the_results_tables_come_from_results_files(site):
-    """Every number in a table of the results page is a value of benchmarks/results/*.json,
-    as the build formats it: none is typed by hand."""
+@pytest.mark.parametrize("page", sorted(_TABLE_PAGES))
+def test_numbers_in_the_results_tables_come_from_results_files(site, page):
+    """Every number in a table of the results and how-it-works pages is a value of
+    benchmarks/results/*.json or runs/*.result.json, as the build formats it: none is typed
+    by hand."""
     import json
 
     sys.path.insert(0, str(ROOT / "docs"))
@@ -252,11 +264,15 @@ def test_numbers_in_the_results_tables_come_from_results_files(site):
             yield node
 
     known = set()
-    for path in (ROOT / "benchmarks" / "results").glob("*.json"):
+    files = [
+        *(ROOT / "benchmarks" / "results").glob("*.json"),
+        *(ROOT / "runs").glob("*.result.json"),
+    ]
+    for path in files:
         known |= {_cell(v) for v in values(json.loads(path.read_text()))}
-    html = (site / "results" / "benchmarks" / "index.html").read_text()
+    html = (site / page / "index.html").read_text()
     cells = re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)
     numbers = [c.strip() for c in cells if _NUMBER.match(c.strip())]
-    assert len(numbers) > 50
+    assert len(numbers) >= _TABLE_PAGES[page]
     strays = sorted({n for n in numbers if n not in known})
-    assert not strays, f"numbers in the results tables that no results file holds: {strays}"
+    assert not strays, f"numbers in the tables of {page} that no results file holds: {strays}"

@@ -7,8 +7,9 @@ the families' own SVG writers; the other families print text, drawn here cell by
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
+
+from sitegen import how, svg
 
 SUDOKU = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 CONNECT4_MOVES = "4455"
@@ -28,22 +29,6 @@ PALETTE = (
 )
 
 
-def _svg(width: float, height: float, body: list[str], label: str) -> str:
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-        f'viewBox="0 0 {width:g} {height:g}" role="img" aria-label="{escape(label)}" '
-        'font-family="sans-serif">\n' + "\n".join(body) + "\n</svg>\n"
-    )
-
-
-def _text(x: float, y: float, text: object, size: float = 14, **attrs: object) -> str:
-    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
-    return (
-        f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="middle" '
-        f'dominant-baseline="central"{extra}>{escape(str(text))}</text>'
-    )
-
-
 def sudoku_svg(puzzle: tuple[tuple[int, ...], ...], solution, cell: int = 34) -> str:
     """The grid: the givens in black, the digits the solver wrote in blue."""
     n = len(puzzle)
@@ -55,7 +40,7 @@ def sudoku_svg(puzzle: tuple[tuple[int, ...], ...], solution, cell: int = 34) ->
             colour = "#111" if given else "#1f5fbf"
             weight = "bold" if given else "normal"
             body.append(
-                _text(
+                svg.text(
                     (c + 0.5) * cell, (r + 0.5) * cell, digit, 18, fill=colour, font_weight=weight
                 )
             )
@@ -69,7 +54,7 @@ def sudoku_svg(puzzle: tuple[tuple[int, ...], ...], solution, cell: int = 34) ->
             f'<line x1="{k * cell}" y1="0" x2="{k * cell}" y2="{n * cell}" '
             f'stroke="#333" stroke-width="{width}"/>'
         )
-    return _svg(n * cell, n * cell, body, "a solved Sudoku grid")
+    return svg.document(n * cell, n * cell, body, "a solved Sudoku grid")
 
 
 def queens_svg(cols: list[int], cell: int = 36) -> str:
@@ -85,8 +70,8 @@ def queens_svg(cols: list[int], cell: int = 36) -> str:
             )
         x, y = (cols[r] + 0.5) * cell, (r + 0.5) * cell
         body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.32:g}" fill="#222"/>')
-        body.append(_text(x, y, "Q", 16, fill="white", font_weight="bold"))
-    return _svg(n * cell, n * cell, body, f"{n} queens, none attacking another")
+        body.append(svg.text(x, y, "Q", 16, fill="white", font_weight="bold"))
+    return svg.document(n * cell, n * cell, body, f"{n} queens, none attacking another")
 
 
 def packing_svg(drawing: str, cell: int = 30) -> str:
@@ -103,7 +88,7 @@ def packing_svg(drawing: str, cell: int = 30) -> str:
                 f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
                 f'fill="{colour[ch]}"/>'
             )
-            body.append(_text((c + 0.5) * cell, (r + 0.5) * cell, ch, 13, fill="white"))
+            body.append(svg.text((c + 0.5) * cell, (r + 0.5) * cell, ch, 13, fill="white"))
 
     def at(r: int, c: int) -> str:
         return rows[r][c] if 0 <= r < len(rows) and 0 <= c < len(rows[r]) else " "
@@ -123,7 +108,7 @@ def packing_svg(drawing: str, cell: int = 30) -> str:
                     f'y2="{r * cell}" stroke="#222" stroke-width="2.5"/>'
                 )
     width = max(len(x) for x in rows) * cell
-    return _svg(width, len(rows) * cell, body, "a pentomino packing")
+    return svg.document(width, len(rows) * cell, body, "a pentomino packing")
 
 
 def connect4_svg(board_text: str, scores: list[int | None], cell: int = 44) -> str:
@@ -143,9 +128,13 @@ def connect4_svg(board_text: str, scores: list[int | None], cell: int = 44) -> s
         text = "full" if score is None else f"{score:+d}" if score else "0"
         weight = "bold" if score == best else "normal"
         colour = "#2a7d2a" if score is not None and score > 0 else "#b22" if score else "#555"
-        body.append(_text((c + 0.5) * cell, height + 16, text, 14, fill=colour, font_weight=weight))
-        body.append(_text((c + 0.5) * cell, height + 36, c + 1, 12, fill="#777"))
-    return _svg(width, height + 46, body, "a Connect Four position with the score of each column")
+        body.append(
+            svg.text((c + 0.5) * cell, height + 16, text, 14, fill=colour, font_weight=weight)
+        )
+        body.append(svg.text((c + 0.5) * cell, height + 36, c + 1, 12, fill="#777"))
+    return svg.document(
+        width, height + 46, body, "a Connect Four position with the score of each column"
+    )
 
 
 def tree_svg(root, describe=str, dx: int = 26, dy: int = 62) -> str:
@@ -179,14 +168,14 @@ def tree_svg(root, describe=str, dx: int = 26, dy: int = 62) -> str:
             body.append(f'<line x1="{x:g}" y1="{y:g}" x2="{cx:g}" y2="{y + dy:g}" stroke="#999"/>')
             if child.move is not None:
                 body.append(
-                    _text((x + cx) / 2 - 6, y + dy / 2, describe(child.move), 9, fill="#777")
+                    svg.text((x + cx) / 2 - 6, y + dy / 2, describe(child.move), 9, fill="#777")
                 )
         for sx in stubs:
             body.append(
                 f'<line x1="{x:g}" y1="{y:g}" x2="{sx:g}" y2="{y + dy * 0.6:g}" '
                 'stroke="#d62728" stroke-dasharray="4 3"/>'
             )
-            body.append(_text(sx, y + dy * 0.6 + 8, "cut", 9, fill="#d62728"))
+            body.append(svg.text(sx, y + dy * 0.6 + 8, "cut", 9, fill="#d62728"))
     for node, d, x, _, _ in placed:
         y = d * dy + 22
         if node.player is None:
@@ -205,8 +194,8 @@ def tree_svg(root, describe=str, dx: int = 26, dy: int = 62) -> str:
                 f'<polygon points="{pts}" fill="{"#dbe8f7" if up else "#fde2d2"}" stroke="#555"/>'
             )
         value = "?" if node.value is None else f"{node.value:+g}" if node.value else "0"
-        body.append(_text(x, y + (2 if node.player and node.player > 0 else -1), value, 10))
-    return _svg(width, height, body, "an alpha-beta search tree with its cut branches")
+        body.append(svg.text(x, y + (2 if node.player and node.player > 0 else -1), value, 10))
+    return svg.document(width, height, body, "an alpha-beta search tree with its cut branches")
 
 
 def fill_order_svg(order, rows: int, cols: int, cell: int = 22) -> str:
@@ -221,8 +210,10 @@ def fill_order_svg(order, rows: int, cols: int, cell: int = 22) -> str:
             f'fill="rgb({255 - shade},{255 - shade // 2},255)" stroke="#fff"/>'
         )
         colour = "white" if shade > 140 else "#222"
-        body.append(_text((c + 0.5) * cell, (r + 0.5) * cell, step + 1, 7.5, fill=colour))
-    return _svg(cols * cell, rows * cell, body, "the order in which the search fills the cells")
+        body.append(svg.text((c + 0.5) * cell, (r + 0.5) * cell, step + 1, 7.5, fill=colour))
+    return svg.document(
+        cols * cell, rows * cell, body, "the order in which the search fills the cells"
+    )
 
 
 def draw_all(out: Path) -> list[str]:
@@ -265,4 +256,6 @@ def draw_all(out: Path) -> list[str]:
     written.append("path-5x7.svg")
 
     save("blackwood-fill-order.svg", fill_order_svg(fill_order(16, 16, "blackwood"), 16, 16))
+    save("posa-rotation.svg", how.rotation_svg(how.rotation_example()))
+    save("dancing-links.svg", how.links_svg(how.links_example()))
     return written
