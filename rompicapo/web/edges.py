@@ -311,6 +311,7 @@ async def hunt_route(request: Request) -> JSONResponse:
     start-up; a request names no path."""
     from starlette.concurrency import run_in_threadpool
 
+    known(dict(request.query_params))  # it takes no parameter: one given is a mistake
     path = getattr(request.app.state, "hunt_db", None)
     return JSONResponse(await run_in_threadpool(hunt_view, path))
 

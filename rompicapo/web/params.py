@@ -65,7 +65,7 @@ def known(body: dict[str, Any], *names: str) -> dict[str, Any]:
     (a typo would otherwise be ignored silently), so it is a 400 naming it."""
     extra = sorted(set(body) - set(names))
     if extra:
-        takes = ", ".join(names)
+        takes = ", ".join(names) or "none"
         raise InputError(f"unknown field {str(extra[0])[:40]!r}; this route takes {takes}")
     return body
 

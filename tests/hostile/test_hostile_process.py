@@ -18,13 +18,15 @@ from pathlib import Path
 
 import pytest
 
+from rompicapo.cover.problem import format_dlx
+from rompicapo.cover.queens import queens_problem
 from rompicapo.edges.generate import generate
 from rompicapo.edges.puzzle import format_pieces
 
 from .processes import Run, check_process
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-QUEENS_15 = str(DATA / "exact-cover" / "queens-15.dlx")
+QUEENS_17 = format_dlx(queens_problem(17)).encode()
 ASCII = {"PYTHONIOENCODING": "ascii"}
 
 STREAMS = [
@@ -82,7 +84,8 @@ SIGNALS = [
         says="saved in c.json",
         leaves=("c.json",),
     ),
-    stopped(["cover", QUEENS_15, "--processes", "--jobs", "2"], signal.SIGTERM),
+    # 17 queens: 95,815,104 solutions, minutes of counting on two threads
+    stopped(["cover", "q17.dlx", "--jobs", "2"], signal.SIGTERM, files={"q17.dlx": QUEENS_17}),
     # a partial .rpath is kept beside the old file, resumable, and said so
     stopped(
         ["path", "15000", "--out", "z.rpath", "--quiet"],

@@ -99,7 +99,9 @@ def test_verify_rpath_reports_progress_events_and_keeps_the_old_callback(tmp_pat
 
 
 def test_the_verifiers_import_nothing_from_the_path_makers():
-    allowed = {"rompicapo.common", "rompicapo.paths.verify", "rompicapo.paths"}
+    # the shared plumbing (errors, progress, files) and the decorator every kernel compiles with
+    allowed = {"rompicapo.common", "rompicapo.common.jit", "rompicapo.paths.verify",
+               "rompicapo.paths"}  # fmt: skip
     for module in ("verify.py", "verify_stream.py", "_verify_stream_kernel.py"):
         tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
