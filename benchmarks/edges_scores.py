@@ -1,4 +1,4 @@
-"""Scores of Blackwood's search on Eternity II in a fixed time, one thread (issue 7).
+"""Scores of Blackwood's search on Eternity II in a fixed time, one thread.
 
 1. Centre clue only, Blackwood's settings, 60 s x 5 seeds: median and best score.
 2. All five clues pinned, 120 s: the clue-aware settings (see below) and, for comparison,

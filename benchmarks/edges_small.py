@@ -1,4 +1,4 @@
-"""Time to a perfect board: Brendan Owen's sets up to 8x8 and Tomy's four clue puzzles (issue 7).
+"""Time to a perfect board: Brendan Owen's sets up to 8x8 and Tomy's four clue puzzles.
 
 Search for perfect boards (no quota, no breaks) with the exact kernel: forward checking and
 fail-first candidate order (``--value-order table``: Blackwood's kernel in the tables' order).

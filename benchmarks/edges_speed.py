@@ -1,4 +1,4 @@
-"""Placements per CPU second of Blackwood's search on Eternity II, beside libblackwood's (issue 16).
+"""Placements per CPU second of Blackwood's search on Eternity II, beside libblackwood's.
 
 Counts placements as Bucas does (forward placements; a node is a placement or a retreat), which
 is what libblackwood's ``nodes=`` counts (entries into a depth). Blackwood's settings: his fill

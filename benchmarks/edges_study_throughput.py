@@ -1,4 +1,4 @@
-"""Study throughput (issue 8): placements/s summed over N workers against N x one worker's.
+"""Study throughput: placements/s summed over N workers against N x one worker's.
 
 Runs the same study (Eternity II, Blackwood's setting, ``--jobs-per-run`` node-budgeted jobs
 with different seeds) once on one worker and once on N workers (local processes, or a Dask
@@ -15,7 +15,7 @@ cluster with ``--scheduler``), each into a fresh SQLite file, and prints:
     .venv/bin/python benchmarks/edges_study_throughput.py               # 1 vs 2 processes
     .venv/bin/python benchmarks/edges_study_throughput.py --workers 2 --nodes 400000000
 
-Target (issue 8): summed rate with N workers within 10 % of N x the one-worker rate.
+Target: summed rate with N workers within 10 % of N x the one-worker rate.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 from rompicapo.edges.puzzle import eternity2
 from rompicapo.edges.study import Budget, Design, run_study
 
-TARGET = 0.9  # summed rate >= 90 % of N x one worker's (issue 8)
+TARGET = 0.9  # summed rate >= 90 % of N x one worker's
 
 
 def load() -> str:

@@ -1,4 +1,4 @@
-"""The block construction's figures (issue 4), side by side with the greedy constructors.
+"""The block construction's figures, side by side with the greedy constructors.
 
 1. Path array fill at 10000 x 10000: cells per second, one thread and all cores, against the
    article's greedy solver (caselle_v2, ../shared/anchors) and our greedy constructor, as

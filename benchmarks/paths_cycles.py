@@ -1,4 +1,4 @@
-"""Block cycles (issue 15): figures side by side in one run.
+"""Block cycles: figures side by side in one run.
 
 1. From a random start on N x N (default 10000), caselle: cells/s of the new default (the
    block cycle read from the start, one thread; with the path array's allocation, and the

@@ -1,4 +1,4 @@
-"""Open knight paths from every start on narrow boards (issue 15): how many starts fail.
+"""Open knight paths from every start on narrow boards: how many starts fail.
 
 ``construct(method="auto")`` from every cell of R x n and n x R: on boards with both sides odd
 a start off the colour of (0, 0) must be refused with the colouring argument, every other

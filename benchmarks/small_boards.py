@@ -1,4 +1,4 @@
-"""Exact path counts on every R x C board with R <= C <= 7 (issue 3), and the kernel's speed.
+"""Exact path counts on every R x C board with R <= C <= 7, and the kernel's speed.
 
 Prints four tables:
 
@@ -41,7 +41,7 @@ from rompicapo.paths.moves import parse_moves
 
 BOARD_ROWS: list[dict] = []  # table 2, written with --json
 
-# The C program that enumerated the "Solitario del 35" (issue 3): 13,272 paths from the centre
+# The C program that enumerated the "Solitario del 35": 13,272 paths from the centre
 # of 5x7 in 18 s on an Athlon XP 2600; 52,730 from a corner.
 C_PROGRAM_CENTRE_SECONDS = 18.0
 

@@ -1,4 +1,4 @@
-"""The playground's figures (issue 14): Connect Four answer latency, path-map tile time, memory.
+"""The playground's figures: Connect Four answer latency, path-map tile time, memory.
 
 1. Connect Four: the latency of the games page's analysis request (every column's score, under
    the default time cap) over the positions of Pascal Pons' Begin-Medium set
@@ -86,7 +86,7 @@ def main() -> int:
 
     app = create_app(jobs=2, port=8765)
     with TestClient(app, base_url="http://127.0.0.1:8765") as client:
-        # the page's tokens (issue 23): every POST carries them
+        # the page's tokens: every POST carries them
         html = client.get("/").text
         for name, header in (("csrf-token", "X-CSRF-Token"), ("owner-token", "X-Owner-Token")):
             token = html.split(f'<meta name="{name}" content="', 1)[1].split('"', 1)[0]

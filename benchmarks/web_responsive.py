@@ -1,4 +1,4 @@
-"""The playground's responsiveness (issue 23): latency idle and under load, and the first
+"""The playground's responsiveness: latency idle and under load, and the first
 Sudoku on a cold numba cache, old server and new side by side.
 
 Each round starts ``rompicapo serve`` of each checkout in turn (``--old``: a checkout with its

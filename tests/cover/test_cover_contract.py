@@ -1,4 +1,4 @@
-"""The run contract (issue 12) in the exact-cover family: one test per promise, each of which
+"""The run contract in the exact-cover family: one test per promise, each of which
 fails without the change it pins down."""
 
 from __future__ import annotations

@@ -516,7 +516,7 @@ def test_a_failed_final_write_prints_the_board(tmp_path, capsys, monkeypatch) ->
     code = main(["edges", "solve", str(pieces), "--nodes", "3000", "--jobs", "1", "--quiet",
                  "--out", str(out)])  # fmt: skip
     printed, err = capsys.readouterr()
-    # a write that fails after the work is not an input error (issue 26): exit 1, one line
+    # a write that fails after the work is not an input error: exit 1, one line
     # saying what failed and that no other folder took the board either (every write fails)
     assert code == 1 and not out.exists()
     assert "No space left on device" in err and len(err.strip().splitlines()) == 1

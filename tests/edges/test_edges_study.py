@@ -1,4 +1,4 @@
-"""The parameter study (issue 8): Dask runs, SQLite rows, resume without reruns, report, errors."""
+"""The parameter study: Dask runs, SQLite rows, resume without reruns, report, errors."""
 
 from __future__ import annotations
 

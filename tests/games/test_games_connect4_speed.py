@@ -1,4 +1,4 @@
-"""Connect Four: the fast kernel's internals (issue 16) checked against independent code.
+"""Connect Four: the fast kernel's internals checked against independent code.
 
 The kernel searches iteratively on an explicit stack, keeps one 64-bit word per table entry
 (a hashed key split into bucket and stored tag, an epoch, two bounds, a column and the work

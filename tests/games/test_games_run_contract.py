@@ -1,4 +1,4 @@
-"""The run contract in every search of the games family (issue 26): time_limit, node_limit and
+"""The run contract in every search of the games family: time_limit, node_limit and
 progress stop or watch each search and the result says so; old keywords still work with a
 DeprecationWarning; every result has counts, to_dict(), report() and verify(), and each
 verifier says False to a corrupted answer; one name per idea in the API and the CLI."""

@@ -1,4 +1,4 @@
-"""Hostile files, numbers and paths, for every command that reads or writes one (issue 28).
+"""Hostile files, numbers and paths, for every command that reads or writes one.
 
 Each class of the issue, with a case for every reader or writer it concerns, refused in one
 line before any work by the shared mechanisms of :mod:`rompicapo.common.files` (exit 2, one

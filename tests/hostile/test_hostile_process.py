@@ -1,4 +1,4 @@
-"""Hostile surroundings of a whole process (issue 28): full and closed streams, ASCII-only
+"""Hostile surroundings of a whole process: full and closed streams, ASCII-only
 terminals, a closed standard input, stop signals with the tree of worker processes checked,
 a read-only working folder, two studies on one new database.
 

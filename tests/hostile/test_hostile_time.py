@@ -1,4 +1,4 @@
-"""Every limit holds on every shape (issue 28): ``--time 2`` ends a command within 2 s more.
+"""Every limit holds on every shape: ``--time 2`` ends a command within 2 s more.
 
 A property test draws shapes for each command that takes ``--time`` (1 x n, n x 1, n x n,
 huge and degenerate boards, regions, boxes, problems and tables) and runs it in its own

@@ -1,4 +1,4 @@
-"""Open paths on 3 x n and 4 x n (issue 15): the column-profile programme of
+"""Open paths on 3 x n and 4 x n: the column-profile programme of
 :mod:`rompicapo.paths.narrow` decides existence exactly (checked against the exhaustive search
 on every start of the small boards), every path it gives passes the independent verifier, and
 Pósa's argument refuses exactly the starts in the middle rows of 4 x n."""

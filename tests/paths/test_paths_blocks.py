@@ -1,4 +1,4 @@
-"""The block construction (issue 4): its table, every board 5..40, random access, the .rpath
+"""The block construction: its table, every board 5..40, random access, the .rpath
 format and its streaming verifier, and a local Dask cluster."""
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def test_threads_write_the_same_path_as_one_thread():
 
 def test_auto_method_uses_blocks_only_where_they_apply():
     assert construct(12, 12, method="auto").method == "blocks"
-    # other starts, closed tours and the knight: the block cycle (issue 15)
+    # other starts, closed tours and the knight: the block cycle
     assert construct(12, 12, start=(1, 1), method="auto").method == "blocks-cycle"
     assert construct(12, 12, moves="knight", method="auto").method == "blocks-cycle"
     assert construct(12, 12, closed=True, method="blocks").method == "blocks-cycle"

@@ -1,4 +1,4 @@
-"""The run contract (issue 12) in the paths family: each test fails without its change."""
+"""The run contract in the paths family: each test fails without its change."""
 
 from __future__ import annotations
 

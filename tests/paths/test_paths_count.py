@@ -2,7 +2,7 @@
 
 Two independent counters live here: a subset dynamic programme (bitmask of visited cells x end
 cell, for boards of up to 20 cells) and the kernel module's plain DFS without pruning. Counts
-on bigger boards come from the C program that enumerated the "Solitario del 35" (issue 3).
+on bigger boards come from the C program that enumerated the "Solitario del 35".
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def test_known_tables_are_brute_force_counts():
 
 
 def test_solitario_del_35_from_the_centre():
-    # 13,272 solutions from the centre of 5x7: the C program of the 2000s (issue 3).
+    # 13,272 solutions from the centre of 5x7: the C program of the 2000s.
     result = count_paths(5, 7, start=(2, 3))
     assert result.count == 13_272
     assert result.table is None
@@ -152,7 +152,7 @@ def test_solitario_del_35_from_the_centre():
 
 
 def test_solitario_del_35_from_a_corner():
-    # 52,730 solutions from a corner of 5x7: the same C program (issue 3).
+    # 52,730 solutions from a corner of 5x7: the same C program.
     assert count_paths(5, 7, start=(0, 0)).count == 52_730
     assert count_paths(5, 7, start=(4, 6)).count == 52_730  # the opposite corner, by symmetry
 

@@ -23,7 +23,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_count_from_the_centre(capsys):
     code, out, _ = run(capsys, "5x7", "--start", "2,3")
     assert code == 0
-    assert "13,272" in out  # the C program's count from the centre of 5x7 (issue 3)
+    assert "13,272" in out  # the C program's count from the centre of 5x7
     assert "nodes" in out
 
 

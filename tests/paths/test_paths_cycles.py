@@ -1,4 +1,4 @@
-"""Block cycles (issue 15): closed tours and paths from any start by blocks, for caselle, the
+"""Block cycles: closed tours and paths from any start by blocks, for caselle, the
 knight and other leapers; Schwenk's theorem; counts by (start, end) pair.
 
 Every path is checked by the independent verifier (:mod:`rompicapo.paths.verify`, which imports

@@ -1,5 +1,5 @@
 """A page of another local origin (another port) tries to drive the playground, as any web
-site the person visits could (issue 23): ``no-cors`` text/plain POSTs at every POST route and
+site the person visits could: ``no-cors`` text/plain POSTs at every POST route and
 at the owner's job's stop, a CORS JSON POST, and an ``<img>`` at every GET route. Nothing
 starts and nothing stops, checked through the owner's page."""
 

@@ -1,4 +1,4 @@
-"""Only the playground's own pages can use it (issue 23): Host and Origin checks, the page's
+"""Only the playground's own pages can use it: Host and Origin checks, the page's
 tokens on every POST and job route, JSON bodies, jobs owned by the page that started them, and
 a server that stays responsive while three searches run.
 
