@@ -36,10 +36,11 @@ def test_panel_follows_the_hunt_file_read_only(tmp_path: Path) -> None:
     assert h["file"] == "h.sqlite" and h["score"] == 40 and h["max_score"] == 40
     assert h["board"]["score"] == 40 and len(h["board"]["cells"]) == 5
     assert h["bests"] and h["running"] is False
-    # a path in the request is not looked at: the answer is the same file's
+    # a path in the request is refused, as any parameter of this route: it names no file
     other = tmp_path / "other.sqlite"
     r2 = client.get("/api/edges/hunt", params={"path": str(other), "db": str(other)})
-    assert r2.json()["hunt"]["file"] == "h.sqlite"
+    assert r2.status_code == 400 and "unknown field" in r2.json()["error"]
+    assert not other.exists()
     # the guard stands in front of it as of every route
     foreign = client.get("/api/edges/hunt", headers={"Host": "evil.example:8765"})
     assert foreign.status_code == 403
