@@ -279,9 +279,9 @@ def test_jobs_default_to_all_cores_and_too_many_are_capped_with_a_note():
 
 
 def test_a_parallel_count_stops_at_its_time_limit_with_a_lower_bound():
-    # 14 queens have 365,596 solutions, seconds of work; 0.3 s covers only part of it
-    r = count(queens_problem(14), jobs=2, time_limit=0.3)
-    assert r.stopped == "time" and not r.complete and r.count < 365_596
+    # 17 queens have 95,815,104 solutions, minutes of work; 0.3 s covers only part of it
+    r = count(queens_problem(17), jobs=2, time_limit=0.3)
+    assert r.stopped == "time" and not r.complete and r.count < 95_815_104
     with pytest.raises(InputError, match="node limit"):
         count(queens_problem(6), jobs=2, node_limit=10)
 
