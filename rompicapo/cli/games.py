@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from rompicapo.cli.options import (
+    add_deprecated_flag,
     add_run_options,
     mark_paths,
     nonnegative_int,
@@ -33,20 +34,6 @@ def _print(args: argparse.Namespace, result, *extra: str) -> int:
         print("rompicapo game: interrupted; the result so far is above", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
-
-
-class _Deprecated(argparse.Action):
-    """A flag of an earlier release: still parsed, with a one-line warning on stderr naming
-    what replaces it (kept for one release)."""
-
-    def __init__(self, option_strings, dest, *, instead: str, **kw) -> None:
-        self.instead = instead
-        super().__init__(option_strings, dest, nargs=0, help=argparse.SUPPRESS, **kw)
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        warning = f"{parser.prog}: warning: {option_string} is deprecated; {self.instead}"
-        print(warning, file=sys.stderr)
-        setattr(namespace, self.dest, True)
 
 
 def _engine_options(p: argparse.ArgumentParser) -> None:
@@ -79,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--order", help="cell order to try, e.g. 4,0,2,6,8,1,3,5,7 (default 0..8)")
     p.add_argument("--window", default="-2,2", help="alpha,beta for alphabeta/negamax")
     p.add_argument("--fail-hard", action="store_true", help="fail-hard instead of fail-soft")
-    p.add_argument("--stats", action=_Deprecated, instead="the counts are always shown")
+    add_deprecated_flag(p, "--stats", None, dest="stats", instead="the counts are always shown",
+                        nargs=0, const=True)  # fmt: skip
     add_run_options(p, time=True, nodes=True, jobs=False)
     p.set_defaults(handler=_tictactoe)
 
@@ -107,7 +95,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = c4sub.add_parser("solve", help="score of the position after MOVES (Pons' convention)")
     p.add_argument("moves", nargs="?", default="", help="columns played, 1..7, e.g. 4455")
     p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
-    p.add_argument("--analyze", action=_Deprecated, instead="use 'game connect4 analyse'")
+    add_deprecated_flag(p, "--analyze", None, dest="analyze", nargs=0, const=True,
+                        instead="use 'game connect4 analyse'")  # fmt: skip
     add_run_options(p, time=True, nodes=True, jobs=False)
     p.set_defaults(handler=_connect4_solve, analyze=False)
     p = c4sub.add_parser("analyse", help="the score of every column after MOVES")
