@@ -88,6 +88,12 @@ def test_improver_alone_and_restarts_alone(tmp_path: Path) -> None:
     alone = hunt(SMALL, tmp_path / "r.sqlite", time_limit=60, jobs=1,
                  settings=HuntSettings(improve=False))  # fmt: skip
     assert alone.counts["improves"] == 0 and alone.solved
+    # every restart's board is counted by its score, the last one the perfect board
+    scores = alone.parts["restart"]["scores"]
+    assert sum(scores.values()) == alone.counts["restarts"] and scores["40"] >= 1
+    assert (
+        max(int(s) for s in scores) == 40 and "best scores found (boards): 40 (1)" in alone.report()
+    )
     with pytest.raises(InputError):
         HuntSettings(restarts=False, improve=False)
 
