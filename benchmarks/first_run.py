@@ -12,21 +12,22 @@ after command, round after round, so that the load of a shared machine falls on 
 Prints wall-clock and CPU seconds (the process and its children), the load and the CPU model,
 and writes benchmarks/results/first_run.json.
 
-Measured 2026-12-02 (AMD EPYC, 2 cores shared with other users, load 4.9-9.5, CI's wheel stage
-running beside it; median of 2 rounds, wall / CPU seconds). "shipped cold" is a newcomer's
-first run from the wheel, "warm" the second, "compiled cold" the same wheel with the shipped
-kernels off (what every first run paid before them):
+Measured 2026-12-02 (AMD EPYC, 2 cores, load 0.1-1.4, commit 4097ca8; median of 3 rounds,
+wall / CPU seconds; benchmarks/results/first_run.json). "shipped cold" is a newcomer's first
+run from the wheel (empty caches), "warm" the second, "compiled cold" the same wheel with the
+shipped kernels off (what every first run paid before they were shipped):
 
     command                        shipped cold   warm        compiled cold
-    path 10                        3.8 / 0.7      2.9 / 0.6    9.0 / 1.7
-    count 5x7 --start 2,3          1.7 / 0.6      2.3 / 0.6   23.6 / 4.4
-    sudoku solve (README's)        4.2 / 0.6      4.1 / 0.6    9.9 / 1.6
-    queens 10                      2.8 / 0.7      3.5 / 0.8   18.9 / 4.0
-    game connect4 solve 4455       3.6 / 1.0      4.0 / 0.9   41.7 / 10.4
-    edges solve eternity2 --time 5 5.1 / 2.1      5.3 / 1.8    7.8 / 2.0 (one run 10.2 s, exit 130)
+    path 10                        0.5 / 0.6      0.5 / 0.6   1.5 / 1.6
+    count 5x7 --start 2,3          0.6 / 0.7      0.6 / 0.7   3.5 / 3.5
+    sudoku solve (README's)        0.5 / 0.6      0.5 / 0.6   1.2 / 1.3
+    queens 10                      0.5 / 0.6      0.5 / 0.6   2.7 / 2.8
+    game connect4 solve 4455       0.9 / 0.9      0.7 / 0.8   7.5 / 7.7
+    edges solve eternity2 --time 5 5.1 / 5.1      4.8 / 4.8   4.8 / 4.8
 
-A cold run now costs what a warm one does: the rest is Python's start and the imports (numpy,
-numba: about a second of CPU), stretched by the load.
+A cold run costs what a warm one does; what is left is Python's start and the imports. On a
+loaded machine (load 5-10, the same day) the same runs took 1.7-4.2 s cold and 2.3-4.1 s warm:
+the load stretches both alike.
 """
 
 from __future__ import annotations
