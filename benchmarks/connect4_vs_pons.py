@@ -9,7 +9,7 @@ wall: the machine is shared) and its mean nodes per position. Printed with both:
 ours / Pons (below 1: rompicapo faster / fewer nodes), the load average and the CPU model.
 Scores are checked against the files for both programs.
 
-The three sets of issue 16 (data: ../shared/data/connect4, see its README):
+The three standard sets (data: ../shared/data/connect4, see its README):
 
     Begin-Medium   Test_L1_R2, every 20th line (50 positions)
     Begin-Hard     Test_L1_R3, the first 20 lines
@@ -22,8 +22,8 @@ The three sets of issue 16 (data: ../shared/data/connect4, see its README):
     python benchmarks/connect4_vs_pons.py --sets '' --empty \
         --empty-json benchmarks/results/connect4_empty.json   # the empty board alone
 
-Without ``--peers`` only rompicapo runs, and Pons' figures are the ones quoted in issue 16
-(measured once on this kind of machine), in a column labelled as quoted.
+Without ``--peers`` only rompicapo runs, and Pons' figures are ones measured once with his c4bench
+on this kind of machine (not side by side), in a column labelled as quoted.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ SETS = {
     "L2_R1": ("Test_L2_R1", "Middle-Easy", 1, 0),
     "L1_R1": ("Test_L1_R1", "Begin-Easy", 1, 0),
 }
-# Pons' figures quoted in issue 16 (his c4bench beside rompicapo, this kind of machine):
+# Pons' figures measured once (his c4bench beside rompicapo, this kind of machine):
 # mean CPU us per position, mean nodes. Used only without --peers, labelled "quoted".
 QUOTED = {
     "L1_R2": (181_943, 1_144_440),
@@ -204,7 +204,7 @@ def main() -> int:
             {
                 "set": f"{SETS[k][1]} ({SETS[k][0]})",
                 "positions": len(rows),
-                "peer": "Pons c4bench (run here)" if binary else "Pons (quoted, issue 16)",
+                "peer": "Pons c4bench (run here)" if binary else "Pons (quoted, measured once)",
                 "peer_us": pt,
                 "ours_us": ot,
                 "ratio": ot / pt,

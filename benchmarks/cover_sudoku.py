@@ -39,10 +39,11 @@ Intel Xeon "emeraldrapids", 2 cores shared by several jobs, so the load is 6-10)
 | two marked boxes at a time (a86c267), 5 runs, load 6-8 | 1.35 | 1.26 | 1.17 | 1.25 | 1.18 |
 | the same kernel (1970589), 7 runs, load 5.2-5.8 | 1.37 | 1.23 | 1.24 | 1.25 | 1.21 |
 
-(The issue's table, measured at ddb2ffc on the same machine at load 1-2: 0.61, 0.57, 0.56,
-0.55, 0.55.) The steps of the vector kernel (``rompicapo.cover._sudoku_simd``, LLVM IR from a
-numba intrinsic), each paired against the step before with ``--ab``-style runs (both kernels in
-one process, alternated, same puzzles, medians of 5-8 rounds of 0.5-1 CPU s; new / old):
+(The first table of this kind, measured at ddb2ffc on the same machine at load 1-2: 0.61,
+0.57, 0.56, 0.55, 0.55.) The steps of the vector kernel (``rompicapo.cover._sudoku_simd``,
+LLVM IR from a numba intrinsic), each paired against the step before with ``--ab``-style runs
+(both kernels in one process, alternated, same puzzles, medians of 5-8 rounds of 0.5-1 CPU s;
+new / old):
 
 | step | 17-clue | 1106 | serg | top1465 | 1905 |
 | --- | ---: | ---: | ---: | ---: | ---: |

@@ -7,7 +7,7 @@ cluster with ``--scheduler``), each into a fresh SQLite file, and prints:
 - the study rate: all placements / the study's wall time (what a user of ``rompicapo edges
   study`` gets, with process start-up, table building and result writing included);
 - the summed worker rate: for each worker (host, pid), its placements / its seconds of search,
-  summed over the workers (the issue's "placements/s summed over workers");
+  summed over the workers ("placements/s summed over workers");
 - the CPU rate per worker: placements / CPU seconds of the searching thread. On a shared
   machine the wall-clock rates also count the time other processes held the cores (see the
   load printed); the CPU rate shows whether the workers themselves slow each other down.

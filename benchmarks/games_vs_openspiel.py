@@ -3,11 +3,12 @@
 - tic-tac-toe, full alpha-beta from the empty board: nodes, time, microseconds per node;
 - Pig to 10, expectiminimax to depth 8 (players' plies; chance plies free, as OpenSpiel
   counts) with a constant evaluation, and our Star1 on the same tree;
-- Nim (3, 5, 8), normal play: OpenSpiel's alpha_beta_search has no transposition table (the
-  issue: not finished in 120 s); ours plain and with the Engine's table.
+- Nim (3, 5, 8), normal play: OpenSpiel's alpha_beta_search has no transposition table (not
+  finished in 120 s); ours plain and with the Engine's table.
 
 OpenSpiel (PyPI ``open-spiel``, a benchmark-only package) is imported if installed; otherwise
-the issue's figures are printed in its place. Timings are medians of ``--repeat`` runs on a
+figures measured once on this kind of machine are printed in its place
+(labelled as such, not side by side). Timings are medians of ``--repeat`` runs on a
 shared 2-core machine (the load average is printed).
 
     .venv/bin/python benchmarks/games_vs_openspiel.py [--repeat 5] [--nim-timeout 30]
@@ -26,8 +27,8 @@ from rompicapo.games import Engine, TicTacToe, alphabeta, expectiminimax, solve,
 from rompicapo.games.impartial import Nim
 from rompicapo.games.pig import Pig
 
-# issue 6, "References measured on this kind of machine"
-ISSUE_OPENSPIEL = {"ttt_nodes": 18_297, "ttt_seconds": 0.2, "pig_seconds": 7.2}
+# OpenSpiel measured once on this kind of machine (not side by side)
+OPENSPIEL_MEASURED_ONCE = {"ttt_nodes": 18_297, "ttt_seconds": 0.2, "pig_seconds": 7.2}
 
 
 def median_time(fn, repeat: int):
@@ -82,7 +83,7 @@ def main() -> int:
         pyspiel, minimax, counter = openspiel_counts()
     except ImportError:
         pyspiel = None
-        print("open-spiel not installed: its column shows the issue's figures")
+        print("open-spiel not installed: its column shows figures measured once")
 
     # ---- tic-tac-toe
     ttt = TicTacToe()
@@ -98,7 +99,7 @@ def main() -> int:
         t_os, _ = median_time(run, args.repeat)
         n_os = counter["n"]
     else:
-        t_os, n_os = ISSUE_OPENSPIEL["ttt_seconds"], ISSUE_OPENSPIEL["ttt_nodes"]
+        t_os, n_os = OPENSPIEL_MEASURED_ONCE["ttt_seconds"], OPENSPIEL_MEASURED_ONCE["ttt_nodes"]
     print("\ntic-tac-toe, alpha-beta from the empty board (value 0)")
     print(f"{'search':<34}{'nodes':>10}{'time':>10}{'us/node':>10}{'x faster':>10}")
     us_os = t_os / n_os * 1e6
@@ -125,7 +126,8 @@ def main() -> int:
         v, _ = minimax.expectiminimax(pgame.new_initial_state(), 8, lambda s: 0.0, 0)
         rows.insert(0, ("OpenSpiel expectiminimax", counter["n"], time.perf_counter() - t0, v))
     else:
-        rows.insert(0, ("OpenSpiel (issue's figure)", 0, ISSUE_OPENSPIEL["pig_seconds"], None))
+        once = OPENSPIEL_MEASURED_ONCE["pig_seconds"]
+        rows.insert(0, ("OpenSpiel (measured once)", 0, once, None))
     print(f"{'search':<34}{'nodes':>12}{'time':>10}{'us/node':>10}")
     for name, n, t, _v in rows:
         per = f"{t / n * 1e6:>10.2f}" if n else f"{'':>10}"
@@ -155,7 +157,7 @@ def main() -> int:
             except mp.TimeoutError:
                 print(
                     f"{'OpenSpiel alpha_beta_search':<34}{'-':>12}  not finished in "
-                    f"{args.nim_timeout:.0f} s (the issue: not in 120 s)"
+                    f"{args.nim_timeout:.0f} s (OpenSpiel measured once: not in 120 s)"
                 )
                 pool.terminate()
     print(f"\nload average at end: {os.getloadavg()[0]:.2f}")

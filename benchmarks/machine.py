@@ -1,5 +1,5 @@
 """What every side-by-side benchmark prints beside its figures: the CPU model, the load and
-the commit measured (machines of this kind change CPU model from one session to the next, so
+the commit measured (machines of this kind change CPU model from one day to the next, so
 a figure means something only with them)."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
    verifier.
 4. ``--big N``: N x N written as a streamed .rpath file and verified streaming (processes on
    all cores), with the peak memory summed over the process tree (sampled by psutil) and the
-   times. ``--big 100000`` is the issue's 10^10 cells (10 GB on disk; give ``--dir``).
+   times. ``--big 100000`` is 10^10 cells (10 GB on disk; give ``--dir``).
 
     python benchmarks/paths_blocks.py                         # 1-3
     python benchmarks/paths_blocks.py --big 100000 --dir /work/scratch

@@ -46,7 +46,7 @@ def main() -> None:
     w = np.array(walls)
     worst = int(np.argmax(t))
     table = Table(title=f"{args.size}x{args.size}, seeds 0..{args.seeds - 1}")
-    for col in ("", "rompicapo", "reference (issue 2, 300 seeds)"):
+    for col in ("", "rompicapo", "reference (300 seeds)"):
         table.add_column(col, justify="right")
     table.add_row("verified", f"{args.seeds - len(failures)} / {args.seeds}", "-")
     table.add_row("median CPU s", f"{np.median(t):.4f}", "0.058")

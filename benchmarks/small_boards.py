@@ -2,7 +2,7 @@
 
 Prints four tables:
 
-1. the issue's figures (5x7 from the centre and a corner, all 35 starts of 5x7, 6x6 all
+1. the headline figures (5x7 from the centre and a corner, all 35 starts of 5x7, 6x6 all
    starts) next to their targets and the C program of the 2000s (13,272 from the centre in 18 s
    on an Athlon XP 2600), medians of a few runs;
 2. every board R x C, R <= C <= 7: paths per start (total, min, max), closed tours per start
@@ -60,7 +60,7 @@ def median_run(fn, repeats: int):
 
 
 def figures(repeats: int, jobs: int | None) -> None:
-    print(f"## Issue figures (medians of {repeats} runs; load {load()})\n")
+    print(f"## Headline figures (medians of {repeats} runs; load {load()})\n")
     print("| figure | count | nodes | seconds | target | C program | vs target | vs C |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     C.count_paths(3, 3, (0, 0))  # compile outside the timings

@@ -11,8 +11,8 @@
    (analysis, computer move, tile, cell, step, window, hint, Nim, tic-tac-toe): growth in %.
 
 The app runs in this process under Starlette's test client (the server's memory is this
-process's and its worker processes'). Since issue 23 the analysis runs in a worker process, so
-the analysis "CPU" column is this process's (the request's handling), not the search's; the
+process's and its worker processes'). The analysis runs in a worker process, so the
+analysis "CPU" column is this process's (the request's handling), not the search's; the
 wall times are the figures. The machine is shared: the load and the CPU model are printed.
 
     /work/venv/bin/python benchmarks/web_latency.py                     # 200 positions

@@ -2,8 +2,8 @@
 Sudoku on a cold numba cache, old server and new side by side.
 
 Each round starts ``rompicapo serve`` of each checkout in turn (``--old``: a checkout with its
-venv, e.g. main before issue 23; ``--new``: this one) on a free port with ``--jobs 3`` and
-measures, alternating old and new:
+venv, e.g. a release before the playground's worker processes; ``--new``: this one) on a free
+port with ``--jobs 3`` and measures, alternating old and new:
 
 1. idle: ``--gets`` GETs of a static file (``/static/style.css``) and ``--moves`` Connect Four
    move answers (``POST /api/games/connect4/move``, time cap 0.5 s, each a different random
