@@ -63,18 +63,34 @@ def _figure(summary: dict, bests: list[dict], samples: list[dict]):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [2, 1]})
-    if samples:
-        ts = [s["elapsed"] / 60 for s in samples if s["best"] >= 0]
-        ys = [s["best"] for s in samples if s["best"] >= 0]
+    # a short hunt (a small puzzle solved at once) is drawn in seconds, a long one in minutes
+    elapsed = [b["elapsed"] for b in bests] + [s["elapsed"] for s in samples]
+    total = max([summary["seconds"], *elapsed])  # a running hunt: its latest sample
+    unit, scale = ("seconds", 1.0) if total < 120 else ("minutes", 60.0)
+    steps = [(s["elapsed"], s["best"]) for s in samples if s["best"] >= 0]
+    steps += [(b["elapsed"], b["score"]) for b in bests]
+    if steps:
+        steps.sort()
+        # the best so far at each moment, drawn on to the end of the hunt
+        ts, ys, top = [], [], -1
+        for t, y in steps:
+            top = max(top, y)
+            ts.append(t / scale)
+            ys.append(top)
+        ts.append(max(total, ts[-1] * scale) / scale)
+        ys.append(top)
         ax.step(ts, ys, where="post", color="grey", lw=1, label="best score")
     for part in PARTS:
-        pts = [(b["elapsed"] / 60, b["score"]) for b in bests if b["source"] == part]
+        pts = [(b["elapsed"] / scale, b["score"]) for b in bests if b["source"] == part]
         if pts:
             ax.scatter(*zip(*pts, strict=True), s=18, color=COLOURS[part], zorder=3,
                        label=f"new best by {part}")  # fmt: skip
-    ax.set_xlabel("hunt time (minutes)")
+    ax.set_xlim(left=0, right=max(total / scale, 1e-3) * 1.02)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(f"hunt time ({unit})")
     ax.set_ylabel(f"matched joints (of {summary['max_score']})")
     ax.set_title(f"{summary['puzzle']}: best {summary['best_score']}")
     ax.grid(alpha=0.3)
@@ -87,6 +103,7 @@ def _figure(summary: dict, bests: list[dict], samples: list[dict]):
     bx.bar([i + 0.2 for i in x], [parts[p]["gain"] for p in names], width=0.4, label="joints added",
            color=[COLOURS[p] for p in names], alpha=0.5, hatch="//")  # fmt: skip
     bx.set_xticks(list(x), [f"{p}\n{parts[p].get('tasks', 0)} tasks" for p in names])
+    bx.yaxis.set_major_locator(MaxNLocator(integer=True))
     bx.set_title("what each part earned")
     bx.legend(fontsize=8)
     fig.tight_layout()

@@ -220,6 +220,8 @@ def test_report_draws_and_counts_contributions(tmp_path: Path) -> None:
     out = hunt_report(db, out=tmp_path / "rep")
     assert (tmp_path / "rep" / "hunt.svg").stat().st_size > 1000
     assert (tmp_path / "rep" / "hunt.png").read_bytes()[:4] == b"\x89PNG"
+    # a hunt of a few seconds is drawn in seconds (in minutes it was a dot at 0.02)
+    assert "hunt time (seconds)" in (tmp_path / "rep" / "hunt.svg").read_text()
     assert out["best_score"] == 40 and "restart" in out["parts"]
     bests = [{"id": 1, "score": 30, "source": "restart"}, {"id": 2, "score": 35, "source":
              "improve"}, {"id": 3, "score": 36, "source": "restart"}]  # fmt: skip
