@@ -9,13 +9,17 @@
 - a ``DeprecationWarning`` raised by rompicapo fails the example: the docs show today's names
   (``time_limit``, not ``seconds``).
 
-Examples run from the repository's root, so they name files as ``tests/data/...``.
+Examples run in a fresh folder per page that shows the repository's top-level entries (links to
+them), so they name files as ``tests/data/...`` and what they write (``h.sqlite``, ``out.svg``)
+lands in that folder, removed after the page, never in the checkout.
 Docstring examples in the package run through pytest's ``--doctest-modules``.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import warnings
 from doctest import ELLIPSIS, NORMALIZE_WHITESPACE
 from pathlib import Path
@@ -47,7 +51,12 @@ class ConsoleBlockParser(CodeBlockParser):
 
 def _at_root(namespace: dict) -> None:
     namespace["_cwd"] = os.getcwd()
-    os.chdir(ROOT)
+    folder = Path(tempfile.mkdtemp(prefix="rompicapo-examples-"))
+    for entry in ROOT.iterdir():
+        if not entry.name.startswith("."):
+            (folder / entry.name).symlink_to(entry)
+    namespace["_folder"] = folder
+    os.chdir(folder)
     namespace["_warnings"] = warnings.catch_warnings()
     namespace["_warnings"].__enter__()
     # the old keyword names warn through rompicapo.common.run.renamed_keywords
@@ -58,6 +67,7 @@ def _at_root(namespace: dict) -> None:
 def _back(namespace: dict) -> None:
     namespace.pop("_warnings").__exit__(None, None, None)
     os.chdir(namespace.pop("_cwd"))
+    shutil.rmtree(namespace.pop("_folder"), ignore_errors=True)
 
 
 pytest_collect_file = Sybil(
