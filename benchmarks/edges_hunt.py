@@ -71,6 +71,28 @@ def per_hour(parts: dict, seconds: float, floors=(460, 461, 462, 463, 464)) -> d
     return out
 
 
+def depth_rates(parts: dict, n_cells: int = 256) -> dict:
+    """The restarts' placements per CPU hour at each of the last depths of the fill order
+    (``"pieces placed": rate``), and the CPU hours to one complete board reckoned from them: the
+    rate falls by about the same factor per depth near the end, so the last measured rates
+    (those with at least 20 placements) give the factor and carry it to the last depth."""
+    part = parts.get("restart") or {}
+    tail, cpu = part.get("depth_placements"), part.get("cpu_seconds", 0)
+    if not tail or cpu <= 0:
+        return {}
+    first = n_cells - len(tail) + 1
+    rates = {str(first + i): round(x * 3600 / cpu, 3) for i, x in enumerate(tail)}
+    seen = [(first + i, x) for i, x in enumerate(tail) if x >= 20]
+    out: dict = {"per_cpu_hour": rates}
+    if len(seen) >= 4:
+        (d0, x0), (d1, x1) = seen[-4], seen[-1]
+        factor = (x0 / x1) ** (1 / (d1 - d0))  # per depth, over the last four measured
+        hours_to_complete = cpu / 3600 / x1 * factor ** (n_cells - d1)
+        out.update(deepest_measured=d1, factor_per_depth=round(factor, 3),
+                   cpu_hours_to_complete=round(hours_to_complete, 1))  # fmt: skip
+    return out
+
+
 def run_one(seed: int, args: argparse.Namespace, folder: Path) -> dict:
     settings = HuntSettings(
         restarts=not args.no_restarts,
@@ -99,6 +121,7 @@ def run_one(seed: int, args: argparse.Namespace, folder: Path) -> dict:
         "history": history,
         "at": {str(m): score_at(history, m) for m in MARKS if m <= result.seconds + 1},
         "per_hour_this_run": per_hour(result.parts, wall),
+        "depths_this_run": depth_rates(result.parts),
         "counts": result.counts,
         "parts": result.parts,
         "settings": result.settings,

@@ -209,9 +209,11 @@ class HuntResult(SearchResult):
     ``improves`` (tasks finished), ``placements`` (Blackwood's), ``repairs`` (the improver's),
     ``new_bests``, ``rejected`` (boards the verifier refused), ``workers_replaced``.
     ``parts``: per part (``restart``, ``improve``), tasks run, new bests and joints they won,
-    and ``scores``: how many boards of each score the part found (every restart's board; an
+    ``scores``: how many boards of each score the part found (every restart's board; an
     improver run's board when it beat the board it was given), from which the rate of boards
-    of a score or better per hour follows (Verhaard measured his solver by its 463s per hour).
+    of a score or better per hour follows (Verhaard measured his solver by its 463s per hour),
+    and ``cpu_seconds``; the restarts also sum ``depth_placements``, their placements at each
+    of the last 32 positions of Blackwood's fill order (the last: complete boards).
     """
 
     puzzle: Puzzle | None = None
@@ -333,7 +335,7 @@ class _Hunt:
             0,
         )
         self.parts = {
-            part: {"tasks": 0, "bests": 0, "gain": 0, "scores": {}}
+            part: {"tasks": 0, "bests": 0, "gain": 0, "scores": {}, "cpu_seconds": 0.0}
             for part, on in (("restart", settings.restarts), ("improve", settings.improve))
             if on
         }
@@ -401,7 +403,13 @@ class _Hunt:
         self.counts["restarts" if kind == "restart" else "improves"] += 1
         self.counts["placements"] += out["placements_done"]
         self.counts["repairs"] += out["repairs"]
-        self.parts[kind]["tasks"] += 1
+        part = self.parts[kind]
+        part["tasks"] += 1
+        part["cpu_seconds"] = round(part["cpu_seconds"] + out.get("cpu_seconds", 0.0), 3)
+        if out.get("depth_placements"):  # a restart's visits to the last depths of its order
+            tail = part.setdefault("depth_placements", [0] * len(out["depth_placements"]))
+            new = out["depth_placements"]
+            part["depth_placements"] = [x + y for x, y in zip(tail, new, strict=True)]
         if not out["placements"]:
             return
         why = _problems(self.puzzle, self.pieces, out["placements"], out["score"], self.clue_list)

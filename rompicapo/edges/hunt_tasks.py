@@ -20,13 +20,27 @@ from multiprocessing import get_context
 
 from rompicapo.common.parallel import reap
 from rompicapo.edges.blackwood import Settings, search
+from rompicapo.edges.blackwood_walker import plans_of
 from rompicapo.edges.improve import improve
 from rompicapo.edges.puzzle import Board, placements_board
 
-__all__ = ["TASK_MARGIN", "DaskWorkers", "InlineWorkers", "ProcessWorkers", "plain", "run_task"]
+__all__ = [
+    "DEPTH_TAIL",
+    "TASK_MARGIN",
+    "DaskWorkers",
+    "InlineWorkers",
+    "ProcessWorkers",
+    "plain",
+    "run_task",
+]
 
 # Seconds a task keeps in hand before the hunt's end, to return its board and be recorded.
 TASK_MARGIN = 0.3
+
+# A restart reports its placements at each of the last DEPTH_TAIL positions of its fill order:
+# how often the search reaches each depth near the end, the rate that a plan for a complete
+# board (on Eternity II, one with at most 10 breaks: 470 or more) is reckoned from.
+DEPTH_TAIL = 32
 
 # --------------------------------------------------------------------------------------------
 # Tasks (run by the workers; plain dicts in and out, so Dask and processes carry them)
@@ -78,6 +92,7 @@ def _run(spec: dict) -> dict:
             placements_done=int(res.counts["placements"]),
             repairs=0,
             interrupted=res.interrupted,
+            depth_placements=_depth_tail(puzzle, clues, spec["settings"], res.heat),
         )
     else:
         start = placements_board(puzzle.rows, puzzle.cols, spec["board"])
@@ -95,6 +110,16 @@ def _run(spec: dict) -> dict:
     out["seconds"] = time.perf_counter() - started
     out["cpu_seconds"] = time.process_time() - cpu
     return out
+
+
+def _depth_tail(puzzle, clues, settings: dict, heat) -> list[int] | None:
+    """Placements at each of the last `DEPTH_TAIL` fill positions (None for a portfolio of
+    fill orders, whose cells have no single depth)."""
+    plans = plans_of(puzzle, clues, Settings(**settings))
+    if len(plans) != 1 or heat is None:
+        return None
+    cells = plans[0].pos_cell[-DEPTH_TAIL:]
+    return [int(x) for x in heat.ravel()[cells]]
 
 
 # --------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import pytest
 from rompicapo.cli import main
 from rompicapo.common import InputError
 from rompicapo.edges import HuntSettings, hunt
+from rompicapo.edges.blackwood import Settings
 from rompicapo.edges.generate import generate
 from rompicapo.edges.hunt import ElitePool
 from rompicapo.edges.hunt_db import hunt_status, open_hunt, read_boards
@@ -96,6 +97,20 @@ def test_improver_alone_and_restarts_alone(tmp_path: Path) -> None:
     )
     with pytest.raises(InputError):
         HuntSettings(restarts=False, improve=False)
+
+
+def test_restarts_report_how_often_they_reach_the_last_depths(tmp_path: Path) -> None:
+    # one fill order (rows): placements at each of its last positions, the last one placed by
+    # the board that solved the puzzle; with a portfolio of orders there is no single depth
+    rows = HuntSettings(improve=False, search=Settings(order="rows"))
+    result = hunt(SMALL, tmp_path / "d.sqlite", time_limit=60, jobs=1, seed=3, settings=rows)
+    part = result.parts["restart"]
+    tail = part["depth_placements"]
+    assert result.solved and len(tail) == SMALL.rows * SMALL.cols  # fewer cells than the tail
+    assert tail[-1] >= 1 and tail[0] >= tail[-1] and part["cpu_seconds"] > 0
+    orders = HuntSettings(improve=False, search=Settings(order="portfolio"))
+    mixed = hunt(SMALL, tmp_path / "m.sqlite", time_limit=60, jobs=1, seed=3, settings=orders)
+    assert "depth_placements" not in mixed.parts["restart"]
 
 
 def test_resume_keeps_and_reuses_the_best(tmp_path: Path) -> None:
