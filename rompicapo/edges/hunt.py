@@ -213,7 +213,9 @@ class HuntResult(SearchResult):
     improver run's board when it beat the board it was given), from which the rate of boards
     of a score or better per hour follows (Verhaard measured his solver by its 463s per hour),
     and ``cpu_seconds``; the restarts also sum ``depth_placements``, their placements at each
-    of the last 32 positions of Blackwood's fill order (the last: complete boards).
+    of the last 32 positions of Blackwood's fill order (the last: complete boards), and the
+    improver its destroy ``operators`` (uses, improved, best and gain summed over its runs,
+    the weight of the latest). The parts are also kept in the hunt file for `hunt_report`.
     """
 
     puzzle: Puzzle | None = None
@@ -406,6 +408,13 @@ class _Hunt:
         part = self.parts[kind]
         part["tasks"] += 1
         part["cpu_seconds"] = round(part["cpu_seconds"] + out.get("cpu_seconds", 0.0), 3)
+        if out.get("operators"):  # an improver run's destroy operators
+            ops = part.setdefault("operators", {})
+            for op, st in out["operators"].items():
+                mine = ops.setdefault(op, dict.fromkeys(("uses", "improved", "best", "gain"), 0))
+                for key in ("uses", "improved", "best", "gain"):
+                    mine[key] += int(st[key])
+                mine["weight"] = round(float(st["weight"]), 3)  # the latest run's
         if out.get("depth_placements"):  # a restart's visits to the last depths of its order
             tail = part.setdefault("depth_placements", [0] * len(out["depth_placements"]))
             new = out["depth_placements"]
@@ -469,7 +478,15 @@ class _Hunt:
             f"{c['restarts']} restarts, {c['improves']} improver runs (+{gain} joints), "
             f"{c['placements'] / el / 1e6:.1f} M placements/s, {c['repairs'] / el:.0f} "
             f"repairs/s, pool {len(self.pool.members)}"
-        )
+        ) + self.weights()
+
+    def weights(self) -> str:
+        """The improver's operators with their weights in its latest run, heaviest first."""
+        ops = self.parts.get("improve", {}).get("operators")
+        if not ops:
+            return ""
+        heavy = sorted(ops.items(), key=lambda kv: -kv[1]["weight"])
+        return "; weights " + " ".join(f"{op} {st['weight']:.2f}" for op, st in heavy)
 
     def tick(self, force: bool = False) -> None:
         done = self.counts["restarts"] + self.counts["improves"]
@@ -478,6 +495,7 @@ class _Hunt:
         if force or now - self.last_sample >= SAMPLE_SECONDS:
             self.last_sample = now
             db_.add_sample(self.conn, self.run, now, self.status()["best_score"], self.counts)
+            db_.save_parts(self.conn, self.run, self.parts)
 
     @property
     def solved(self) -> bool:

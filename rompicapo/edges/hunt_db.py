@@ -336,6 +336,23 @@ def add_sample(conn: sqlite3.Connection, run: int, elapsed: float, best: int, c:
         )
 
 
+def save_parts(conn: sqlite3.Connection, run: int, parts: dict) -> None:
+    """What each part of run ``run`` did so far (`HuntResult.parts`), kept in the file's
+    ``meta`` table under ``parts/<run>`` (a file from an earlier release simply has none)."""
+    with conn:
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+            (f"parts/{run}", json.dumps(parts, sort_keys=True)),
+        )
+
+
+def read_parts(conn: sqlite3.Connection) -> list[dict]:
+    """Each run's parts, as `save_parts` kept them, in the order of the runs."""
+    rows = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'parts/%'").fetchall()
+    by_run = sorted((int(k.split("/", 1)[1]), v) for k, v in rows if k.split("/", 1)[1].isdigit())
+    return [loads_json(v, "a run's parts") for _, v in by_run]
+
+
 def _offset(conn: sqlite3.Connection, run: int) -> float:
     return float(conn.execute("SELECT offset FROM runs WHERE id = ?", (run,)).fetchone()[0])
 

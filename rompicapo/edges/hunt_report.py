@@ -1,10 +1,11 @@
 """The report of a hunt file: `hunt_report()` (``rompicapo edges hunt-report``).
 
 Reads the file read-only (a running hunt goes on undisturbed) and draws, with matplotlib, the
-best score over hunt time (each new best marked by the part that found it) and what each part
-earned: the new bests found by Blackwood's restarts and by the improver, and the joints each
-added to the best score. The hunt itself never imports this module (its workers need no
-matplotlib).
+best score over hunt time (each new best marked by the part that found it), what each part
+earned (the new bests found by Blackwood's restarts and by the improver, and the joints each
+added to the best score) and, for the improver, what each destroy operator won within its runs
+(hunt files of this release keep them). The hunt itself never imports this module (its workers
+need no matplotlib).
 """
 
 from __future__ import annotations
@@ -14,10 +15,17 @@ import json
 from pathlib import Path
 
 from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
-from rompicapo.edges.hunt_db import hunt_status, open_hunt, read_boards, read_runs, read_samples
+from rompicapo.edges.hunt_db import (
+    hunt_status,
+    open_hunt,
+    read_boards,
+    read_parts,
+    read_runs,
+    read_samples,
+)
 from rompicapo.edges.study_report import check_report_folder
 
-__all__ = ["contributions", "hunt_report"]
+__all__ = ["contributions", "hunt_report", "operator_totals"]
 
 PARTS = ("restart", "improve")
 COLOURS = {"restart": "tab:blue", "improve": "tab:orange"}
@@ -38,12 +46,26 @@ def contributions(bests: list[dict]) -> dict[str, dict]:
     return out
 
 
+def operator_totals(run_parts: list[dict]) -> dict[str, dict]:
+    """The improver's destroy operators over every run: uses, improved, best and gain summed,
+    the weight of the latest run that used each."""
+    out: dict[str, dict] = {}
+    for parts in run_parts:
+        for op, st in (parts.get("improve") or {}).get("operators", {}).items():
+            mine = out.setdefault(op, dict.fromkeys(("uses", "improved", "best", "gain"), 0))
+            for key in ("uses", "improved", "best", "gain"):
+                mine[key] += int(st.get(key, 0))
+            mine["weight"] = st.get("weight", 0.0)
+    return out
+
+
 def _summary(db: str | Path) -> tuple[dict, list[dict], list[dict]]:
     conn = open_hunt(db, readonly=True)
     try:
         bests = read_boards(conn, "best")
         samples = read_samples(conn)
         runs = read_runs(conn)
+        run_parts = read_parts(conn)
     finally:
         conn.close()
     status = hunt_status(db)
@@ -55,6 +77,7 @@ def _summary(db: str | Path) -> tuple[dict, list[dict], list[dict]]:
         parts[p]["tasks"] = n
     best = max((b["score"] for b in bests), default=None)
     summary = {**status, "best_score": best, "parts": parts}
+    summary["operators"] = operator_totals(run_parts)
     return summary, bests, samples
 
 
@@ -65,7 +88,11 @@ def _figure(summary: dict, bests: list[dict], samples: list[dict]):
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [2, 1]})
+    ops = summary.get("operators") or {}
+    ratios = [2, 1, 1.4] if ops else [2, 1]
+    fig, axes = plt.subplots(1, len(ratios), figsize=(4.5 * sum(ratios) / 1.3, 4),
+                             gridspec_kw={"width_ratios": ratios})  # fmt: skip
+    ax, bx = axes[0], axes[1]
     # a short hunt (a small puzzle solved at once) is drawn in seconds, a long one in minutes
     elapsed = [b["elapsed"] for b in bests] + [s["elapsed"] for s in samples]
     total = max([summary["seconds"], *elapsed])  # a running hunt: its latest sample
@@ -106,8 +133,22 @@ def _figure(summary: dict, bests: list[dict], samples: list[dict]):
     bx.yaxis.set_major_locator(MaxNLocator(integer=True))
     bx.set_title("what each part earned")
     bx.legend(fontsize=8)
+    if ops:
+        _operators_panel(axes[2], ops, MaxNLocator)
     fig.tight_layout()
     return fig
+
+
+def _operators_panel(cx, ops: dict, locator) -> None:
+    """The improver's destroy operators: joints won within its runs, and their uses."""
+    names = sorted(ops, key=lambda op: -ops[op]["gain"])
+    cx.barh(range(len(names)), [ops[op]["gain"] for op in names], color="tab:orange")
+    cx.set_yticks(range(len(names)), [f"{op}\n{ops[op]['uses']:,} uses" for op in names],
+                  fontsize=8)  # fmt: skip
+    cx.invert_yaxis()
+    cx.xaxis.set_major_locator(locator(integer=True))
+    cx.set_xlabel("joints won in the improver's runs")
+    cx.set_title("the improver's operators")
 
 
 def _save(fig, path: Path, fmt: str) -> None:
@@ -160,6 +201,11 @@ def hunt_report(
     for p, v in summary["parts"].items():
         lines.append(
             f"  {p}: {v.get('tasks', 0)} tasks, {v['bests']} new bests, +{v['gain']} joints"
+        )
+    for op, st in sorted(summary["operators"].items(), key=lambda kv: -kv[1]["gain"]):
+        lines.append(
+            f"    {op}: {st['uses']:,} uses, {st['improved']:,} improving, +{st['gain']} joints "
+            f"in the improver's runs, weight {st['weight']:.2f}"
         )
     lines += [f"written: {f}" for f in files]
     return {**summary, "files": files, "text": "\n".join(lines) + "\n"}

@@ -26,6 +26,7 @@ from rompicapo.edges.puzzle import Board, placements_board
 
 __all__ = [
     "DEPTH_TAIL",
+    "OPERATOR_KEYS",
     "TASK_MARGIN",
     "DaskWorkers",
     "InlineWorkers",
@@ -41,6 +42,10 @@ TASK_MARGIN = 0.3
 # how often the search reaches each depth near the end, the rate that a plan for a complete
 # board (on Eternity II, one with at most 10 breaks: 470 or more) is reckoned from.
 DEPTH_TAIL = 32
+
+# What an improver run reports of each destroy operator (see `ImproveResult`): uses, accepted
+# repairs that raised the score, new bests within the run, joints those won, final weight.
+OPERATOR_KEYS = ("uses", "improved", "best", "gain", "weight")
 
 # --------------------------------------------------------------------------------------------
 # Tasks (run by the workers; plain dicts in and out, so Dask and processes carry them)
@@ -105,6 +110,7 @@ def _run(spec: dict) -> dict:
             placements_done=0,
             repairs=int(res.iterations),
             interrupted=res.interrupted,
+            operators={op: {k: st[k] for k in OPERATOR_KEYS} for op, st in res.operators.items()},
         )
     out["placements"] = plain(board) if board is not None else []
     out["seconds"] = time.perf_counter() - started

@@ -22,6 +22,7 @@ from rompicapo.edges.generate import generate
 from rompicapo.edges.hunt import ElitePool
 from rompicapo.edges.hunt_db import hunt_status, open_hunt, read_boards
 from rompicapo.edges.hunt_report import contributions, hunt_report
+from rompicapo.edges.improve_alns import OPERATORS
 from rompicapo.edges.puzzle import load_board
 from rompicapo.edges.verify import board_problems, count_matched_joints
 
@@ -111,6 +112,24 @@ def test_restarts_report_how_often_they_reach_the_last_depths(tmp_path: Path) ->
     orders = HuntSettings(improve=False, search=Settings(order="portfolio"))
     mixed = hunt(SMALL, tmp_path / "m.sqlite", time_limit=60, jobs=1, seed=3, settings=orders)
     assert "depth_placements" not in mixed.parts["restart"]
+
+
+def test_improver_operators_are_counted_kept_and_reported(tmp_path: Path) -> None:
+    db = tmp_path / "o.sqlite"
+    events = []
+    puzzle, _ = generate(8, 8, frame_colours=4, inner_colours=6, seed=2)  # not solved in 6 s
+    settings = HuntSettings(restarts=False, improve_seconds=2)
+    result = hunt(puzzle, db, time_limit=6, jobs=1, seed=2, settings=settings,
+                  progress=events.append)  # fmt: skip
+    assert not result.solved
+    ops = result.parts["improve"]["operators"]
+    assert ops and set(ops) <= set(OPERATORS)
+    runs = result.counts["improves"]
+    assert runs >= 2 and sum(st["uses"] for st in ops.values()) >= runs
+    assert any("weights " in (e.message or "") for e in events)  # the live line shows them
+    report = hunt_report(db)  # read back from the file, not from the result
+    assert report["operators"] == {op: {**st} for op, st in ops.items()}
+    assert "uses" in report["text"] and "weight" in report["text"]
 
 
 def test_resume_keeps_and_reuses_the_best(tmp_path: Path) -> None:
