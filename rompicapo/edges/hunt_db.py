@@ -420,8 +420,10 @@ def hunt_status(path: str | Path) -> dict:
     """A hunt file's state for a poller (the playground's panel, a script): read-only, never
     writes. ``best`` (score, hunt seconds, source, placements), ``max_score``, ``seconds``
     (hunt seconds over all runs), ``running`` (the last run has not ended), ``runs``,
-    ``boards``, ``bests`` (``[seconds, score, source]`` of each new best) and ``last``
-    (the latest sample: restarts, improves, placements, repairs)."""
+    ``boards``, ``bests`` (``[seconds, score, source]`` of each new best), ``last``
+    (the latest sample: restarts, improves, placements, repairs) and ``operators`` (the
+    improver's destroy operators in the latest run that ran it: uses, improved, best, gain,
+    weight)."""
     conn = open_hunt(path, readonly=True)
     try:
         meta = read_meta(conn)
@@ -432,6 +434,7 @@ def hunt_status(path: str | Path) -> dict:
             "ORDER BY rowid DESC LIMIT 1"
         ).fetchone()
         n_boards = conn.execute("SELECT count(*) FROM boards").fetchone()[0]
+        run_parts = read_parts(conn)
     finally:
         conn.close()
     best = max(bests, key=lambda b: (b["score"], -b["id"]), default=None)
@@ -449,6 +452,7 @@ def hunt_status(path: str | Path) -> dict:
         "runs": len(runs),
         "boards": int(n_boards),
         "bests": [[round(b["elapsed"], 3), b["score"], b["source"]] for b in bests],
+        "operators": _latest_operators(run_parts),
         "last": None
         if samples is None
         else dict(
@@ -459,6 +463,15 @@ def hunt_status(path: str | Path) -> dict:
             )
         ),
     }
+
+
+def _latest_operators(run_parts: list[dict]) -> dict:
+    """The improver's destroy operators in the latest run that ran the improver."""
+    for parts in reversed(run_parts):
+        ops = (parts.get("improve") or {}).get("operators")
+        if ops:
+            return ops
+    return {}
 
 
 def hunt_best(path: str | Path) -> tuple[Puzzle, Board | None]:

@@ -130,6 +130,7 @@ def test_improver_operators_are_counted_kept_and_reported(tmp_path: Path) -> Non
     report = hunt_report(db)  # read back from the file, not from the result
     assert report["operators"] == {op: {**st} for op, st in ops.items()}
     assert "uses" in report["text"] and "weight" in report["text"]
+    assert hunt_status(db)["operators"] == ops  # what the playground's panel shows
 
 
 def test_resume_keeps_and_reuses_the_best(tmp_path: Path) -> None:

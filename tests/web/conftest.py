@@ -10,6 +10,7 @@ where a missing browser is a failure. Screenshots go to ``ROMPICAPO_ARTIFACTS`` 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -76,15 +77,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_server():
-    """The playground served by uvicorn in a thread; yields its base URL."""
+@contextlib.contextmanager
+def serving(**options):
+    """The playground (``create_app(**options)``) served by uvicorn in a thread on a free
+    port, for the length of the block; yields its base URL."""
     import uvicorn
 
     from rompicapo.web import create_app
 
     port = _free_port()
-    app = create_app(jobs=3, port=port)
+    app = create_app(port=port, **options)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -94,9 +96,24 @@ def live_server():
         if time.monotonic() > deadline:
             raise RuntimeError("the playground did not start within 20 s")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def serve():
+    """``with serve(**options) as url``: a playground of its own (`serving`)."""
+    return serving
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The playground served by uvicorn in a thread; yields its base URL."""
+    with serving(jobs=3) as url:
+        yield url
 
 
 def _chromium() -> str | None:

@@ -110,3 +110,28 @@ def test_eternity2_live_solve_score_rises(page, artifacts):
     assert text.startswith("done") and "verified: true" in text
     page.screenshot(path=str(artifacts / "edges-solve.png"), full_page=True)
     assert errors == []
+
+
+def test_hunt_panel_follows_a_hunt_file(browser, serve, tmp_path, artifacts):
+    from rompicapo.edges import HuntSettings, hunt
+    from rompicapo.edges.generate import generate
+
+    # an improver-only hunt of a puzzle it cannot solve in 4 s: a best score and operators
+    puzzle, _ = generate(8, 8, frame_colours=4, inner_colours=6, seed=2)
+    db = tmp_path / "e.sqlite"
+    hunt(puzzle, db, time_limit=4, jobs=1, seed=2,
+         settings=HuntSettings(restarts=False, improve_seconds=2))  # fmt: skip
+    with serve(jobs=1, warm_up=False, hunt_db=db) as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+        page = context.new_page()
+        errors = _watch(page)
+        page.goto(f"{url}/static/edges.html")
+        page.wait_for_function("document.querySelector('#h-ops').textContent.length > 0")
+        status = page.locator("#h-status").text_content()
+        assert status.startswith("e.sqlite: best ") and "/112" in status
+        ops = page.locator("#h-ops").text_content()
+        assert ops.startswith("improver's operators by weight") and "(+" in ops
+        page.click("#h-show")
+        page.locator("#hunt").screenshot(path=str(artifacts / "edges-hunt-panel.png"))
+        context.close()
+    assert errors == []

@@ -264,20 +264,31 @@ $("st-go").onclick = async () => {
 const HUNT_POLL_MS = 5000;
 const COLOURS = { restart: "#1f77b4", improve: "#ff7f0e" };
 
-function drawHuntChart(bests) {
+function drawHuntChart(bests, seconds) {
   const chart = $("h-chart");
   chart.replaceChildren();
   if (!bests.length) return;
   const W = 576, H = 140, pad = 28;
-  const t1 = Math.max(1, ...bests.map((b) => b[0]));
+  // from 0 to the end of the hunt, in seconds for a short one, the best so far drawn on to the end
+  const t1 = Math.max(1, seconds || 0, ...bests.map((b) => b[0]));
+  const [unit, scale] = t1 < 120 ? ["s", 1] : ["min", 60];
   const lo = Math.min(...bests.map((b) => b[1])), hi = Math.max(...bests.map((b) => b[1]));
   const x = (t) => pad + (W - 2 * pad) * t / t1;
   const y = (s) => H - pad - (H - 2 * pad) * (hi === lo ? 0.5 : (s - lo) / (hi - lo));
-  chart.append(svg("path", { d: bests.map((b, i) => `${i ? "L" : "M"}${x(b[0]).toFixed(1)},${y(b[1]).toFixed(1)}`).join(" "), fill: "none", stroke: "#888" }));
+  let d = "", top = -Infinity;
+  for (const b of bests) {
+    const prev = top;
+    top = Math.max(top, b[1]);
+    d += d ? `L${x(b[0]).toFixed(1)},${y(prev).toFixed(1)}L${x(b[0]).toFixed(1)},${y(top).toFixed(1)}`
+           : `M${x(b[0]).toFixed(1)},${y(top).toFixed(1)}`;
+  }
+  d += `L${x(t1).toFixed(1)},${y(top).toFixed(1)}`;
+  chart.append(svg("path", { d, fill: "none", stroke: "#888" }));
   for (const b of bests) chart.append(svg("circle", { cx: x(b[0]), cy: y(b[1]), r: 3, fill: COLOURS[b[2]] || "#444" }));
   chart.append(svg("text", { x: 2, y: 12, "font-size": 11 }, `${hi}`));
-  chart.append(svg("text", { x: 2, y: H - pad + 4, "font-size": 11 }, `${lo}`));
-  chart.append(svg("text", { x: W - 110, y: H - 6, "font-size": 11 }, `${(t1 / 60).toFixed(1)} min`));
+  if (hi !== lo) chart.append(svg("text", { x: 2, y: H - pad + 4, "font-size": 11 }, `${lo}`));
+  chart.append(svg("text", { x: pad, y: H - 6, "font-size": 11 }, "0"));
+  chart.append(svg("text", { x: W - 110, y: H - 6, "font-size": 11 }, `${(t1 / scale).toFixed(1)} ${unit}`));
 }
 
 async function pollHunt() {
@@ -296,10 +307,16 @@ async function pollHunt() {
   } else {
     const last = h.last || {};
     $("h-status").textContent = `${h.file}: best ${h.score ?? "—"}/${h.max_score} · ` +
-      `${(h.seconds / 60).toFixed(1)} min over ${h.runs} runs${h.running ? " (running)" : ""} · ` +
+      (h.seconds < 120 ? `${h.seconds.toFixed(0)} s` : `${(h.seconds / 60).toFixed(1)} min`) +
+      ` over ${h.runs} run${h.runs === 1 ? "" : "s"}${h.running ? " (running)" : ""} · ` +
       `${fmt(last.restarts || 0)} restarts, ${fmt(last.improves || 0)} improver runs in the last run · ` +
       `blue: new best by a restart, orange: by the improver`;
-    drawHuntChart(h.bests || []);
+    drawHuntChart(h.bests || [], h.seconds);
+    const ops = Object.entries(h.operators || {}).sort((a, b) => b[1].weight - a[1].weight);
+    $("h-ops").textContent = ops.length
+      ? "improver's operators by weight (latest run): " +
+        ops.map(([op, o]) => `${op} ${o.weight.toFixed(2)} (+${o.gain})`).join(", ")
+      : "";
     st.huntBoard = h.board;
     $("h-show").disabled = !h.board;
     $("h-url").hidden = !(h.board && h.board.url);
