@@ -205,6 +205,53 @@ def _small_boards(name: str, relative: str) -> str:
     )
 
 
+_HUNT = re.compile(r"^<!-- hunt-table: ([\w-]+) -->$", re.M)
+_FIRST_RUN = re.compile(r"^<!-- first-run-table: ([\w-]+) -->$", re.M)
+_MINUTES = ("60", "120", "300", "600", "1800", "3600")
+
+
+def _hunt_table(name: str) -> str:
+    """One row per run and seed of ``benchmarks/edges_hunt.py``: the best score at 1, 2, 5,
+    10, 30 and 60 minutes of hunt, the final one, and the boards of 463 or more per hour."""
+    data = json.loads((RESULTS / f"{name}.json").read_text())
+    head = ["run", "seed", "1 min", "2 min", "5 min", "10 min", "30 min", "60 min", "best",
+            "hunt s", "463+ per hour (improver)", "verified"]  # fmt: skip
+    lines = ["| " + " | ".join(head) + " |", "|---|---:" + "|---:" * (len(head) - 2) + "|"]
+    notes = []
+    for run in data["runs"]:
+        for row in run["rows"]:
+            at = row.get("at", {})
+            rate = (row.get("per_hour_this_run", {}).get("improve") or {}).get("463+")
+            cells = [run["label"], row["seed"], *(at.get(m) for m in _MINUTES), row["score"],
+                     row["seconds"], rate, row["verified"]]  # fmt: skip
+            lines.append("| " + " | ".join("" if v is None else _cell(v) for v in cells) + " |")
+        loads = [x for r in run["rows"] for x in (r["load_before"][0], r["load_after"][0])]
+        notes.append(f"{run['label']}: {run['date']}, commit {run['commit']}, {run['cpu']}, "
+                     f"1-minute load {min(loads):.1f}-{max(loads):.1f}")  # fmt: skip
+    return (
+        "\n".join(lines) + f"\n\n*Measured {'; '.join(notes)}. Source: "
+        f"`benchmarks/results/{name}.json`.*"
+    )
+
+
+def _first_run_table(name: str) -> str:
+    """Each family's first command from the wheel: median wall / CPU seconds, cold and warm."""
+    data = json.loads((RESULTS / f"{name}.json").read_text())
+    modes = list(next(iter(data["summary_median"].values())))
+    shown = {"cold": "cold, kernels shipped", "compiled cold": "cold, nothing shipped"}
+    head = ["command", *(f"{shown.get(m, m)} (wall / CPU s)" for m in modes)]
+    lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * len(modes) + "|"]
+    for command, by_mode in data["summary_median"].items():
+        cells = [f"{by_mode[m]['wall']:.1f} / {by_mode[m]['cpu']:.1f}" for m in modes]
+        lines.append(f"| `{command}` | " + " | ".join(cells) + " |")
+    loads = [r["load"] for r in data["runs"]]
+    return "\n".join(lines) + (
+        f"\n\n*Median of {data['rounds']} rounds; commit {data['commit']}, {data['cpu']}, "
+        f"1-minute load {min(loads):.1f}-{max(loads):.1f}. Source: "
+        f"`benchmarks/results/{name}.json`.*"
+    )
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = api.expand(markdown)
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
@@ -212,4 +259,6 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         lambda m: _by_end_row(m.group(1), int(m.group(2)), int(m.group(3))), markdown
     )
     markdown = _SMALL.sub(lambda m: _small_boards(m.group(1), m.group(2)), markdown)
+    markdown = _HUNT.sub(lambda m: _hunt_table(m.group(1)), markdown)
+    markdown = _FIRST_RUN.sub(lambda m: _first_run_table(m.group(1)), markdown)
     return _MARK.sub(lambda m: _table(m.group(1), m.group(2).split() or None), markdown)
