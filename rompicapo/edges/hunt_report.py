@@ -78,6 +78,13 @@ def _summary(db: str | Path) -> tuple[dict, list[dict], list[dict]]:
     best = max((b["score"] for b in bests), default=None)
     summary = {**status, "best_score": best, "parts": parts}
     summary["operators"] = operator_totals(run_parts)
+    for part in PARTS:  # boards found by score, over the runs that counted them
+        scores: dict[str, int] = {}
+        for rp in run_parts:
+            for score, n in (rp.get(part) or {}).get("scores", {}).items():
+                scores[score] = scores.get(score, 0) + int(n)
+        if part in parts:
+            parts[part]["scores"] = dict(sorted(scores.items(), key=lambda kv: -int(kv[0])))
     return summary, bests, samples
 
 
@@ -195,12 +202,14 @@ def hunt_report(
             plt.close(fig)
     lines = [
         f"{summary['puzzle']}: best {summary['best_score']}/{summary['max_score']} after "
-        f"{summary['seconds'] / 60:.1f} min of hunt over {summary['runs']} runs"
-        + (" (running)" if summary["running"] else "")
+        f"{summary['seconds'] / 60:.1f} min of hunt over {summary['runs']} "
+        f"run{'' if summary['runs'] == 1 else 's'}" + (" (running)" if summary["running"] else "")
     ]
     for p, v in summary["parts"].items():
+        top = ", ".join(f"{score} ({n})" for score, n in list(v.get("scores", {}).items())[:3])
         lines.append(
             f"  {p}: {v.get('tasks', 0)} tasks, {v['bests']} new bests, +{v['gain']} joints"
+            + (f"; best scores found (boards): {top}" if top else "")
         )
     for op, st in sorted(summary["operators"].items(), key=lambda kv: -kv[1]["gain"]):
         lines.append(

@@ -131,6 +131,8 @@ def test_improver_operators_are_counted_kept_and_reported(tmp_path: Path) -> Non
     assert report["operators"] == {op: {**st} for op, st in ops.items()}
     assert "uses" in report["text"] and "weight" in report["text"]
     assert hunt_status(db)["operators"] == ops  # what the playground's panel shows
+    found = result.parts["improve"]["scores"]
+    assert report["parts"]["improve"]["scores"] == found and sum(found.values()) >= 1
 
 
 def test_resume_keeps_and_reuses_the_best(tmp_path: Path) -> None:
