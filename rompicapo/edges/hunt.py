@@ -270,7 +270,7 @@ class HuntResult(SearchResult):
         lines = [
             f"{state}: best {self.score}/{self.max_score}{gained}; {c.get('restarts', 0)} "
             f"restarts, {c.get('improves', 0)} improver runs in {self.solve_seconds:.0f} s over "
-            f"{self.jobs} workers; hunt time {self.seconds:.0f} s"
+            f"{self.jobs} worker{'' if self.jobs == 1 else 's'}; hunt time {self.seconds:.0f} s"
         ]
         for name, part in self.parts.items():
             top = sorted(part.get("scores", {}).items(), key=lambda kv: -int(kv[0]))[:3]
