@@ -7,13 +7,13 @@ two blocks (the count of every piece is doubled alike), and a piece with rotatio
 counts once per distinct turn that shows different sides.
 
 Why 2x3 and exact: the blocks are enumerated cell by cell (top row left to right, then the
-bottom row), each cell drawing from the oriented pieces whose sides match its left and upper neighbours
-(one list per colour pair, a free side matching any colour), and the last cell adds its
-matches to all six pieces at once. On Eternity II's
-196 interior pieces that is 4.6 * 10^8 blocks (each counted in both half turns): measured
-4.0-4.4 s on one AMD EPYC core under a load of 2 (after the first call's compilation), cheap
-enough to count exactly once per process (`rompicapo.edges.blackwood_holdback.tiling_scores()`
-caches it), so no sampling and no 2x2 fallback are needed.
+bottom row), each cell drawing from the oriented pieces whose sides match its left and upper
+neighbours (one list per colour pair, a free side matching any colour), and the last cell adds
+its matches to all six pieces at once. On Eternity II's 196 interior pieces that is 4.6 * 10^8
+blocks (each counted in both half turns): measured 4.0-4.4 s on one AMD EPYC core under a load
+of 2 (after the first call's compilation), cheap enough to count exactly once per process
+(`rompicapo.edges.blackwood_holdback.tiling_scores()` caches it), so no sampling and no 2x2
+fallback are needed.
 """
 
 from __future__ import annotations
