@@ -86,7 +86,9 @@ def held_types(puzzle: Puzzle, count: int, candidates: np.ndarray) -> np.ndarray
     by the lower piece number."""
     pool = np.flatnonzero(candidates)
     if count > len(pool):
-        raise InputError(f"holdback must be at most {len(pool)} (the free interior pieces)")
+        raise InputError(
+            f"holdback must be at most {len(pool)} (the free interior pieces that may be held)"
+        )
     held = np.zeros(puzzle.n_pieces, dtype=bool)
     if count:
         scores = tiling_scores(puzzle)

@@ -526,7 +526,8 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
             f"value order must be one of {', '.join(VALUE_ORDERS)}, got {st.value_order!r}"
         )
     exact = not (quota.any() or allow.any()) and st.value_order == "fail-first"
-    held = _hold_back(puzzle, clues, st, order, piece_type, copies, specs)
+    may_hold = (heur == 0) if quota.any() else np.ones(len(heur), dtype=bool)
+    held = _hold_back(puzzle, clues, st, order, piece_type, copies, specs, may_hold)
     return Plan(
         puzzle, clues, st, order, pos_left, pos_below, pos_above, pos_right, checked,
         quota, allow, joints, specs, heur, piece_type, type_turn, copies, exact, held=held,
@@ -541,9 +542,16 @@ def _hold_back(
     piece_type: np.ndarray,
     copies: np.ndarray,
     specs: list[tuple],
+    may_hold: np.ndarray,
 ) -> np.ndarray | None:
-    """The held pieces of ``Settings.holdback`` (None when off); marks the specs of the free
-    cells before the release ``"held"``, so that their tables leave those pieces out."""
+    """The held pieces of ``Settings.holdback`` (None when off), chosen among the free interior
+    pieces that ``may_hold`` allows; marks the specs of the free cells before the release
+    ``"held"``, so that their tables leave those pieces out.
+
+    With a quota, pieces with a side in a heuristic colour are never held: the quota wants
+    nearly all those sides placed early (Blackwood's, 119 of Eternity II's 122 by position
+    160), and holding even two such pieces stopped every search at depth 143-148 (30 s, seeds
+    0-1, holdback 16: search score 261-270 instead of 454)."""
     if not st.holdback:
         return None
     n = len(order)
@@ -556,7 +564,9 @@ def _hold_back(
         spare[piece_type[k]] -= 1
     interior = (puzzle.pieces != 0).all(axis=1)
     held = held_types(
-        puzzle, st.holdback, interior & (piece_type == np.arange(len(copies))) & (spare > 0)
+        puzzle,
+        st.holdback,
+        interior & may_hold & (piece_type == np.arange(len(copies))) & (spare > 0),
     )
     rows, cols = puzzle.rows, puzzle.cols
     late = [
