@@ -9,9 +9,14 @@ import pytest
 
 from rompicapo.common import InputError
 from rompicapo.edges.blackwood import Settings, build_tables, make_plan, search
-from rompicapo.edges.blackwood_holdback import block_counts_of, default_release, held_types
+from rompicapo.edges.blackwood_holdback import (
+    block_counts_of,
+    default_release,
+    held_types,
+    tiling_scores,
+)
 from rompicapo.edges.generate import generate
-from rompicapo.edges.puzzle import Board
+from rompicapo.edges.puzzle import Board, eternity2, eternity2_clues
 
 
 def _brute_counts(pieces: list[list[int]]) -> list[int]:
@@ -172,3 +177,18 @@ def test_off_is_unchanged() -> None:
     release = on.settings.holdback_release
     assert on.specs[release:] == plan_default.specs[release:]
     assert all(s[-1] == "held" for s in on.specs[:release])
+
+
+def test_eternity2_holds_no_heuristic_piece() -> None:
+    puzzle, clues = eternity2(), eternity2_clues("centre")
+    plan = make_plan(puzzle, clues, Settings(holdback=16))
+    assert plan.settings.holdback_release == 256 - 48
+    assert plan.held is not None and plan.held.sum() == 16
+    assert not plan.heur_count[plan.held].any()  # the quota wants those pieces early
+    assert not (puzzle.pieces[plan.held] == 0).any()
+    scores = tiling_scores(puzzle)
+    allowed = (puzzle.pieces != 0).all(axis=1) & (plan.heur_count == 0)
+    allowed[clues.piece[clues.piece >= 0]] = False
+    assert scores[plan.held].min() >= scores[allowed & ~plan.held].max()
+    centre = int(np.flatnonzero(plan.pos_cell == 8 * 16 + 7)[0])
+    assert plan.specs[centre] == ("clue", 138, 2)
