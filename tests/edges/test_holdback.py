@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import rompicapo.edges
+from rompicapo.cli import main
 from rompicapo.common import InputError
 from rompicapo.edges.blackwood import Settings, build_tables, make_plan, search
 from rompicapo.edges.blackwood_holdback import (
@@ -16,7 +20,7 @@ from rompicapo.edges.blackwood_holdback import (
     tiling_scores,
 )
 from rompicapo.edges.generate import generate
-from rompicapo.edges.puzzle import Board, eternity2, eternity2_clues
+from rompicapo.edges.puzzle import Board, eternity2, eternity2_clues, format_pieces
 
 
 def _brute_counts(pieces: list[list[int]]) -> list[int]:
@@ -192,3 +196,38 @@ def test_eternity2_holds_no_heuristic_piece() -> None:
     assert scores[plan.held].min() >= scores[allowed & ~plan.held].max()
     centre = int(np.flatnonzero(plan.pos_cell == 8 * 16 + 7)[0])
     assert plan.specs[centre] == ("clue", 138, 2)
+
+
+def _pieces_file(tmp_path: Path) -> Path:
+    puzzle, _ = generate(6, 6, frame_colours=2, inner_colours=3, seed=2)
+    path = tmp_path / "p.txt"
+    path.write_text(format_pieces(puzzle))
+    return path
+
+
+def test_cli_solve_holdback(tmp_path: Path, capsys) -> None:
+    pieces = _pieces_file(tmp_path)
+    args = ["edges", "solve", str(pieces), "--time", "20", "--jobs", "1", "--json"]
+    assert main([*args, "--holdback", "3", "--holdback-release", "20"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["solved"] and info["settings"]["holdback"] == 3
+    assert info["settings"]["holdback_release"] == 20
+    assert main([*args, "--holdback", "99"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "holdback must be at most" in err and len(err.splitlines()) == 1
+
+
+def test_cli_hunt_passes_holdback(tmp_path: Path, monkeypatch) -> None:
+    seen = {}
+
+    def fake_hunt(*args, settings, **kwargs):
+        seen["search"] = settings.search
+        raise InputError("stop here")
+
+    monkeypatch.setattr(rompicapo.edges, "hunt", fake_hunt)
+    pieces = _pieces_file(tmp_path)
+    db = tmp_path / "h.sqlite"
+    assert main(["edges", "hunt", str(pieces), "--db", str(db), "--holdback", "4"]) == 2
+    assert seen["search"] == Settings(holdback=4)
+    assert main(["edges", "hunt", str(pieces), "--db", str(db)]) == 2
+    assert seen["search"] is None
