@@ -9,15 +9,15 @@ that ``Settings(holdback=N)`` keeps off every position of the fill order before
 ``holdback_release`` (by default the last three rows' worth of positions).
 
 Measured here on Eternity II with the centre clue, 2026-12-02, AMD EPYC, one job, 30 s per
-search, seeds 0-5, the plain kernel for all, off and on alternating (load 3-5 on 2 cores):
-it does not pay inside Blackwood's search. Mean search score (and completed score) off
-454.3 (459.0); holdback 8: 433.2 (449.8); 16: 328.3 (422.8); 32: 263.2 (410.3); released at
-232 instead of 208, holdback 4: 443.0 (454.7); 8: 415.0 (444.3). No seed gained. Every held
-piece is one candidate less at each of the ~160 inner positions before the release, and the
-branches that reach a depth shrink about geometrically with that (depth 248 off, 138-198 with
-16 held); the pieces that tile best are the most flexible ones, so they cost most. The option
-stays for other schedules and puzzles (a search without quota and breaks, an improver's end
-game), off by default.
+search, seeds 0-5, the plain kernel for all, off and on alternating (load 3-5 on 2 cores): it
+does not pay inside Blackwood's search. Mean search score (and completed score) off 454.3
+(459.0); holdback 8: 433.2 (449.8); 16: 328.3 (422.8); 32: 263.2 (410.3); released at 232
+instead of 208, holdback 4: 443.0 (454.7); 8: 415.0 (444.3). No seed gained. The likely reason:
+every held piece is one candidate less at each of the ~160 inner positions before the release,
+and the branches that reach a depth shrink about geometrically with that (depth 248 off,
+138-198 with 16 held); the pieces that tile best are the most flexible ones, so they cost most.
+The option stays for other schedules and puzzles (a search without quota and breaks, an
+improver's end game), off by default.
 """
 
 from __future__ import annotations
