@@ -115,6 +115,9 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
     )
     add_deprecated_flag(s, "--node-cap", "--restart-nodes", dest="restart_nodes",
                         type=positive_int, metavar="N")  # fmt: skip
+    from rompicapo.cli.edges_hunt import add_holdback_options
+
+    add_holdback_options(s)
     s.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     s.add_argument(
         "--polish",
@@ -269,6 +272,8 @@ def _settings(args):
         heuristic=heuristic,
         restart_nodes=args.restart_nodes if args.restart_nodes is not None else BLACKWOOD_NODE_CAP,
         quota_scale=args.quota_scale,
+        holdback=args.holdback,
+        holdback_release=args.holdback_release,
     )
 
 

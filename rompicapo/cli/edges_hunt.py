@@ -9,9 +9,37 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rompicapo.cli.options import add_run_options, mark_paths, positive_int, seconds, time_left
+from rompicapo.cli.options import (
+    add_run_options,
+    mark_paths,
+    nonnegative_int,
+    positive_int,
+    seconds,
+    time_left,
+)
 
-__all__ = ["register_hunt"]
+__all__ = ["add_holdback_options", "register_hunt"]
+
+
+def add_holdback_options(parser: argparse.ArgumentParser) -> None:
+    """``--holdback N`` and ``--holdback-release I`` (`Settings.holdback`, Verhaard's end
+    game), for ``edges solve`` and ``edges hunt``."""
+    parser.add_argument(
+        "--holdback",
+        type=nonnegative_int,
+        default=0,
+        metavar="N",
+        help="keep the N inner pieces that fit together most easily for the end of the fill "
+        "(Verhaard's end game; default 0: off)",
+    )
+    parser.add_argument(
+        "--holdback-release",
+        type=nonnegative_int,
+        default=None,
+        metavar="I",
+        help="with --holdback: the position of the fill order from which those pieces may be "
+        "placed (default: the last three rows' worth of positions)",
+    )
 
 
 def register_hunt(edges_subparsers: argparse._SubParsersAction) -> None:
@@ -52,6 +80,7 @@ def register_hunt(edges_subparsers: argparse._SubParsersAction) -> None:
     part.add_argument(
         "--pool", type=positive_int, default=8, metavar="K", help="elite boards kept (8)"
     )
+    add_holdback_options(h)
     h.add_argument("--allow-duplicates", action="store_true", help="accept sets that repeat pieces")
     h.set_defaults(handler=_hunt)
     mark_paths(h, inputs=("pieces", "clues"), outputs=("db",))
@@ -106,13 +135,18 @@ def _hunt(args) -> int:
     from rompicapo.cli.progress import ProgressPrinter
     from rompicapo.common import dumps_json
     from rompicapo.edges import HuntSettings, hunt
+    from rompicapo.edges.blackwood import Settings
 
+    search = None
+    if args.holdback or args.holdback_release is not None:
+        search = Settings(holdback=args.holdback, holdback_release=args.holdback_release)
     settings = HuntSettings(
         restarts=not args.no_restarts,
         improve=not args.no_improve,
         restart_seconds=args.restart_seconds,
         improve_seconds=args.improve_seconds,
         pool_size=args.pool,
+        search=search,
     )
     shown = not (args.quiet or args.json)
     printer = ProgressPrinter("hunt", enabled=shown) if sys.stderr.isatty() else _LogLines(shown)

@@ -24,6 +24,8 @@ Layers, one module each, all re-exported here (import from this module):
 - `blackwood_plan`: `fill_order()`, `quota_schedule()`,
   `break_schedule()` and `heuristic_colours()` make a `Plan` (everything fixed
   for a puzzle, its clues and its [`Settings`][rompicapo.edges.Settings]; `make_plan()`);
+- `blackwood_holdback`: Verhaard's end game (``Settings.holdback``): how well each piece
+  tiles (`tiling_scores()`) and which pieces wait for the end of the fill order;
 - `blackwood_tables`: `build_tables()` draws one set of randomly
   tie-broken candidate tables;
 - `blackwood_walker`: which kernel runs a plan (the plan's compiled

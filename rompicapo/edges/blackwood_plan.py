@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rompicapo.common import InputError, check_int, renamed_keywords
+from rompicapo.edges.blackwood_holdback import default_release, held_types
 from rompicapo.edges.puzzle import Board, Puzzle, rule_problems
 
 __all__ = [
@@ -293,6 +294,11 @@ class Settings:
     # it is compiled already or the search may run long enough to repay compiling it (see
     # MACHINE_MIN_SECONDS). Same nodes and boards either way.
     kernel: str = "auto"
+    # Verhaard's end game (rompicapo.edges.blackwood_holdback): this many of the best-tiling
+    # interior pieces are kept off every position of the fill order before holdback_release
+    # (None: the last three rows' worth of positions). 0: off, the tables as without it.
+    holdback: int = 0
+    holdback_release: int | None = None
 
     def __post_init__(self) -> None:
         # Everything that can be checked without the puzzle is checked here, when the settings
@@ -354,6 +360,17 @@ class Settings:
             )
         if self.kernel not in KERNELS:
             raise InputError(f"kernel must be one of {', '.join(KERNELS)}, got {self.kernel!r}")
+        object.__setattr__(
+            self, "holdback", check_int(self.holdback, "holdback", minimum=0, maximum=MAX_CELLS)
+        )
+        if self.holdback_release is not None:
+            object.__setattr__(
+                self,
+                "holdback_release",
+                check_int(
+                    self.holdback_release, "holdback_release", minimum=0, maximum=MAX_CELLS - 1
+                ),
+            )
 
     def resolved(self, puzzle: Puzzle, n_clues: int = 1) -> Settings:
         e2 = puzzle.is_eternity2
@@ -370,6 +387,12 @@ class Settings:
             quota_scale=scale if self.quota_scale is None else self.quota_scale,
             value_order=self.value_order,
             kernel=self.kernel,
+            holdback=self.holdback,
+            holdback_release=(
+                default_release(puzzle.rows, puzzle.cols)
+                if self.holdback and self.holdback_release is None
+                else self.holdback_release
+            ),
         )
 
     @property
@@ -411,6 +434,8 @@ class Plan:
     exact: bool = False
     # the walking search runs as the plan's machine (set by _prepare_machine before a search)
     use_machine: bool = False
+    # per piece: held back from the positions before the release (Settings.holdback), or None
+    held: np.ndarray | None = None
 
 
 ANY = -1  # a side that must merely not be grey
@@ -501,10 +526,65 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
             f"value order must be one of {', '.join(VALUE_ORDERS)}, got {st.value_order!r}"
         )
     exact = not (quota.any() or allow.any()) and st.value_order == "fail-first"
+    may_hold = (heur == 0) if quota.any() else np.ones(len(heur), dtype=bool)
+    held = _hold_back(puzzle, clues, st, order, piece_type, copies, specs, may_hold)
     return Plan(
         puzzle, clues, st, order, pos_left, pos_below, pos_above, pos_right, checked,
-        quota, allow, joints, specs, heur, piece_type, type_turn, copies, exact,
+        quota, allow, joints, specs, heur, piece_type, type_turn, copies, exact, held=held,
     )  # fmt: skip
+
+
+def _hold_back(
+    puzzle: Puzzle,
+    clues: Board,
+    st: Settings,
+    order: np.ndarray,
+    piece_type: np.ndarray,
+    copies: np.ndarray,
+    specs: list[tuple],
+    may_hold: np.ndarray,
+) -> np.ndarray | None:
+    """The held pieces of ``Settings.holdback`` (None when off), chosen among the free interior
+    pieces that ``may_hold`` allows; marks the specs of the free cells before the release
+    ``"held"``, so that their tables leave those pieces out.
+
+    With a quota, pieces with a side in a heuristic colour are never held: the quota wants
+    nearly all those sides placed early (Blackwood's, 119 of Eternity II's 122 by position
+    160), and holding even two such pieces stopped every search at depth 143-148 (30 s, seeds
+    0-1, holdback 16: search score 261-270 instead of 454)."""
+    if not st.holdback:
+        return None
+    n = len(order)
+    release = st.holdback_release
+    assert release is not None  # resolved
+    if release >= n:
+        raise InputError(f"holdback_release must be a position 0..{n - 1}, got {release}")
+    spare = copies.copy()
+    for _, _, k, _ in clues.placements():
+        spare[piece_type[k]] -= 1
+    interior = (puzzle.pieces != 0).all(axis=1)
+    held = held_types(
+        puzzle,
+        st.holdback,
+        interior & may_hold & (piece_type == np.arange(len(copies))) & (spare > 0),
+    )
+    rows, cols = puzzle.rows, puzzle.cols
+    late = [
+        i
+        for i in range(release, n)
+        if specs[i][0] == "cell"
+        and 0 < order[i] // cols < rows - 1
+        and 0 < order[i] % cols < cols - 1
+    ]
+    if int(spare[held].sum()) > len(late):
+        raise InputError(
+            f"holdback {st.holdback} leaves more pieces than the {len(late)} free inner cells "
+            f"from position {release} on; hold back fewer or release earlier"
+        )
+    for i in range(release):
+        if specs[i][0] == "cell":
+            specs[i] = (*specs[i], "held")
+    return held
 
 
 def _piece_types(pieces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -212,6 +212,11 @@ class _Restarts:
                 "restart_nodes": st.restart_nodes,
                 "seed": seed,
                 "clues": plan.clues.n_placed,
+                **(
+                    {"holdback": st.holdback, "holdback_release": st.holdback_release}
+                    if st.holdback
+                    else {}
+                ),
             },
         )
 

@@ -114,6 +114,8 @@ class _Sides:
             spare[plan.piece_type[k]] -= 1
         is_rep = plan.piece_type == np.arange(n_pieces)
         self.usable = (is_rep & (spare > 0))[self.piece_ids]
+        # the tables of positions before Settings.holdback_release leave the held pieces out
+        self.held = plan.held[self.piece_ids] if plan.held is not None else None
 
     def breakable(self, colour: np.ndarray) -> np.ndarray:
         return (colour != 0) & ~self.frame[colour]
@@ -136,8 +138,10 @@ def _cell_entries(s: _Sides, spec: tuple, rng: np.random.Generator) -> tuple:
     """The entries of a free cell's table: (keys, sort scores, words, words2)."""
     nc = s.nc
     t, r, b, lft = s.t, s.r, s.b, s.lft
-    _, top_req, right_req, with_breaks, bottom_row, key_l, key_b = spec
+    _, top_req, right_req, with_breaks, bottom_row, key_l, key_b = spec[:7]
     ok = s.usable.copy()
+    if spec[7:] == ("held",) and s.held is not None:
+        ok &= ~s.held
     # a side facing a neighbour filled later is not keyed: it must merely not be grey
     if not key_l:
         ok &= lft != 0
