@@ -91,18 +91,18 @@ def tiling_scores(puzzle: Puzzle) -> np.ndarray:
     return _scores(puzzle.rows, puzzle.cols, pieces.tobytes())
 
 
-def held_types(puzzle: Puzzle, count: int, candidates: np.ndarray) -> np.ndarray:
-    """Per piece: whether it is one of the ``count`` best-tiling pieces among ``candidates``
+def held_types(puzzle: Puzzle, holdback: int, candidates: np.ndarray) -> np.ndarray:
+    """Per piece: whether it is one of the ``holdback`` best-tiling pieces among ``candidates``
     (a boolean mask of the pieces that may be held: free interior piece types), ties broken
     by the lower piece number."""
     pool = np.flatnonzero(candidates)
-    if count > len(pool):
+    if holdback > len(pool):
         raise InputError(
             f"holdback must be at most {len(pool)} (the free interior pieces that may be held)"
         )
     held = np.zeros(puzzle.n_pieces, dtype=bool)
-    if count:
+    if holdback:
         scores = tiling_scores(puzzle)
-        best = pool[np.lexsort((pool, -scores[pool]))[:count]]
+        best = pool[np.lexsort((pool, -scores[pool]))[:holdback]]
         held[best] = True
     return held
