@@ -364,6 +364,8 @@ class Settings:
             self, "holdback", check_int(self.holdback, "holdback", minimum=0, maximum=MAX_CELLS)
         )
         if self.holdback_release is not None:
+            if not self.holdback:  # a release of nothing: the user meant to hold pieces back
+                raise InputError("holdback_release needs holdback (how many pieces to hold back)")
             object.__setattr__(
                 self,
                 "holdback_release",

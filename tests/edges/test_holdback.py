@@ -93,6 +93,7 @@ def test_held_types_picks_best_tiling() -> None:
         ({"holdback": "eight"}, "holdback"),
         ({"holdback": 2, "holdback_release": -3}, "holdback_release"),
         ({"holdback": 2, "holdback_release": 1.5}, "holdback_release"),
+        ({"holdback_release": 200}, "needs holdback"),
     ],
 )
 def test_settings_validation(kw: dict, match: str) -> None:
