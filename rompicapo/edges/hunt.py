@@ -310,6 +310,24 @@ def _problems(puzzle: Puzzle, pieces: list, placements: list, score: int, clues=
 # --------------------------------------------------------------------------------------------
 
 
+def _add_task(part: dict, out: dict) -> None:
+    """Count a finished task in its part: its CPU seconds, an improver run's destroy operators
+    (uses and gains summed, the latest weight), a restart's placements at the last depths."""
+    part["tasks"] += 1
+    part["cpu_seconds"] = round(part["cpu_seconds"] + out.get("cpu_seconds", 0.0), 3)
+    for op, st in (out.get("operators") or {}).items():
+        mine = part.setdefault("operators", {}).setdefault(
+            op, dict.fromkeys(("uses", "improved", "best", "gain"), 0)
+        )
+        for key in ("uses", "improved", "best", "gain"):
+            mine[key] += int(st[key])
+        mine["weight"] = round(float(st["weight"]), 3)  # the latest run's
+    if out.get("depth_placements"):
+        new = out["depth_placements"]
+        tail = part.get("depth_placements", [0] * len(new))
+        part["depth_placements"] = [x + y for x, y in zip(tail, new, strict=True)]
+
+
 class _Hunt:
     def __init__(self, puzzle, clues, settings, conn, db, seed, progress, offset, run) -> None:
         self.puzzle, self.clues, self.settings = puzzle, clues, settings
@@ -405,20 +423,7 @@ class _Hunt:
         self.counts["restarts" if kind == "restart" else "improves"] += 1
         self.counts["placements"] += out["placements_done"]
         self.counts["repairs"] += out["repairs"]
-        part = self.parts[kind]
-        part["tasks"] += 1
-        part["cpu_seconds"] = round(part["cpu_seconds"] + out.get("cpu_seconds", 0.0), 3)
-        if out.get("operators"):  # an improver run's destroy operators
-            ops = part.setdefault("operators", {})
-            for op, st in out["operators"].items():
-                mine = ops.setdefault(op, dict.fromkeys(("uses", "improved", "best", "gain"), 0))
-                for key in ("uses", "improved", "best", "gain"):
-                    mine[key] += int(st[key])
-                mine["weight"] = round(float(st["weight"]), 3)  # the latest run's
-        if out.get("depth_placements"):  # a restart's visits to the last depths of its order
-            tail = part.setdefault("depth_placements", [0] * len(out["depth_placements"]))
-            new = out["depth_placements"]
-            part["depth_placements"] = [x + y for x, y in zip(tail, new, strict=True)]
+        _add_task(self.parts[kind], out)
         if not out["placements"]:
             return
         why = _problems(self.puzzle, self.pieces, out["placements"], out["score"], self.clue_list)
