@@ -160,6 +160,7 @@ def main() -> None:
     )
     ap.add_argument("--json", type=Path, default=RESULTS)
     args = ap.parse_args()
+    measured = commit()  # the code that runs: files changed during the run do not count
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -179,7 +180,7 @@ def main() -> None:
         "label": label,
         "seconds": round(seconds),
         "cpu": cpu_model(),
-        "commit": commit(),
+        "commit": measured,
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "rows": rows,
     })  # fmt: skip

@@ -214,20 +214,23 @@ def _hunt_table(name: str) -> str:
     """One row per run and seed of ``benchmarks/edges_hunt.py``: the best score at 1, 2, 5,
     10, 30 and 60 minutes of hunt, the final one, and the boards of 463 or more per hour."""
     data = json.loads((RESULTS / f"{name}.json").read_text())
-    head = ["run", "seed", "1 min", "2 min", "5 min", "10 min", "30 min", "60 min", "best",
-            "hunt s", "463+ per hour (improver)", "verified"]  # fmt: skip
+    marks = [m for m in _MINUTES if any(m in r.get("at", {}) for x in data["runs"]
+                                         for r in x["rows"])]  # fmt: skip
+    head = ["run", "seed", *(f"{int(m) // 60} min" for m in marks), "best", "hunt s",
+            "463+ per hour (improver)", "verified"]  # fmt: skip
     lines = ["| " + " | ".join(head) + " |", "|---|---:" + "|---:" * (len(head) - 2) + "|"]
     notes = []
     for run in data["runs"]:
         for row in run["rows"]:
             at = row.get("at", {})
             rate = (row.get("per_hour_this_run", {}).get("improve") or {}).get("463+")
-            cells = [run["label"], row["seed"], *(at.get(m) for m in _MINUTES), row["score"],
+            cells = [run["label"], row["seed"], *(at.get(m) for m in marks), row["score"],
                      row["seconds"], rate, row["verified"]]  # fmt: skip
             lines.append("| " + " | ".join("" if v is None else _cell(v) for v in cells) + " |")
         loads = [x for r in run["rows"] for x in (r["load_before"][0], r["load_after"][0])]
         notes.append(f"{run['label']}: {run['date']}, commit {run['commit']}, {run['cpu']}, "
-                     f"1-minute load {min(loads):.1f}-{max(loads):.1f}")  # fmt: skip
+                     f"1-minute load {min(loads):.1f}-{max(loads):.1f}"
+                     + (f" ({run['note']})" if run.get("note") else ""))  # fmt: skip
     return (
         "\n".join(lines) + f"\n\n*Measured {'; '.join(notes)}. Source: "
         f"`benchmarks/results/{name}.json`.*"
