@@ -30,7 +30,8 @@ def add_holdback_options(parser: argparse.ArgumentParser) -> None:
         default=0,
         metavar="N",
         help="keep the N inner pieces that fit together most easily for the end of the fill "
-        "(Verhaard's end game; default 0: off)",
+        "(Verhaard's end game; default 0: off; with Blackwood's settings on Eternity II it "
+        "lowered every score measured, 8 pieces by 21 joints on average)",
     )
     parser.add_argument(
         "--holdback-release",
