@@ -55,6 +55,7 @@ from rompicapo.common import (
 from rompicapo.common.parallel import holding_stops, stop_reason, stopping
 from rompicapo.edges import hunt_db as db_
 from rompicapo.edges.blackwood import Settings
+from rompicapo.edges.blackwood_walker import MACHINE_MIN_SECONDS
 from rompicapo.edges.hunt_db import hunt_status
 from rompicapo.edges.hunt_tasks import (
     DaskWorkers,
@@ -626,6 +627,13 @@ def hunt(
             workers = InlineWorkers() if n == 1 else ProcessWorkers(n)
         run, offset = db_.start_run(conn, workers.workers, seed, settings.to_dict())
         h = _Hunt(puzzle, clue_board, settings, conn, db_path, seed, progress, offset, run)
+        if h.search_settings["kernel"] == "auto" and (
+            time_limit is None or time_limit >= MACHINE_MIN_SECONDS
+        ):
+            # A restart alone is too short to repay compiling the plan's machine (about 13 s
+            # once, then cached; 1.24 times the placements on Eternity II), a long hunt is not:
+            # its first restarts compile it. Boards too small for a machine ignore this.
+            h.search_settings["kernel"] = "machine"
         stopped: str | None = None
         try:
             h.resume()
