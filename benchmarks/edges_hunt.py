@@ -11,27 +11,29 @@ earned, with the load average, the CPU model and the commit. The rows go to
 ``benchmarks/results/edges_hunt.json`` (``--json FILE`` for another file); runs with other
 settings are added beside the earlier ones, keyed by their settings.
 
-Measured here on 2026-12-02 (AMD EPYC, 2 cores shared with other work, load 8-12, 2 jobs,
-seed 0, 10 minutes each; the rows in benchmarks/results/edges_hunt.json):
+Measured here on 2026-12-02 (AMD EPYC, 2 cores, 2 jobs; the rows in
+benchmarks/results/edges_hunt.json, from which the results page's table is built):
 
-| run | 1 min | 2 min | 5 min | 10 min | what each part earned |
-| --- | ---: | ---: | ---: | ---: | --- |
-| portfolio | 462 | 463 | 464 | 464 | restarts 25 tasks, 2 bests, +1; improver 23, 3, +4 |
-| restarts only (--no-improve) | 461 | 461 | 461 | 461 | 46 tasks, 3 new bests, +7 |
-| improver only (--no-restarts) | 412 | 414 | 415 | 421 | 48 tasks, 10 new bests, +15 |
+| run | load | 1 min | 2 min | 5 min | 10 min | 30 min | 60 min |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| portfolio, seed 0 | 1.9-5.2 | 463 | 463 | 463 | 464 | | |
+| portfolio, seed 1 | 1.9-5.2 | 462 | 464 | 465 | 465 | | |
+| portfolio, seed 2 | 1.9-5.2 | 461 | 464 | 464 | 464 | | |
+| seed 0 resumed to an hour | 1.2-1.9 | | | | | 465 | 465 |
+| restarts only (--no-improve), seed 0 | 2.0-2.1 | 460 | 462 | 464 | 464 | | |
+| improver only (--no-restarts), seed 0 | 2.0 | 421 | 421 | 421 | 428 | | |
 
-The portfolio's file resumed for 30 more minutes (``rompicapo edges hunt eternity2 --db ...
---time 1800 --seed 1 --jobs 2``, load 5-10): 465 at 12.6 min of hunt time, still 465 at 40
-min (restarts: 95 tasks, 2 new bests, +1; improver: 93 tasks, 4 new bests, +5).
+Median after 10 minutes: 464 (3 seeds); after an hour: 465 (one seed, 465 from 14 minutes
+on). In that hour the restarts (about one core) found 117 boards, 13 of 463 or more and 2 of
+464; the improver ran 117 times and raised the best once (+1). The improver alone starts from
+an empty board and stays far below what a restart gives in seconds. At ten minutes on seed 0
+the restarts alone did as well as the portfolio (464): the improver's +1 to +3 over a
+restart's board is what the restarts also find by themselves, given the time.
 
-The improver alone starts from an empty board (its holes filled by its own completion), far
-below what a Blackwood restart gives in seconds; the improver's worth is on the restarts'
-boards: +3 joints over the restarts alone in the same ten minutes. One seed on a loaded
-machine: a difference of a joint or two is within the spread of seeds.
-
-Published marks to compare with (boards with the centre clue, on far more CPU): Blackwood's
-470 and Verhaard's 467; the records this hunt measures itself against are 464 after 10 minutes
-and 466 after an hour.
+The restarts' placements at the last depths of the fill order (``depths_this_run``) fall by
+about 10 per depth near the end: reckoned to a complete board (470 or more), some 10^5 CPU
+hours (the results page shows the reckoning). Published marks, on far more CPU: Blackwood's
+470 and Verhaard's 467 (both with the centre clue).
 """
 
 from __future__ import annotations
