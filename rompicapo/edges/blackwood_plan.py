@@ -49,6 +49,7 @@ __all__ = [
     "heuristic_colours",
     "make_plan",
     "quota_schedule",
+    "spare_copies",
 ]
 
 # Blackwood's final constants (reference §4-§6).
@@ -536,6 +537,14 @@ def make_plan(puzzle: Puzzle, clues: Board | None = None, settings: Settings | N
     )  # fmt: skip
 
 
+def spare_copies(clues: Board, piece_type: np.ndarray, copies: np.ndarray) -> np.ndarray:
+    """Per piece type (the index of its first piece): the copies left beside the clues."""
+    spare = copies.copy()
+    for _, _, k, _ in clues.placements():
+        spare[piece_type[k]] -= 1
+    return spare
+
+
 def _hold_back(
     puzzle: Puzzle,
     clues: Board,
@@ -561,9 +570,7 @@ def _hold_back(
     assert release is not None  # resolved
     if release >= n:
         raise InputError(f"holdback_release must be a position 0..{n - 1}, got {release}")
-    spare = copies.copy()
-    for _, _, k, _ in clues.placements():
-        spare[piece_type[k]] -= 1
+    spare = spare_copies(clues, piece_type, copies)
     interior = (puzzle.pieces != 0).all(axis=1)
     held = held_types(
         puzzle,

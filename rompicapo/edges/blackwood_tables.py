@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rompicapo.edges import _kernel as K
-from rompicapo.edges.blackwood_plan import ANY, Plan
+from rompicapo.edges.blackwood_plan import ANY, Plan, spare_copies
 
 __all__ = ["Tables", "all_rotations", "build_tables"]
 
@@ -109,9 +109,7 @@ class _Sides:
         flat = self.rot.reshape(-1, 4)
         self.t, self.r, self.b, self.lft = flat[:, 0], flat[:, 1], flat[:, 2], flat[:, 3]
         self.heur = plan.heur_count[self.piece_ids]
-        spare = plan.copies.copy()
-        for _, _, k, _ in plan.clues.placements():
-            spare[plan.piece_type[k]] -= 1
+        spare = spare_copies(plan.clues, plan.piece_type, plan.copies)
         is_rep = plan.piece_type == np.arange(n_pieces)
         self.usable = (is_rep & (spare > 0))[self.piece_ids]
         # the tables of positions before Settings.holdback_release leave the held pieces out
