@@ -316,13 +316,8 @@ def _add_task(part: dict, out: dict) -> None:
     (uses and gains summed, the latest weight), a restart's placements at the last depths."""
     part["tasks"] += 1
     part["cpu_seconds"] = round(part["cpu_seconds"] + out.get("cpu_seconds", 0.0), 3)
-    for op, st in (out.get("operators") or {}).items():
-        mine = part.setdefault("operators", {}).setdefault(
-            op, dict.fromkeys(("uses", "improved", "best", "gain"), 0)
-        )
-        for key in ("uses", "improved", "best", "gain"):
-            mine[key] += int(st[key])
-        mine["weight"] = round(float(st["weight"]), 3)  # the latest run's
+    if out.get("operators"):
+        db_.add_operators(part.setdefault("operators", {}), out["operators"])
     if out.get("depth_placements"):
         new = out["depth_placements"]
         tail = part.get("depth_placements", [0] * len(new))

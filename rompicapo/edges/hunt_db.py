@@ -42,8 +42,10 @@ from rompicapo.edges.puzzle import Board, Puzzle
 __all__ = [
     "HUNT_ID",
     "HUNT_SUFFIXES",
+    "OPERATOR_SUMS",
     "SCHEMA_VERSION",
     "HuntDbError",
+    "add_operators",
     "check_hunt_path",
     "hunt_best",
     "hunt_status",
@@ -463,6 +465,20 @@ def hunt_status(path: str | Path) -> dict:
             )
         ),
     }
+
+
+# What is summed of a destroy operator over the improver's runs; its weight is the latest run's.
+OPERATOR_SUMS = ("uses", "improved", "best", "gain")
+
+
+def add_operators(total: dict, operators: dict) -> None:
+    """Add one improver run's (or one hunt run's) destroy ``operators`` into ``total``:
+    `OPERATOR_SUMS` summed, the weight replaced by the later one."""
+    for op, st in operators.items():
+        mine = total.setdefault(op, dict.fromkeys(OPERATOR_SUMS, 0))
+        for key in OPERATOR_SUMS:
+            mine[key] += int(st.get(key, 0))
+        mine["weight"] = round(float(st.get("weight", 0.0)), 3)
 
 
 def _latest_operators(run_parts: list[dict]) -> dict:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
 from rompicapo.edges.hunt_db import (
+    add_operators,
     hunt_status,
     open_hunt,
     read_boards,
@@ -51,11 +52,7 @@ def operator_totals(run_parts: list[dict]) -> dict[str, dict]:
     the weight of the latest run that used each."""
     out: dict[str, dict] = {}
     for parts in run_parts:
-        for op, st in (parts.get("improve") or {}).get("operators", {}).items():
-            mine = out.setdefault(op, dict.fromkeys(("uses", "improved", "best", "gain"), 0))
-            for key in ("uses", "improved", "best", "gain"):
-                mine[key] += int(st.get(key, 0))
-            mine["weight"] = st.get("weight", 0.0)
+        add_operators(out, (parts.get("improve") or {}).get("operators", {}))
     return out
 
 
@@ -114,7 +111,7 @@ def _figure(summary: dict, bests: list[dict], samples: list[dict]):
             top = max(top, y)
             ts.append(t / scale)
             ys.append(top)
-        ts.append(max(total, ts[-1] * scale) / scale)
+        ts.append(total / scale)
         ys.append(top)
         ax.step(ts, ys, where="post", color="grey", lw=1, label="best score")
     for part in PARTS:
@@ -141,19 +138,21 @@ def _figure(summary: dict, bests: list[dict], samples: list[dict]):
     bx.set_title("what each part earned")
     bx.legend(fontsize=8)
     if ops:
-        _operators_panel(axes[2], ops, MaxNLocator)
+        _operators_panel(axes[2], ops)
     fig.tight_layout()
     return fig
 
 
-def _operators_panel(cx, ops: dict, locator) -> None:
+def _operators_panel(cx, ops: dict) -> None:
     """The improver's destroy operators: joints won within its runs, and their uses."""
+    from matplotlib.ticker import MaxNLocator
+
     names = sorted(ops, key=lambda op: -ops[op]["gain"])
     cx.barh(range(len(names)), [ops[op]["gain"] for op in names], color="tab:orange")
     cx.set_yticks(range(len(names)), [f"{op}\n{ops[op]['uses']:,} uses" for op in names],
                   fontsize=8)  # fmt: skip
     cx.invert_yaxis()
-    cx.xaxis.set_major_locator(locator(integer=True))
+    cx.xaxis.set_major_locator(MaxNLocator(integer=True))
     cx.set_xlabel("joints won in the improver's runs")
     cx.set_title("the improver's operators")
 

@@ -21,6 +21,7 @@ from multiprocessing import get_context
 from rompicapo.common.parallel import reap
 from rompicapo.edges.blackwood import Settings, search
 from rompicapo.edges.blackwood_walker import plans_of
+from rompicapo.edges.hunt_db import OPERATOR_SUMS
 from rompicapo.edges.improve import improve
 from rompicapo.edges.puzzle import Board, placements_board
 
@@ -45,7 +46,7 @@ DEPTH_TAIL = 32
 
 # What an improver run reports of each destroy operator (see `ImproveResult`): uses, accepted
 # repairs that raised the score, new bests within the run, joints those won, final weight.
-OPERATOR_KEYS = ("uses", "improved", "best", "gain", "weight")
+OPERATOR_KEYS = (*OPERATOR_SUMS, "weight")
 
 # --------------------------------------------------------------------------------------------
 # Tasks (run by the workers; plain dicts in and out, so Dask and processes carry them)
