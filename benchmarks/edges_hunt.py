@@ -110,12 +110,13 @@ def run_one(seed: int, args: argparse.Namespace, folder: Path) -> dict:
                   settings=settings)  # fmt: skip
     wall = time.monotonic() - started
     # the whole file's history: a run resumed from an earlier one (--keep) counts its time too
-    history = hunt_status(db)["bests"]
+    status = hunt_status(db)
+    history = status["bests"]
     row = {
         "seed": seed,
         "seconds": round(result.seconds, 1),
         "run_seconds": args.seconds,
-        "runs": hunt_status(db)["runs"],
+        "runs": status["runs"],
         "wall_seconds": round(wall, 1),
         "jobs": result.jobs,
         "score": result.score,
