@@ -157,6 +157,8 @@ def open_hunt(
     p = Path(path)
     if p.is_dir():
         raise _refuse(p, "is a directory, not a hunt file")
+    if p.exists() and not p.is_file():  # never opened: a FIFO would block, a device read
+        raise _refuse(p, "is not a regular file (a FIFO, device or socket), not a hunt file")
     exists = p.exists() and p.stat().st_size > 0
     if not exists and not create:
         raise _refuse(p, "no such hunt file")

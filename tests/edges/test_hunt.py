@@ -272,6 +272,14 @@ def test_report_draws_and_counts_contributions(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.glob("h.sqlite*")) == ["h.sqlite"]
 
 
+def test_a_fifo_is_refused_as_a_hunt_file_without_being_opened(tmp_path: Path, capsys) -> None:
+    fifo = tmp_path / "h.sqlite"
+    os.mkfifo(fifo)
+    assert main(["edges", "hunt-report", str(fifo)]) == 2  # a reader would block on it
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a regular file" in err[0]
+
+
 @pytest.mark.parametrize("kind", ["text", "directory", "pieces", "other_puzzle", "suffix"])
 def test_hostile_hunt_files_are_one_line(tmp_path: Path, kind: str, capsys) -> None:
     pieces = tmp_path / "p.txt"
