@@ -91,8 +91,17 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--breaks",
         default="auto",
-        help="break positions: auto, blackwood, bucas, clues, scaled, none or indexes "
-        "'201,206,...'",
+        help="break positions: auto, blackwood, bucas, clues, score, scaled, none or indexes "
+        "'201,206,...' (score: Blackwood's and eight more near the end, for the best score on "
+        "Eternity II; use it with --no-stop-at-complete)",
+    )
+    s.add_argument(
+        "--stop-at-complete",
+        dest="stop_at_complete",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="a complete board with breaks ends the search (the default, Blackwood's rule); "
+        "--no-stop-at-complete searches on for complete boards with fewer breaks",
     )
     s.add_argument(
         "--quota-scale",
@@ -242,7 +251,7 @@ def LiveLine(quiet: bool) -> ProgressPrinter:
 # --------------------------------------------------------------------------------------------
 
 
-_BREAK_NAMES = ("auto", "blackwood", "bucas", "clues", "scaled", "none")
+_BREAK_NAMES = ("auto", "blackwood", "bucas", "clues", "score", "scaled", "none")
 
 
 def _settings(args):
@@ -254,7 +263,7 @@ def _settings(args):
         breaks = tuple(check_int(x, "a break index") for x in parts if x)
     elif args.breaks not in _BREAK_NAMES:
         raise InputError(
-            "breaks must be auto, blackwood, bucas, clues, scaled, none or indexes, "
+            "breaks must be auto, blackwood, bucas, clues, score, scaled, none or indexes, "
             f"got {args.breaks[:40]!r}"
         )
     heuristic = None
@@ -274,6 +283,7 @@ def _settings(args):
         quota_scale=args.quota_scale,
         holdback=args.holdback,
         holdback_release=args.holdback_release,
+        stop_at_complete=args.stop_at_complete,
     )
 
 

@@ -140,7 +140,9 @@ def _hunt(args) -> int:
 
     search = None
     if args.holdback or args.holdback_release is not None:
-        search = Settings(holdback=args.holdback, holdback_release=args.holdback_release)
+        search = Settings(
+            holdback=args.holdback, holdback_release=args.holdback_release, stop_at_complete=False
+        )
     settings = HuntSettings(
         restarts=not args.no_restarts,
         improve=not args.no_improve,

@@ -39,6 +39,8 @@ __all__ = [
     "PORTFOLIO",
     "PORTFOLIO_FIRST_CAP",
     "QUOTAS",
+    "SCORE_BREAK_INDEXES",
+    "SCORE_EXTRA_BREAKS",
     "VALUE_ORDERS",
     "Plan",
     "Settings",
@@ -65,6 +67,15 @@ BUCAS_BREAK_INDEXES = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
 # quota x 0.6 / 0.8 / 0.9 with these 437 / 439 / 441.
 CLUE_BREAK_INDEXES = (150, 160, 170, 180, 190, 200, 206, 211, 216, 221, 225, 229, 233, 237, 239)
 CLUE_QUOTA_SCALE = 0.9
+# A score hunt's breaks: Blackwood's ten, then SCORE_EXTRA_BREAKS more past his last one. His
+# schedule is made for 470 (a complete board with ten breaks); past position 239 it allows none,
+# so his search almost never completes a board (at depth 250 it placed 15 pieces per CPU hour
+# here) and its boards end in a greedy fill of the last cells. Allowing breaks near the end
+# lets it complete boards at once, and with `Settings.stop_at_complete` off it goes on for
+# complete boards with fewer breaks. The positions are chosen by measurement (see
+# benchmarks/edges_breaks.py).
+SCORE_EXTRA_BREAKS = (241, 243, 245, 247, 249, 251, 253, 255)
+SCORE_BREAK_INDEXES = BLACKWOOD_BREAK_INDEXES + SCORE_EXTRA_BREAKS
 # Nodes per run before a restart with new tie-breaks (his constant; ~1 h per run at his speed).
 BLACKWOOD_NODE_CAP = 5 * 10**10
 
@@ -123,7 +134,7 @@ ORDERS = ("blackwood", "rows", "frame", "diagonal", "portfolio")
 VALUE_ORDERS = ("fail-first", "table")
 KERNELS = ("auto", "machine", "plain")
 QUOTAS = ("auto", "blackwood", "scaled", "none")
-BREAKS = ("auto", "blackwood", "bucas", "clues", "scaled", "none")
+BREAKS = ("auto", "blackwood", "bucas", "clues", "score", "scaled", "none")
 MAX_CELLS = 32 * 32
 # "portfolio": restarts cycle through these orders with node caps doubling every cycle. The
 # time to a perfect board depends on the order by factors of 10 to 1000, differently for each
@@ -216,8 +227,10 @@ def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
 
     ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"bucas"``: Bucas's JB470 ten,
     197..238; ``"clues"``: fifteen from 150 on
-    (256 cells, for Eternity II with all five clues); ``"scaled"``: Blackwood's at the same
-    fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only); or a list of indexes.
+    (256 cells, for Eternity II with all five clues); ``"score"``: his ten and
+    ``SCORE_EXTRA_BREAKS`` near the end (256 cells, a score hunt); ``"scaled"``: Blackwood's at
+    the same fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only); or a list
+    of indexes.
     """
     if isinstance(kind, str):
         if kind == "none":
@@ -234,12 +247,14 @@ def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
             if n_cells != 256:
                 raise InputError("the clue-aware breaks are for 256 cells; use 'scaled'")
             idx = CLUE_BREAK_INDEXES
+        elif kind == "score":
+            if n_cells != 256:
+                raise InputError("the score hunt's breaks are for 256 cells; use 'scaled'")
+            idx = SCORE_BREAK_INDEXES
         elif kind == "scaled":
             idx = [round(p * n_cells / 256) for p in BLACKWOOD_BREAK_INDEXES]
         else:
-            raise InputError(
-                f"breaks must be 'blackwood', 'bucas', 'clues', 'scaled' or 'none', got {kind!r}"
-            )
+            raise InputError(f"breaks must be one of {', '.join(BREAKS[1:])}, got {kind!r}")
     else:
         idx = list(kind)
     idx_arr = np.array(sorted(idx), dtype=np.int64)
@@ -300,6 +315,10 @@ class Settings:
     # (None: the last three rows' worth of positions). 0: off, the tables as without it.
     holdback: int = 0
     holdback_release: int | None = None
+    # A complete board with breaks ends the search (True: Blackwood's rule, his breaks allowing
+    # 470 and nothing less) or the search goes on from it for complete boards with fewer breaks
+    # (False: a score hunt's rule; only a perfect board ends it).
+    stop_at_complete: bool = True
 
     def __post_init__(self) -> None:
         # Everything that can be checked without the puzzle is checked here, when the settings
@@ -361,6 +380,10 @@ class Settings:
             )
         if self.kernel not in KERNELS:
             raise InputError(f"kernel must be one of {', '.join(KERNELS)}, got {self.kernel!r}")
+        if not isinstance(self.stop_at_complete, bool):
+            raise InputError(
+                f"stop_at_complete must be True or False, got {self.stop_at_complete!r}"
+            )
         object.__setattr__(
             self, "holdback", check_int(self.holdback, "holdback", minimum=0, maximum=MAX_CELLS)
         )
@@ -396,6 +419,7 @@ class Settings:
                 if self.holdback and self.holdback_release is None
                 else self.holdback_release
             ),
+            stop_at_complete=self.stop_at_complete,
         )
 
     @property

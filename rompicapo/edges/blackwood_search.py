@@ -35,6 +35,7 @@ from rompicapo.edges.blackwood_walker import (
     exact_state,
     plans_of,
     prepare_machine,
+    reopen_complete,
     run_exact,
     run_kernel,
     walker_for,
@@ -93,7 +94,9 @@ class _Restarts:
                 status, stop = self._one_run(rng)
                 self._add_run()
                 if status == K.SOLVED:
-                    self.solved = True
+                    # a complete board: solved only if perfect (with breaks allowed it may not
+                    # be, and ends the search only while Settings.stop_at_complete holds)
+                    self.solved = self.best_score >= int(self.plans[0].pos_joints[-1])
                     break
                 if status == K.EXHAUSTED:
                     self.exhausted = True
@@ -147,6 +150,13 @@ class _Restarts:
                 self.best_partial = board_of(plan, tables, state[K.S_BEST])
             self.deepest = max(self.deepest, int(counters[K.C_BEST_DEPTH]))
             status = int(counters[K.C_STATUS])
+            if (
+                status == K.SOLVED
+                and not plan.settings.stop_at_complete
+                and not plan.exact
+                and reopen_complete(plan, tables, state)
+            ):
+                status = K.RUNNING  # a complete board with breaks: kept, and the search goes on
             done_nodes = self.totals["nodes"] + run_nodes
             stop = (
                 status != K.RUNNING
@@ -199,7 +209,7 @@ class _Restarts:
             search_score=max(self.best_score, 0),
             search_depth=self.best_depth,
             deepest=self.deepest,
-            solved=self.solved or final == puzzle.n_joints,
+            solved=final == puzzle.n_joints,
             exhausted=self.exhausted,
             interrupted=self.interrupted,
             heat=self.heat.reshape(puzzle.rows, puzzle.cols),

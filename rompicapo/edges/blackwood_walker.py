@@ -35,6 +35,7 @@ __all__ = [
     "kernel_of",
     "plans_of",
     "prepare_machine",
+    "reopen_complete",
     "run_exact",
     "run_kernel",
     "walk_state",
@@ -260,6 +261,28 @@ def walk_state(state: tuple) -> tuple:
     cells show top and right in one word, kept in the state's ``top``)."""
     avail, placed, shown, _, _, _, cum_breaks, cum_heur, heat, best, counters = state
     return avail, placed, shown, cum_breaks, cum_heur, heat, best, counters
+
+
+def reopen_complete(plan: Plan, tables: Tables, state: tuple) -> bool:
+    """After a kernel call that ended on a complete board (status SOLVED): False if the board
+    is perfect; otherwise the state is set back as if the search had just retreated from the
+    last position (its piece freed by the next call, which tries the entries after it), so the
+    search goes on for complete boards with fewer breaks, and True."""
+    _, placed, _, _, _, _, cum_breaks, cum_heur, _, _, counters = state
+    n = len(plan.pos_cell)
+    if plan.checked:  # the general kernel keeps the totals of every depth itself
+        if cum_breaks[n] == 0:
+            return False
+    else:  # the walking kernel keeps them in registers: count them from the entries placed
+        words = tables.walk[placed[:n]]
+        if int((words >> K.BREAK_SHIFT).sum()) == 0:
+            return False
+        below = words[: n - 1]
+        cum_breaks[n - 1] = (below >> K.BREAK_SHIFT).sum()
+        cum_heur[n - 1] = ((below >> K.HEUR_SHIFT) & 7).sum()
+    counters[K.C_DEPTH] = n - 1
+    counters[K.C_STATUS] = K.RUNNING
+    return True
 
 
 def run_kernel(

@@ -229,6 +229,6 @@ def test_cli_hunt_passes_holdback(tmp_path: Path, monkeypatch) -> None:
     pieces = _pieces_file(tmp_path)
     db = tmp_path / "h.sqlite"
     assert main(["edges", "hunt", str(pieces), "--db", str(db), "--holdback", "4"]) == 2
-    assert seen["search"] == Settings(holdback=4)
+    assert seen["search"] == Settings(holdback=4, stop_at_complete=False)
     assert main(["edges", "hunt", str(pieces), "--db", str(db)]) == 2
     assert seen["search"] is None
