@@ -56,6 +56,8 @@ from rompicapo.edges.blackwood_plan import (  # noqa: F401
     PORTFOLIO,
     PORTFOLIO_FIRST_CAP,
     QUOTAS,
+    SCORE_BREAK_INDEXES,
+    SCORE_EXTRA_BREAKS,
     VALUE_ORDERS,
     Plan,
     Settings,

@@ -227,6 +227,7 @@ class _Restarts:
                     if st.holdback
                     else {}
                 ),
+                **({} if st.stop_at_complete else {"stop_at_complete": False}),
             },
         )
 

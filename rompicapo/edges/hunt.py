@@ -446,8 +446,7 @@ class _Hunt:
             self.counts["rejected"] += 1
             return
         if kind == "restart" or out["score"] > out["start"]:  # a board found, not one given
-            scores = self.parts[kind]["scores"]
-            scores[str(out["score"])] = scores.get(str(out["score"]), 0) + 1
+            db_.add_scores(self.parts[kind]["scores"], {out["score"]: 1})
         entry = {
             "score": int(out["score"]),
             "placements": out["placements"],

@@ -46,6 +46,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "HuntDbError",
     "add_operators",
+    "add_scores",
     "check_hunt_path",
     "hunt_best",
     "hunt_status",
@@ -481,6 +482,16 @@ def add_operators(total: dict, operators: dict) -> None:
         for key in OPERATOR_SUMS:
             mine[key] += int(st.get(key, 0))
         mine["weight"] = round(float(st.get("weight", 0.0)), 3)
+
+
+def add_scores(total: dict, scores: dict) -> None:
+    """Add boards counted by score (``{"464": 2, ...}``, one task's or one run's) into
+    ``total``, kept with the highest score first."""
+    merged = dict(total)
+    for score, n in scores.items():
+        merged[str(score)] = merged.get(str(score), 0) + int(n)
+    total.clear()
+    total.update(sorted(merged.items(), key=lambda kv: -int(kv[0])))
 
 
 def _latest_operators(run_parts: list[dict]) -> dict:

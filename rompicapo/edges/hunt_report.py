@@ -17,6 +17,7 @@ from pathlib import Path
 from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
 from rompicapo.edges.hunt_db import (
     add_operators,
+    add_scores,
     hunt_status,
     open_hunt,
     read_boards,
@@ -78,10 +79,9 @@ def _summary(db: str | Path) -> tuple[dict, list[dict], list[dict]]:
     for part in PARTS:  # boards found by score, over the runs that counted them
         scores: dict[str, int] = {}
         for rp in run_parts:
-            for score, n in (rp.get(part) or {}).get("scores", {}).items():
-                scores[score] = scores.get(score, 0) + int(n)
+            add_scores(scores, (rp.get(part) or {}).get("scores", {}))
         if part in parts:
-            parts[part]["scores"] = dict(sorted(scores.items(), key=lambda kv: -int(kv[0])))
+            parts[part]["scores"] = scores
     return summary, bests, samples
 
 

@@ -301,3 +301,13 @@ def test_hostile_hunt_files_are_one_line(tmp_path: Path, kind: str, capsys) -> N
     assert status != 0 and len(err) == 1 and "error" in err[0]
     if before is not None:
         assert target.read_bytes() == before  # nothing written to what was refused
+
+
+def test_add_scores_sums_boards_by_score_highest_first() -> None:
+    from rompicapo.edges.hunt_db import add_scores
+
+    total = {"462": 1}
+    add_scores(total, {464: 1})
+    add_scores(total, {"462": 2, "465": 1})
+    assert total == {"465": 1, "464": 1, "462": 3}
+    assert list(total) == ["465", "464", "462"]
