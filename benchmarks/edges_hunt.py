@@ -172,6 +172,9 @@ def main() -> None:
              else "portfolio")  # fmt: skip
     if args.holdback:
         label += f", holdback {args.holdback}"
+    breaks = rows[0]["settings"]["search"]["breaks"]
+    if breaks != "score" and not args.no_restarts:  # the restarts' breaks, if not the hunt's
+        label += ", Blackwood's breaks" if breaks in ("auto", "blackwood") else f", {breaks}"
     seconds = max(r["seconds"] for r in rows)
     try:
         data = json.loads(args.json.read_text())

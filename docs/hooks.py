@@ -217,15 +217,18 @@ def _hunt_table(name: str) -> str:
     marks = [m for m in _MINUTES if any(m in r.get("at", {}) for x in data["runs"]
                                          for r in x["rows"])]  # fmt: skip
     head = ["run", "seed", *(f"{int(m) // 60} min" for m in marks), "best", "hunt s",
-            "463+ per hour (improver)", "verified"]  # fmt: skip
+            "restarts' boards by score", "463+ per hour (improver)", "verified"]  # fmt: skip
     lines = ["| " + " | ".join(head) + " |", "|---|---:" + "|---:" * (len(head) - 2) + "|"]
     notes = []
     for run in data["runs"]:
         for row in run["rows"]:
             at = row.get("at", {})
             rate = (row.get("per_hour_this_run", {}).get("improve") or {}).get("463+")
+            found = (row.get("parts", {}).get("restart") or {}).get("scores", {})
+            top = sorted(found.items(), key=lambda kv: -int(kv[0]))[:3]
+            boards = ", ".join(f"{n} of {sc}" for sc, n in top) or None
             cells = [run["label"], row["seed"], *(at.get(m) for m in marks), row["score"],
-                     row["seconds"], rate, row["verified"]]  # fmt: skip
+                     row["seconds"], boards, rate, row["verified"]]  # fmt: skip
             lines.append("| " + " | ".join("" if v is None else _cell(v) for v in cells) + " |")
         loads = [x for r in run["rows"] for x in (r["load_before"][0], r["load_after"][0])]
         notes.append(f"{run['label']}: {run['date']}, commit {run['commit']}, {run['cpu']}, "
@@ -244,7 +247,9 @@ def _hunt_plan(name: str) -> str:
     """What a complete board (470 or more) would take, reckoned from the longest hunt's
     restarts: their placements per CPU hour at each of the last depths of the fill order."""
     data = json.loads((RESULTS / f"{name}.json").read_text())
-    rows = [(r, x) for r in data["runs"] for x in r["rows"] if x.get("depths_this_run")]
+    # runs whose restarts used Blackwood's breaks: the score hunt's end in complete boards
+    rows = [(r, x) for r in data["runs"] for x in r["rows"] if x.get("depths_this_run")
+            and x.get("settings", {}).get("search", {}).get("breaks") != "score"]  # fmt: skip
     if not rows:
         return "*No hunt in the results file recorded its depths yet.*"
     run, row = max(rows, key=lambda rx: rx[1]["seconds"])
