@@ -12,28 +12,36 @@ earned, with the load average, the CPU model and the commit. The rows go to
 settings are added beside the earlier ones, keyed by their settings.
 
 Measured here on 2026-12-02 (AMD EPYC, 2 cores, 2 jobs; the rows in
-benchmarks/results/edges_hunt.json, from which the results page's table is built):
+benchmarks/results/edges_hunt.json, from which the results page's table is built). The
+restarts search with the score hunt's breaks (Blackwood's ten and eight near the end, going
+on past complete boards; benchmarks/edges_breaks.py) unless the run says Blackwood's:
 
-| run | load | 1 min | 2 min | 5 min | 10 min | 30 min | 60 min |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| portfolio, seed 0 | 1.9-5.2 | 463 | 463 | 463 | 464 | | |
-| portfolio, seed 1 | 1.9-5.2 | 462 | 464 | 465 | 465 | | |
-| portfolio, seed 2 | 1.9-5.2 | 461 | 464 | 464 | 464 | | |
-| seed 0 resumed to an hour | 1.2-1.9 | | | | | 465 | 465 |
-| restarts only (--no-improve), seed 0 | 2.0-2.1 | 460 | 462 | 464 | 464 | | |
-| improver only (--no-restarts), seed 0 | 2.0 | 421 | 421 | 421 | 428 | | |
+| run | load | 1 min | 2 min | 5 min | 10 min | 20 min | 30 min | 60 min |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| portfolio, seed 0 | 0.9-2.0 | 465 | 465 | 465 | 465 | 465 | | |
+| portfolio, seed 1 | 2.0 | 465 | 465 | 465 | 465 | 466 | | |
+| portfolio, seed 2 | 2.0 | 465 | 465 | 466 | 466 | 466 | | |
+| Blackwood's breaks, seed 0 | 1.9-5.2 | 463 | 463 | 463 | 464 | | | |
+| Blackwood's breaks, seed 1 | 1.9-5.2 | 462 | 464 | 465 | 465 | | | |
+| Blackwood's breaks, seed 2 | 1.9-5.2 | 461 | 464 | 464 | 464 | | | |
+| Blackwood's breaks, seed 0 resumed | 1.2-1.9 | | | | | | 465 | 465 |
+| Blackwood's breaks, restarts only, seed 0 | 2.0-2.1 | 460 | 462 | 464 | 464 | | | |
+| improver only, seed 0 | 2.0 | 421 | 421 | 421 | 428 | | | |
 
-Median after 10 minutes: 464 (3 seeds); after an hour: 465 (one seed, 465 from 14 minutes
-on). In that hour the restarts (about one core) found 117 boards, 13 of 463 or more and 2 of
-464; the improver ran 117 times and raised the best once (+1). The improver alone starts from
-an empty board and stays far below what a restart gives in seconds. At ten minutes on seed 0
-the restarts alone did as well as the portfolio (464): the improver's +1 to +3 over a
-restart's board is what the restarts also find by themselves, given the time.
+With the score breaks every restart of 30 s returns a complete board of 463 to 466 (in the
+three 20-minute runs: 144 restarts, 2 of 466, 62 of 465, 78 of 464, 2 of 463); the median
+best is 465 after a minute and 466 after 20 minutes. A hunt never loses its best board, so a
+longer hunt of the same seed (``--keep`` resumes it) ends at least there. On those boards the
+improver's 138 runs of 30 s raised one board (465 to 466, a board the restarts had found
+already): local repairs of a few cells do not improve a complete board of this search.
+With Blackwood's breaks, his search completes almost no board: its boards end in a greedy fill
+of the last cells (458-462 mostly), and the improver's +1 to +3 on them was the hunt's gain.
 
 The restarts' placements at the last depths of the fill order (``depths_this_run``) fall by
-about 10 per depth near the end: reckoned to a complete board (470 or more), some 10^5 CPU
-hours (the results page shows the reckoning). Published marks, on far more CPU: Blackwood's
-470 and Verhaard's 467 (both with the centre clue).
+about 10 per depth near the end with Blackwood's breaks: reckoned to a complete board with at
+most ten breaks (470 or more), some 10^5 CPU hours (the results page shows the reckoning).
+Published marks, on far more CPU: Blackwood's 470 and Verhaard's 467 (both with the centre
+clue).
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ the coordinating process hands out the next task as each one ends:
 
 - a **restart**: Blackwood's search ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search])
   with a fresh
-  seed for ``restart_seconds``; its best board, completed greedily, is offered to the pool;
+  seed for ``restart_seconds`` (on Eternity II with the centre clue, with the score hunt's
+  breaks and on past complete boards: `HuntSettings.search_for()`); its best board (completed
+  greedily if the search left cells empty) is offered to the pool;
 - an **improvement**: `rompicapo.edges.improve.improve()` for ``improve_seconds`` on a
   board drawn from the *elite pool* (better boards more often).
 
