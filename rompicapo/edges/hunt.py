@@ -141,8 +141,8 @@ class HuntSettings:
         restart (``stop_at_complete=False``: it searches on for fewer breaks), and on Eternity
         II with the centre clue alone the breaks are the score hunt's (``"score"``:
         Blackwood's ten and eight near the end), also when ``search`` leaves them ``"auto"``.
-        Measured (12 restarts of 30 s, seeds 1000-1011, 2 jobs): Blackwood's breaks 458-461
-        (mean 459.4), the score hunt's 464-466 (mean 464.7)."""
+        Measured (benchmarks/edges_breaks.py: 10 searches of 30 s, the same seeds): Blackwood's
+        breaks 458-461 (mean 459.5), the score hunt's 464-465 (mean 464.5)."""
         e2_centre = puzzle.is_eternity2 and n_clues <= 1
         search = self.search or Settings(stop_at_complete=False)
         if e2_centre and search.breaks == "auto":
