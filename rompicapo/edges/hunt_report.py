@@ -82,6 +82,9 @@ def _summary(db: str | Path) -> tuple[dict, list[dict], list[dict]]:
             add_scores(scores, (rp.get(part) or {}).get("scores", {}))
         if part in parts:
             parts[part]["scores"] = scores
+    shares = [rp["improve"]["share"] for rp in run_parts if "share" in (rp.get("improve") or {})]
+    if shares and "improve" in parts:  # the improver's share of the tasks, as last learnt
+        parts["improve"]["share"] = shares[-1]
     return summary, bests, samples
 
 
@@ -209,6 +212,7 @@ def hunt_report(
         lines.append(
             f"  {p}: {v.get('tasks', 0)} tasks, {v['bests']} new bests, +{v['gain']} joints"
             + (f"; best scores found (boards): {top}" if top else "")
+            + (f"; share of the tasks now {v['share']:.2f}" if "share" in v else "")
         )
     for op, st in sorted(summary["operators"].items(), key=lambda kv: -kv[1]["gain"]):
         lines.append(

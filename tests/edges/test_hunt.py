@@ -19,8 +19,8 @@ from rompicapo.common import InputError
 from rompicapo.edges import HuntSettings, hunt
 from rompicapo.edges.blackwood import Settings
 from rompicapo.edges.generate import generate
-from rompicapo.edges.hunt import ElitePool
-from rompicapo.edges.hunt_db import hunt_status, open_hunt, read_boards
+from rompicapo.edges.hunt import IMPROVE_SHARE_LEAST, IMPROVE_SHARE_MOST, ElitePool, ImproverShare
+from rompicapo.edges.hunt_db import hunt_status, open_hunt, read_boards, read_parts, save_parts
 from rompicapo.edges.hunt_report import contributions, hunt_report
 from rompicapo.edges.improve_alns import OPERATORS
 from rompicapo.edges.puzzle import load_board
@@ -140,8 +140,24 @@ def test_resume_keeps_and_reuses_the_best(tmp_path: Path) -> None:
     settings = HuntSettings(restart_seconds=1, improve_seconds=1)
     first = hunt(B10, db, time_limit=4, jobs=1, seed=3, settings=settings)
     assert not first.solved and first.score > 0
+    # the improver's share learnt by a run is kept in the file: say the first run had
+    # learnt the least, then the second (three tasks of 1 s) gives it no turn at all
+    conn = open_hunt(db)
+    try:
+        (saved,) = read_parts(conn)
+        assert saved["improve"]["share"] == first.parts["improve"]["share"]
+        saved["improve"]["share"] = IMPROVE_SHARE_LEAST
+        (run_id,) = conn.execute("SELECT max(id) FROM runs").fetchone()
+        save_parts(conn, run_id, saved)
+    finally:
+        conn.close()
     second = hunt(B10, db, time_limit=3, jobs=1, seed=4, settings=settings)
     assert second.start_score == first.score and second.score >= first.score
+    assert second.counts["improves"] == 0 and second.counts["restarts"] >= 1
+    assert second.parts["improve"]["share"] == IMPROVE_SHARE_LEAST
+    report = hunt_report(db)
+    assert report["parts"]["improve"]["share"] == IMPROVE_SHARE_LEAST
+    assert "share of the tasks now 0.10" in report["text"]
     assert second.seconds > first.seconds  # the hunt's clock goes on
     # the elite boards of the first run seeded the pool: the improver started from them
     _all_boards_verify(db)
@@ -231,6 +247,32 @@ def test_a_worker_that_dies_is_replaced(tmp_path: Path) -> None:
     # the hunt went on after the loss: tasks finished and boards were recorded
     assert result.counts["restarts"] + result.counts["improves"] >= 1 and result.score > 0
     assert result.verify()
+
+
+def test_the_improver_share_follows_what_its_runs_earn() -> None:
+    share = ImproverShare()
+    kinds = [share.next_kind(can_improve=True) for _ in range(6)]
+    assert kinds == ["restart", "improve"] * 3  # one in two at first, restart first
+    for _ in range(10):
+        share.learn(raised=False)
+    fallen = share.share
+    assert IMPROVE_SHARE_LEAST < fallen < 0.15  # 0.1 + 0.4 * 0.8 ** 10
+    kinds = [share.next_kind(can_improve=True) for _ in range(100)]
+    assert 8 <= kinds.count("improve") <= 15
+    share.learn(raised=True)
+    assert share.share > fallen
+    for _ in range(40):
+        share.learn(raised=True)
+    assert abs(share.share - IMPROVE_SHARE_MOST) < 1e-3
+    # a turn the improver cannot take (no board yet) goes to the restarts, and no debt piles
+    # up: once there are boards, the improver takes one turn, not all the missed ones
+    waiting = ImproverShare()
+    assert {waiting.next_kind(can_improve=False) for _ in range(20)} == {"restart"}
+    after = [waiting.next_kind(can_improve=True) for _ in range(4)]
+    assert after.count("improve") == 2 and after[0] == "improve" and after[1] == "restart"
+    # a share read back from a hunt file is kept within its bounds
+    assert ImproverShare(7.0).share == IMPROVE_SHARE_MOST
+    assert ImproverShare(-1).share == IMPROVE_SHARE_LEAST
 
 
 def test_elite_pool_keeps_boards_apart() -> None:
