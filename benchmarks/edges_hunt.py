@@ -11,16 +11,19 @@ earned, with the load average, the CPU model and the commit. The rows go to
 ``benchmarks/results/edges_hunt.json`` (``--json FILE`` for another file); runs with other
 settings are added beside the earlier ones, keyed by their settings.
 
-Measured here on 2026-12-02 (AMD EPYC, 2 cores, 2 jobs; the rows in
+Measured here on 2026-12-02 and 03 (AMD EPYC, 2 cores, 2 jobs; the rows in
 benchmarks/results/edges_hunt.json, from which the results page's table is built). The
 restarts search with the score hunt's breaks (Blackwood's ten and eight near the end, going
 on past complete boards; benchmarks/edges_breaks.py) unless the run says Blackwood's:
 
 | run | load | 1 min | 2 min | 5 min | 10 min | 20 min | 30 min | 60 min |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| portfolio, seed 0 | 0.9-2.0 | 465 | 465 | 465 | 465 | 465 | | |
-| portfolio, seed 1 | 2.0 | 465 | 465 | 465 | 465 | 466 | | |
-| portfolio, seed 2 | 2.0 | 465 | 465 | 466 | 466 | 466 | | |
+| portfolio, seed 0 | 0.0-2.1 | 465 | 465 | 465 | 465 | 465 | 465 | 466 |
+| portfolio, seed 1 | 2.0-2.1 | 465 | 465 | 465 | 465 | 466 | 466 | 466 |
+| portfolio, seed 2 | 1.8-2.0 | 465 | 465 | 466 | 466 | 466 | 466 | 467 |
+| portfolio, adaptive share, seed 0 | 0.0-2.0 | 465 | 465 | 465 | 465 | | | |
+| portfolio, adaptive share, seed 1 | 1.7-2.0 | 465 | 465 | 465 | 466 | | | |
+| portfolio, adaptive share, seed 2 | 1.7-2.0 | 465 | 465 | 466 | 466 | | | |
 | Blackwood's breaks, seed 0 | 1.9-5.2 | 463 | 463 | 463 | 464 | | | |
 | Blackwood's breaks, seed 1 | 1.9-5.2 | 462 | 464 | 465 | 465 | | | |
 | Blackwood's breaks, seed 2 | 1.9-5.2 | 461 | 464 | 464 | 464 | | | |
@@ -28,12 +31,22 @@ on past complete boards; benchmarks/edges_breaks.py) unless the run says Blackwo
 | Blackwood's breaks, restarts only, seed 0 | 2.0-2.1 | 460 | 462 | 464 | 464 | | | |
 | improver only, seed 0 | 2.0 | 421 | 421 | 421 | 428 | | | |
 
-With the score breaks every restart of 30 s returns a complete board of 463 to 466 (in the
-three 20-minute runs: 144 restarts, 2 of 466, 62 of 465, 78 of 464, 2 of 463); the median
-best is 465 after a minute and 466 after 20 minutes. A hunt never loses its best board, so a
-longer hunt of the same seed (``--keep`` resumes it) ends at least there. On those boards the
-improver's 138 runs of 30 s raised one board (465 to 466, a board the restarts had found
-already): local repairs of a few cells do not improve a complete board of this search.
+The portfolio's three hunts ran 20 minutes (commit 7bad062) and were then resumed for 40
+more (``--keep``, commit 261be79; the rows "portfolio, resumed to 1 h"). With the score breaks
+every restart of 30 s returns a complete board of 463 to 467 (in the three 20-minute runs: 144
+restarts, 2 of 466, 62 of 465, 78 of 464, 2 of 463; in the three 40-minute resumptions: 282
+restarts, 1 of 467, 10 of 466, 121 of 465, 148 of 464, 2 of 463, that is 141 boards of 463 or
+more per hour of hunt, on about one core); the median best is 465 after a minute, 466 after
+20 minutes and 466 after an hour, and seed 2 reached 467 (Verhaard's prize score) after 38
+minutes (the board: ``benchmarks/results/eternity2_hunt_467.txt``). On those boards the
+improver's 138 runs of 30 s in the first 20 minutes raised one board (465 to 466, a board the
+restarts had found already) and its 282 runs in the resumptions none: local repairs of a few
+cells do not improve a complete board of this search, so the hunt now lets the improver's
+share of the tasks follow what it earns (the rows "portfolio, adaptive share", commit
+6ed7138): in ten minutes its share fell to 0.13-0.15, its 34 runs raised one board, and the
+restarts ran 36-37 tasks a seed (about 24 at a fixed half) and returned boards of 465 or more
+at 102 an hour of hunt (64-66 an hour at a fixed half, in the runs above on the same machine
+that day); the median after ten minutes was 466 (465 at a fixed half).
 With Blackwood's breaks, his search completes almost no board: its boards end in a greedy fill
 of the last cells (458-462 mostly), and the improver's +1 to +3 on them was the hunt's gain.
 
@@ -180,6 +193,8 @@ def main() -> None:
              else "portfolio")  # fmt: skip
     if args.holdback:
         label += f", holdback {args.holdback}"
+    if args.restart_seconds is not None and not args.no_restarts:
+        label += f", restarts of {args.restart_seconds:g} s"
     breaks = rows[0]["settings"]["search"]["breaks"]
     if breaks != "score" and not args.no_restarts:  # the restarts' breaks, if not the hunt's
         label += ", Blackwood's breaks" if breaks in ("auto", "blackwood") else f", {breaks}"

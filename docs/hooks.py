@@ -47,6 +47,8 @@ def _edges_pictures() -> None:
 
     board = ROOT / "tests" / "data" / "eternity2" / "eternity2_board_blackwood_470.txt"
     render_board(board, "eternity2", svg=GENERATED / "eternity2-blackwood-470.svg")
+    hunted = RESULTS / "eternity2_hunt_467.txt"
+    render_board(hunted, "eternity2", svg=GENERATED / "eternity2-hunt-467.svg")
 
 
 _MARK = re.compile(r"^<!-- results: ([\w-]+)((?: [\w-]+)*) -->$", re.M)

@@ -353,3 +353,26 @@ def test_add_scores_sums_boards_by_score_highest_first() -> None:
     add_scores(total, {"462": 2, "465": 1})
     assert total == {"465": 1, "464": 1, "462": 3}
     assert list(total) == ["465", "464", "462"]
+
+
+def test_the_published_hunt_board_is_valid_and_scores_what_its_header_says() -> None:
+    """The results page shows a board of the hunt: recounted by the independent verifier from
+    plain text (the shipped pieces, the board file), with the centre clue in place."""
+    import re
+
+    def numbers(path: Path) -> list[list[int]]:
+        lines = path.read_text().splitlines()
+        return [
+            [int(x) for x in ln.split()] for ln in lines if ln.strip() and not ln.startswith("#")
+        ]
+
+    data = ROOT / "rompicapo/edges/data"
+    pieces = numbers(data / "eternity2_pieces.txt")
+    board_file = ROOT / "benchmarks/results/eternity2_hunt_467.txt"
+    placements = [(r, c, p - 1, t) for r, c, p, t in numbers(board_file)]
+    claimed = int(re.search(r"^# score: (\d+) of 480", board_file.read_text(), re.M).group(1))
+    assert claimed == 467
+    assert board_problems(16, 16, pieces, placements, complete=True) == []
+    assert count_matched_joints(16, 16, pieces, placements) == claimed
+    centre = next(row for row in numbers(data / "eternity2_clues.txt") if row[:2] == [8, 7])
+    assert (8, 7, centre[2] - 1, centre[3]) in placements
