@@ -24,6 +24,10 @@ on past complete boards; benchmarks/edges_breaks.py) unless the run says Blackwo
 | portfolio, adaptive share, seed 0 | 0.0-2.0 | 465 | 465 | 465 | 465 | | | |
 | portfolio, adaptive share, seed 1 | 1.7-2.0 | 465 | 465 | 465 | 466 | | | |
 | portfolio, adaptive share, seed 2 | 1.7-2.0 | 465 | 465 | 466 | 466 | | | |
+| restarts only, 10 s restarts, seed 0 | 0.2-1.8 | 465 | 465 | 465 | 466 | | | |
+| restarts only, 10 s restarts, seed 1 | 2.0 | 464 | 465 | 466 | 466 | | | |
+| restarts only, 30 s restarts, seed 0 | 1.8-2.0 | 465 | 465 | 465 | 465 | | | |
+| restarts only, 30 s restarts, seed 1 | 2.0 | 464 | 465 | 465 | 466 | | | |
 | Blackwood's breaks, seed 0 | 1.9-5.2 | 463 | 463 | 463 | 464 | | | |
 | Blackwood's breaks, seed 1 | 1.9-5.2 | 462 | 464 | 465 | 465 | | | |
 | Blackwood's breaks, seed 2 | 1.9-5.2 | 461 | 464 | 464 | 464 | | | |
@@ -31,22 +35,29 @@ on past complete boards; benchmarks/edges_breaks.py) unless the run says Blackwo
 | Blackwood's breaks, restarts only, seed 0 | 2.0-2.1 | 460 | 462 | 464 | 464 | | | |
 | improver only, seed 0 | 2.0 | 421 | 421 | 421 | 428 | | | |
 
-The portfolio's three hunts ran 20 minutes (commit 7bad062) and were then resumed for 40
-more (``--keep``, commit 261be79; the rows "portfolio, resumed to 1 h"). With the score breaks
-every restart of 30 s returns a complete board of 463 to 467 (in the three 20-minute runs: 144
-restarts, 2 of 466, 62 of 465, 78 of 464, 2 of 463; in the three 40-minute resumptions: 282
-restarts, 1 of 467, 10 of 466, 121 of 465, 148 of 464, 2 of 463, that is 141 boards of 463 or
-more per hour of hunt, on about one core); the median best is 465 after a minute, 466 after
-20 minutes and 466 after an hour, and seed 2 reached 467 (Verhaard's prize score) after 38
-minutes (the board: ``benchmarks/results/eternity2_hunt_467.txt``). On those boards the
-improver's 138 runs of 30 s in the first 20 minutes raised one board (465 to 466, a board the
-restarts had found already) and its 282 runs in the resumptions none: local repairs of a few
-cells do not improve a complete board of this search, so the hunt now lets the improver's
-share of the tasks follow what it earns (the rows "portfolio, adaptive share", commit
-6ed7138): in ten minutes its share fell to 0.13-0.15, its 34 runs raised one board, and the
-restarts ran 36-37 tasks a seed (about 24 at a fixed half) and returned boards of 465 or more
-at 102 an hour of hunt (64-66 an hour at a fixed half, in the runs above on the same machine
-that day); the median after ten minutes was 466 (465 at a fixed half).
+The portfolio's three hunts ran 20 minutes (commit 7bad062) and were then resumed for 40 more
+(``--keep``, commit 261be79; the rows "portfolio, resumed to 1 h"). With the score breaks a
+restart of 30 s almost always returns a complete board of 463 to 467 (in the three 20-minute
+runs: 144 restarts, 2 of 466, 62 of 465, 78 of 464, 2 of 463; in the three 40-minute
+resumptions: 282 restarts, 1 of 467, 10 of 466, 121 of 465, 148 of 464, 2 of 463, that is 141
+boards of 463 or more per hour of hunt, on about one core); the median best is 465 after a
+minute, 466 after 20 minutes and 466 after an hour, and seed 2 reached 467 (Verhaard's prize
+score) after 38 minutes (the board: ``benchmarks/results/eternity2_hunt_467.txt``). On those
+boards the improver's 138 runs of 30 s in the first 20 minutes raised one board (465 to 466, a
+board the restarts had found already) and its 282 runs in the resumptions none: local repairs
+of a few cells do not improve a complete board of this search, so the hunt now lets the
+improver's share of the tasks follow what it earns (the rows "portfolio, adaptive share",
+commit 6ed7138): in ten minutes its share fell to 0.13-0.15, its 34 runs raised one board, and
+the restarts ran 36-37 tasks a seed (about 24 at a fixed half) and returned boards of 465 or
+more at 102 an hour of hunt (64-66 an hour at a fixed half, in the runs above on the same
+machine that day); the median after ten minutes was 466 (465 at a fixed half).
+
+The restarts' length (``--restart-seconds``, alternated 10 s and 30 s, restarts only, seeds 0
+and 1, commit e558e4d): 10 s restarts ran three times as many (239 against 80) and returned
+more boards of 463-464, but boards of 465 or more came at the same rate (44 in 20 minutes of
+hunt each, 132 an hour); the bests were 466 and 466 with 10 s restarts, 465 and 466 with 30 s.
+The default stays 30 s.
+
 With Blackwood's breaks, his search completes almost no board: its boards end in a greedy fill
 of the last cells (458-462 mostly), and the improver's +1 to +3 on them was the hunt's gain.
 
