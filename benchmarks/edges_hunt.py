@@ -24,10 +24,10 @@ on past complete boards; benchmarks/edges_breaks.py) unless the run says Blackwo
 | portfolio, adaptive share, seed 0 | 0.0-2.0 | 465 | 465 | 465 | 465 | | | |
 | portfolio, adaptive share, seed 1 | 1.7-2.0 | 465 | 465 | 465 | 466 | | | |
 | portfolio, adaptive share, seed 2 | 1.7-2.0 | 465 | 465 | 466 | 466 | | | |
-| restarts only, 10 s restarts, seed 0 | 0.2-1.8 | 465 | 465 | 465 | 466 | | | |
-| restarts only, 10 s restarts, seed 1 | 2.0 | 464 | 465 | 466 | 466 | | | |
-| restarts only, 30 s restarts, seed 0 | 1.8-2.0 | 465 | 465 | 465 | 465 | | | |
-| restarts only, 30 s restarts, seed 1 | 2.0 | 464 | 465 | 465 | 466 | | | |
+| restarts only, restarts of 10 s, seed 0 | 0.2-1.8 | 465 | 465 | 465 | 466 | | | |
+| restarts only, restarts of 10 s, seed 1 | 2.0 | 464 | 465 | 466 | 466 | | | |
+| restarts only, restarts of 30 s, seed 0 | 1.8-2.0 | 465 | 465 | 465 | 465 | | | |
+| restarts only, restarts of 30 s, seed 1 | 2.0 | 464 | 465 | 465 | 466 | | | |
 | Blackwood's breaks, seed 0 | 1.9-5.2 | 463 | 463 | 463 | 464 | | | |
 | Blackwood's breaks, seed 1 | 1.9-5.2 | 462 | 464 | 465 | 465 | | | |
 | Blackwood's breaks, seed 2 | 1.9-5.2 | 461 | 464 | 464 | 464 | | | |
