@@ -125,7 +125,8 @@ class ImproverShare:
     task in ten), and a turn it cannot take (no board to improve yet) goes to the restarts
     without piling up. ``learn(raised)`` moves the share `IMPROVE_SHARE_STEP` of the way
     toward `IMPROVE_SHARE_MOST` when an improver run raised the board it was given, toward
-    `IMPROVE_SHARE_LEAST` when it did not.
+    `IMPROVE_SHARE_LEAST` when it did not; a run ``cut`` short (the hunt stopped) teaches
+    only when it raised its board, since it did not have its time.
 
     >>> share = ImproverShare()
     >>> [share.next_kind(True) for _ in range(4)]
@@ -149,7 +150,9 @@ class ImproverShare:
             self.credit = 1.0 - self.share  # a missed turn is owed once, on the next task
         return "restart"
 
-    def learn(self, raised: bool) -> None:
+    def learn(self, raised: bool, cut: bool = False) -> None:
+        if cut and not raised:
+            return
         target = IMPROVE_SHARE_MOST if raised else IMPROVE_SHARE_LEAST
         self.share += IMPROVE_SHARE_STEP * (target - self.share)
 
@@ -508,13 +511,14 @@ class _Hunt:
         _add_task(self.parts[kind], out)
         if not out["placements"]:
             return
-        if kind == "improve" and self.settings.restarts:
-            self.share.learn(raised=out["score"] > out["start"])
-            self.parts["improve"]["share"] = round(self.share.share, 3)
         why = _problems(self.puzzle, self.pieces, out["placements"], out["score"], self.clue_list)
         if why:
             self.counts["rejected"] += 1
             return
+        if kind == "improve" and self.settings.restarts:
+            raised = out["score"] > out["start"]
+            self.share.learn(raised, cut=bool(out.get("interrupted")))
+            self.parts["improve"]["share"] = round(self.share.share, 3)
         if kind == "restart" or out["score"] > out["start"]:  # a board found, not one given
             db_.add_scores(self.parts[kind]["scores"], {out["score"]: 1})
         entry = {

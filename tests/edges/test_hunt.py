@@ -264,6 +264,12 @@ def test_the_improver_share_follows_what_its_runs_earn() -> None:
     for _ in range(40):
         share.learn(raised=True)
     assert abs(share.share - IMPROVE_SHARE_MOST) < 1e-3
+    # a run cut short by the hunt's stop did not have its time: it teaches only a gain
+    cut = ImproverShare(0.3)
+    cut.learn(raised=False, cut=True)
+    assert cut.share == 0.3
+    cut.learn(raised=True, cut=True)
+    assert cut.share > 0.3
     # a turn the improver cannot take (no board yet) goes to the restarts, and no debt piles
     # up: once there are boards, the improver takes one turn, not all the missed ones
     waiting = ImproverShare()
