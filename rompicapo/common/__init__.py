@@ -78,6 +78,7 @@ from rompicapo.common.run import (
 )
 from rompicapo.common.timing import (
     Deadline,
+    KernelStop,
     Stopwatch,
     compile_budget_note,
     compile_estimate,
@@ -99,6 +100,7 @@ __all__ = [
     "InsufficientMemoryError",
     "InternalError",
     "JobChannel",
+    "KernelStop",
     "NotVerifiable",
     "Overseer",
     "Progress",

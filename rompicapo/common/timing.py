@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import re
 import sys
 import threading
@@ -23,6 +24,7 @@ from typing import TextIO
 
 __all__ = [
     "Deadline",
+    "KernelStop",
     "Stopwatch",
     "compile_budget_note",
     "compile_estimate",
@@ -72,6 +74,107 @@ class Deadline:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
+
+
+class KernelStop:
+    """A stop request that a kernel running for long inside one call reads every so many nodes.
+
+    ``with KernelStop(time_limit) as stop: kernel(..., stop.flag)``. ``stop.flag`` is an
+    ``int64[2]``: entry 0 is the request, set from another thread (1 when ``time_limit``
+    seconds have passed, 2 on Ctrl-C or SIGTERM), entry 1 the kernel's answer (it sets it to 1
+    when it gave up its search on the request). Afterwards ``stop.reason`` is ``"time"``,
+    ``"interrupted"`` or None (the kernel finished first).
+
+    The kernel must release the GIL (``nogil=True``) for the timer's thread to run during the
+    call. A signal's Python handler runs only when the call returns, so in the main thread the
+    request also listens to signals through `signal.set_wakeup_fd` (restored afterwards): the
+    kernel stops within a few milliseconds of Ctrl-C, then the handler runs as usual
+    (KeyboardInterrupt for Ctrl-C).
+
+    ```pycon
+    >>> with KernelStop(None) as stop:
+    ...     stop.flag.tolist()
+    [0, 0]
+    >>> stop.reason is None
+    True
+
+    ```"""
+
+    def __init__(self, time_limit: float | None) -> None:
+        import numpy as np
+
+        self.flag = np.zeros(2, np.int64)
+        self.time_limit = time_limit
+        self._done = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._wakeup: tuple | None = None
+
+    def _request(self, why: int) -> None:
+        if self.flag[0] == 0:
+            self.flag[0] = why
+
+    def __enter__(self) -> KernelStop:
+        if self.time_limit is not None:
+            timer = threading.Thread(
+                target=lambda: self._done.wait(self.time_limit) or self._request(1), daemon=True
+            )
+            self._threads.append(timer)
+        self._listen_to_signals()
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def _listen_to_signals(self) -> None:
+        import signal
+        import socket
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+        try:
+            previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        except (ValueError, OSError):  # not the main interpreter, or no such support here
+            reader.close()
+            writer.close()
+            return
+        self._wakeup = (reader, writer, previous)
+
+        def listen() -> None:
+            import select
+
+            while not self._done.is_set():
+                ready, _, _ = select.select([reader], [], [], 0.05)
+                if ready:
+                    data = b""
+                    with contextlib.suppress(OSError):
+                        data = reader.recv(64)
+                    if data:
+                        self._request(2)
+                    if previous >= 0:  # hand the signal on to whoever listened before
+                        with contextlib.suppress(OSError):
+                            os.write(previous, data)
+
+        self._threads.append(threading.Thread(target=listen, daemon=True))
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        for thread in self._threads:
+            thread.join()
+        if self._wakeup is not None:
+            import signal
+
+            reader, writer, previous = self._wakeup
+            signal.set_wakeup_fd(previous)
+            reader.close()
+            writer.close()
+
+    @property
+    def reason(self) -> str | None:
+        """Why the kernel stopped early (``"time"``, ``"interrupted"``), or None."""
+        if self.flag[1] == 0:
+            return None
+        return "interrupted" if self.flag[0] == 2 else "time"
 
 
 _warmed: dict[str, float] = {}

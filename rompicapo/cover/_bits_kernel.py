@@ -58,9 +58,8 @@ program counter and level, ``counters``, the store, the return values).
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
+from rompicapo.common.intrinsics import lowest_bit, popcount
 from rompicapo.common.jit import njit
 
 PC_FORWARD = 0
@@ -176,28 +175,6 @@ def start_rows(n_options, n_primary, levels, W, PW):
             np.packbits(uncovered, axis=1, bitorder="little").view(U64).ravel())  # fmt: skip
 
 
-@intrinsic
-def _popcount(typingctx, word):
-    """The number of 1 bits of a ``uint64`` (LLVM's ``ctpop``: one POPCNT instruction)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _lowest_bit(typingctx, word):
-    """The index of the lowest 1 bit of a nonzero ``uint64`` (LLVM's ``cttz``: TZCNT)."""
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def _next_option(live, lb, item_bits, rb, w, hi, after):
     """The lowest bit ``>= after`` set in both ``live[lb:]`` and ``item_bits[rb:]``, looking
@@ -206,7 +183,7 @@ def _next_option(live, lb, item_bits, rb, w, hi, after):
     while w < hi:
         m = live[lb + w] & item_bits[rb + w] & mask
         if m != ZERO:
-            return w * 64 + np.int64(_lowest_bit(m))
+            return w * 64 + np.int64(lowest_bit(m))
         mask = ALL
         w += 1
     return -1
@@ -225,7 +202,7 @@ def commit_options(bits, W, PW, conflict, primary, live, uncovered, counters):
         for w in range(W):
             a = live[w]
             b = conflict[k * W + w]
-            removed += _popcount(a & b)
+            removed += popcount(a & b)
             live[w] = a & ~b
         for w in range(PW):
             uncovered[w] &= ~primary[k * PW + w]
@@ -290,13 +267,13 @@ def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_optio
                 if x != ZERO:
                     tb = v * R
                     for r in range(R):
-                        item_counts[r] += _popcount(x & by_word[tb + r])
+                        item_counts[r] += popcount(x & by_word[tb + r])
             least = NO_COUNT
             r_best = -1
             for w in range(PW):
                 m = uncovered[ub + w]
                 while m != ZERO:
-                    r = w * 64 + np.int64(_lowest_bit(m))
+                    r = w * 64 + np.int64(lowest_bit(m))
                     m &= m - ONE
                     c = item_counts[r]
                     if c < least:
@@ -335,7 +312,7 @@ def search_bits(W, PW, item_bits, item_lo, item_hi, conflict, primary, bit_optio
         for w in range(W):
             a = live[lb + w]
             b = conflict[kb + w]
-            removed += _popcount(a & b)
+            removed += popcount(a & b)
             live[nb + w] = a & ~b
         ub = level * PW
         kb = k * PW

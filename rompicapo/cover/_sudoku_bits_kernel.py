@@ -97,8 +97,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from rompicapo.common.intrinsics import popcount, trailing_zeros
 from rompicapo.common.jit import njit
 
 BAND = 0x7FFFFFF  # 27 cells
@@ -172,14 +172,10 @@ def _band_pattern(w):
 
 @njit(cache=True, inline="always")
 def _placed(st):
-    """The number of placed cells (bits of the three solved-cell words; SWAR popcount)."""
+    """The number of placed cells (bits of the three solved-cell words)."""
     n = 0
     for b in range(3):
-        x = st[27 + b]
-        x = x - ((x >> 1) & 0x5555555555555555)
-        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-        n += (x * 0x0101010101010101) >> 56
+        n += np.int64(popcount(np.uint64(st[27 + b])))
     return n
 
 

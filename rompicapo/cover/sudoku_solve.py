@@ -23,6 +23,7 @@ import numpy as np
 from rompicapo.common import (
     Deadline,
     InputError,
+    KernelStop,
     NotVerifiable,
     SearchResult,
     Stopwatch,
@@ -51,14 +52,21 @@ __all__ = [
 ]
 
 
-def _bits_one(cells: np.ndarray, limit: int, solution: np.ndarray, stats: np.ndarray) -> int:
+def _bits_one(
+    cells: np.ndarray,
+    limit: int,
+    solution: np.ndarray,
+    stats: np.ndarray,
+    stop: np.ndarray | None = None,
+) -> int:
     """One 9x9 puzzle (``uint8[81]``) through the vector kernel: its solution count up to
-    ``limit``, the first solution in ``solution``, [guesses, propagations] in ``stats``."""
+    ``limit`` (a lower bound when ``stop``, a `KernelStop` flag, ended the search), the first
+    solution in ``solution``, [guesses, propagations] in ``stats``."""
     from rompicapo.cover import _sudoku_simd as VK
 
     if cells.max() > 9:  # the kernel shifts by the digit: check here, not there
         raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
-    counts, solutions, rows = VK.solve(cells, limit)
+    counts, solutions, rows = VK.solve(cells, limit, stop)
     solution[:] = solutions[0]
     stats[:] = rows[0]
     return int(counts[0])
@@ -166,8 +174,9 @@ def solve(
     ``engine``: ``"bitboard"`` (classic 9x9 only), ``"dlx"``, or ``"auto"`` (bitboard when
     it applies). ``time_limit`` (seconds) stops the DLX search, which can take long on big or
     nearly empty grids; the result then has ``stopped="time"`` and its count is a lower
-    bound (``unique`` is False). The bitboard engine answers a 9x9 in microseconds and is
-    not interrupted.
+    bound (``unique`` is False). The bitboard engine answers a 9x9 puzzle in microseconds, but
+    counting the solutions of a nearly empty grid up to a large ``limit`` takes minutes: it
+    honours ``time_limit`` and Ctrl-C alike (it looks every 1024 guesses).
     """
     deadline = Deadline(check_time_limit(time_limit))
     if isinstance(puzzle, str):
@@ -187,12 +196,13 @@ def solve(
         compile_seconds = warm_up()
         solution = np.zeros(81, np.uint8)
         stats = np.zeros(2, np.int64)
-        with Stopwatch() as sw:
-            n = _bits_one(puzzle.array().reshape(81), max_solutions, solution, stats)
-        grids = [solution.reshape(9, 9).tolist()] if n else []
+        with Stopwatch() as sw, KernelStop(deadline.time_left()) as stop:
+            n = _bits_one(puzzle.array().reshape(81), max_solutions, solution, stats, stop.flag)
+        grids = [solution.reshape(9, 9).tolist()] if n > 0 else []
         return SudokuResult(
-            puzzle=puzzle, solutions=grids, count=int(n), max_solutions=max_solutions,
-            engine="bitboard", solve_seconds=sw.seconds, compile_seconds=compile_seconds,
+            puzzle=puzzle, solutions=grids, count=max(int(n), 0), max_solutions=max_solutions,
+            engine="bitboard", stopped=stop.reason, solve_seconds=sw.seconds,
+            compile_seconds=compile_seconds,
             peak_bytes=peak_rss_bytes(),
             counts={"guesses": int(stats[0]), "propagations": int(stats[1])},
         )  # fmt: skip
@@ -323,8 +333,9 @@ def solve_batch(puzzles, *, limit: int = 2) -> BatchResult:
     if puzzles.size and puzzles.max() > 9:
         raise InputError("a 9x9 Sudoku has digits 1-9 (0 for empty)")
     compile_seconds = warm_up()
-    with Stopwatch() as sw:
-        counts, solutions, stats = VK.solve(puzzles, max_solutions)
+    # no time limit here; the stop request answers Ctrl-C within milliseconds
+    with Stopwatch() as sw, KernelStop(None) as stop:
+        counts, solutions, stats = VK.solve(puzzles, max_solutions, stop.flag)
     guesses = stats[:, 0].copy()
     return BatchResult(
         puzzles=puzzles, solutions=solutions, counts_per_puzzle=counts, guesses=guesses,

@@ -38,13 +38,10 @@ own code, or the copy's offset, see `filter_walk_code()`).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.util
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,7 +51,13 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from rompicapo.common.jit import njit
+from rompicapo.common.jit import (
+    forget_generated,
+    generated_folder,
+    njit,
+    numba_index_folder,
+    source_digest,
+)
 from rompicapo.edges import _kernel as K
 
 # The machine's registers, passed in and out through one int64 array.
@@ -360,7 +363,7 @@ def leave(code, placed, cum_breaks, cum_heur, heat, counters, max_nodes, regs):
 _SOURCE = '''"""rompicapo's walking machine for one plan, written by rompicapo.edges._walk_machine
 (version {version}). Safe to delete: it is written again when needed."""
 
-from numba import njit
+from rompicapo.common.jit import njit
 
 from rompicapo.edges import _walk_machine as M
 
@@ -382,55 +385,26 @@ def walk(
 '''
 
 _loaded: dict[str, Callable] = {}
-_fallback_folder: Path | None = None  # one per process, when no cache folder can be written
 
 
-@functools.cache
 def _version() -> str:
-    """A digest of the code the machine is built from (this file and the kernel's layout):
-    a change to either gives new module names, so no stale compiled machine is loaded."""
-    digest = hashlib.sha256()
-    for path in (Path(__file__), Path(K.__file__)):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """A digest of the code the machine is built from (this file, the kernel's layout and every
+    module they import, `source_digest()`): a change to any gives new module names, so no
+    stale compiled machine is loaded."""
+    return source_digest(__file__)
 
 
 def cache_folder() -> Path:
     """Where the plans' modules (and numba's cache of them) go: ``$ROMPICAPO_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/rompicapo`` or ``~/.cache/rompicapo``, each under ``walk-machines``; a
     private temporary folder (one per process) when none of these can be written."""
-    base = os.environ.get("ROMPICAPO_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    if base and not os.environ.get("ROMPICAPO_CACHE_DIR"):
-        base = os.path.join(base, "rompicapo")
-    candidates = [Path(base)] if base else []
-    candidates.append(Path.home() / ".cache" / "rompicapo")
-    for root in candidates:
-        folder = root / "walk-machines"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if os.access(folder, os.W_OK):
-                return folder
-        except OSError:
-            continue
-    global _fallback_folder
-    if _fallback_folder is None or not _fallback_folder.is_dir():
-        _fallback_folder = Path(tempfile.mkdtemp(prefix="rompicapo-walk-machines-"))
-        # removed when the process ends (a worker process too: multiprocessing runs its
-        # finalizers where atexit does not)
-        from multiprocessing.util import Finalize
-
-        Finalize(None, shutil.rmtree, args=(str(_fallback_folder),), kwargs={"ignore_errors": True},
-                 exitpriority=0)  # fmt: skip
-    return _fallback_folder
+    return generated_folder("walk-machines")
 
 
 def _forget_other_versions(folder: Path, version: str) -> None:
-    """Delete the machines (and numba's cache of them) that another version of this file or of
-    the kernel's layout wrote: they are never loaded again."""
-    for old in folder.glob("walk_*_*.py"):
-        if old.stem.split("_")[1] != version:
-            for stale in [old, *(folder / "__pycache__").glob(f"{old.stem}.*")]:
-                stale.unlink(missing_ok=True)
+    """Delete the machines (and numba's cache of them, wherever numba keeps it) that another
+    version of this file or of the kernel's layout wrote: they are never loaded again."""
+    forget_generated(folder, "walk_*_*.py", lambda old: old.stem.split("_")[1] == version)
 
 
 def _name(code: np.ndarray, n: int) -> str:
@@ -447,20 +421,8 @@ def compiled(code: np.ndarray, n: int) -> bool:
         return True
     folder = cache_folder()
     return (folder / f"walk_{name}.py").is_file() and any(
-        _index_folder(folder).glob(f"walk_{name}.*.nbi")
+        numba_index_folder(folder).glob(f"walk_{name}.*.nbi")
     )
-
-
-def _index_folder(folder: Path) -> Path:
-    """Where numba keeps its cache of the machines in ``folder``: under ``NUMBA_CACHE_DIR``
-    when it is set (a folder named after ``folder``'s path), else ``folder/__pycache__``."""
-    from numba.core import config
-    from numba.core.caching import UserProvidedCacheLocator
-
-    if config.CACHE_DIR:
-        sub = UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "walk.py"))
-        return Path(config.CACHE_DIR) / sub
-    return folder / "__pycache__"
 
 
 def walker(code: np.ndarray, n: int) -> Callable:
@@ -525,7 +487,7 @@ def compiled_walker(code: np.ndarray, n: int) -> Callable:
         raise
     except Exception:  # numba's own errors while reading a damaged cache vary
         name = _name(code, n)
-        for stale in (cache_folder() / "__pycache__").glob(f"walk_{name}.*"):
+        for stale in numba_index_folder(cache_folder()).glob(f"walk_{name}.*"):
             stale.unlink(missing_ok=True)
         _loaded.pop(name, None)
         walk = walker(code, n)  # a fresh module: a new dispatcher, no cache to read

@@ -55,6 +55,15 @@ class EdgeSearchResult(SearchResult):
     _dict_exclude = ("puzzle", "board", "partial", "heat")
 
     @property
+    def stopped(self) -> str | None:
+        """Why the search ended before a perfect board or the end of its space (the name every
+        family's result gives it): ``"interrupted"`` (Ctrl-C, SIGTERM), ``"limit"`` (its time
+        or node limit; ``board`` is then the best found), or None."""
+        if self.interrupted:
+            return "interrupted"
+        return None if self.solved or self.exhausted else "limit"
+
+    @property
     def placements_per_second(self) -> float:
         """Forward placements per wall-clock second of search (all jobs together)."""
         return self.counts.get("placements", 0) / self.solve_seconds if self.solve_seconds else 0.0

@@ -55,10 +55,8 @@ budget ran out (result invalid), [5] nodes whose window a parity strategy narrow
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
+from rompicapo.common.intrinsics import popcount, prefetch
 from rompicapo.common.jit import njit
 
 WIDTH = 7
@@ -130,12 +128,9 @@ N_STATS = 6
 
 
 @njit(cache=True, inline="always")
-def popcount(x: int) -> int:
-    # LLVM turns this bit trick into one popcnt instruction
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
+def bit_count(x: int) -> int:
+    """The number of stones of a bitboard (one POPCNT), as an int64 like the bitboards."""
+    return np.int64(popcount(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")
@@ -235,7 +230,7 @@ def parity_bound(pos: int, mask: int, moves: int, threats: int) -> int:
                 # at the latest, 35 + row cells are full when the second must play below r
                 # (move 36 + row) and the first wins with move 37 + row, his stone
                 # 19 + row / 2: the second's score is at most row / 2 - 3
-                row = popcount(r - 1) - c * H1
+                row = bit_count(r - 1) - c * H1
                 bound = min(bound, row // 2 - 3)
     return bound
 
@@ -284,29 +279,6 @@ def mirror_key(key: int) -> int:
     return ((k & outer_lo) << (2 * H1)) | ((k & outer_hi) >> (2 * H1)) | (k & keep)
 
 
-@intrinsic
-def _prefetch(typingctx, table, index):
-    """Hint the CPU to fetch ``table[index]`` into the caches (LLVM's prefetch; no effect on
-    results). The table lives in main memory: a probe that waits for it costs about as much
-    as the rest of a node, so the children's entries are requested together, early."""
-    sig = types.void(table, index)
-
-    def codegen(context, builder, signature, args):
-        ir = cgutils.ir
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]])
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        # read, highest locality, data cache
-        args = [builder.bitcast(ptr, cgutils.voidptr_t), i32(0), i32(3), i32(1)]
-        builder.call(fn, args)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def _hash(key: int) -> int:
     return (key * HASH_MUL) & KEY_MASK
@@ -321,7 +293,7 @@ def _bit_length(x):
     x |= x >> 8
     x |= x >> 16
     x |= x >> 32
-    return popcount(x)
+    return bit_count(x)
 
 
 @njit(cache=True, inline="always")
@@ -391,7 +363,7 @@ def _child_hashes(pos, mask, moves, table, scratch, d, tag_bits, use_mirror, use
             ch = _hash(ckey)
             scratch[d, F_CHILD + c] = ch
             if use_prefetch:
-                _prefetch(table, (ch >> tag_bits) << 1)
+                prefetch(table, (ch >> tag_bits) << 1)
 
 
 @njit(cache=True)
@@ -487,7 +459,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
             # a single move that does not lose at once: played without a table entry, hashes
             # or ordering (its child has an entry; a transposition costs one node more)
             n = 1
-            scratch[d, F_COLS] = popcount(nxt - 1) // H1
+            scratch[d, F_COLS] = bit_count(nxt - 1) // H1
         searched = not resolved and not forced
         if searched:
             if use_mirror:
@@ -539,7 +511,7 @@ def negamax(pos, mask, moves, alpha, beta, table, epoch, stats, scratch, feature
                     if c == tt_col and use_tt_move:
                         s = 1000
                     else:
-                        s = popcount(winning_cells(pos | move, mask))
+                        s = bit_count(winning_cells(pos | move, mask))
                     e = (s << 3) | c
                     j = n
                     while j > 0 and (scratch[d, F_COLS + j - 1] >> 3) < s:
@@ -731,4 +703,4 @@ def solve(pos, mask, moves, weak, table, epoch, stats, scratch, features):
 def move_threats(pos: int, mask: int, col: int) -> int:
     """How many winning cells the mover has after playing ``col`` (for a quick heuristic)."""
     move = playable(mask) & COLUMN_MASK[col]
-    return popcount(winning_cells(pos | move, mask))
+    return bit_count(winning_cells(pos | move, mask))

@@ -20,8 +20,8 @@ and ``combo = combo_of[in_side * 4 + out_side]`` (sides: 0 left, 1 right, 2 abov
 
 from __future__ import annotations
 
+from rompicapo.common.intrinsics import store_fence, stream_store
 from rompicapo.common.jit import njit
-from rompicapo.paths._stream_store import store_fence, stream_store
 
 
 @njit(cache=True, inline="always")

@@ -56,6 +56,12 @@ class CountResult(SearchResult):
         return self.count
 
     @property
+    def stopped(self) -> str | None:
+        """``"time"`` when the time limit ended the count first (``count`` is then a lower
+        bound), else None: the name every family's result gives why a search stopped early."""
+        return None if self.complete else "time"
+
+    @property
     def min(self) -> int:
         return int(self.table.min()) if self.table is not None else self.count
 
