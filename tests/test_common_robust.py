@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 import pytest
+from waiting import wait_until
 
 from rompicapo.cli import main
 from rompicapo.common import (
@@ -176,9 +177,11 @@ def test_a_write_that_fails_after_the_work_keeps_the_result_elsewhere(tmp_path, 
     kept = calls[-1]
     assert "No space left on device" in line and str(kept) in line
     assert kept.parent == tmp_path and kept.read_text() == "the board"
-    # never over an existing file
+    # never over an existing file, and in the same folder for a second result of the same
+    # second (a name made of the second and the process alone would send it to /tmp)
     again = keep_elsewhere(target, lambda p: p.write_text("second"))
     assert again != kept and kept.read_text() == "the board"
+    assert again.parent == tmp_path and again.read_text() == "second"
 
 
 def test_a_failed_path_output_exits_non_zero_and_says_where_the_path_went(tmp_path, monkeypatch):
@@ -259,10 +262,13 @@ def test_worker_processes_are_reaped_when_a_run_stops():
     t0 = time.monotonic()
     done = list(run_jobs(_sleep, [30.0] * 4, n_jobs=2, deadline=Deadline(3.0)))
     assert done == [] and time.monotonic() - t0 < 10
-    time.sleep(0.5)
     workers = [p for p in me.children(recursive=True) if p.pid not in before]
-    alive = [p.pid for p in workers if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-    assert not [p for p in alive if "resource_tracker" not in " ".join(psutil.Process(p).cmdline())]
+
+    def workers_alive() -> list[psutil.Process]:
+        alive = [p for p in workers if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        return [p for p in alive if "resource_tracker" not in " ".join(p.cmdline())]
+
+    assert wait_until(lambda: not workers_alive(), timeout=10)
 
 
 # ---- the CLI's own streams -----------------------------------------------------------------

@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from rompicapo.common import require_extra
+
+    require_extra("web", "rompicapo serve")
     from rompicapo.web import serve
 
     serve(args.host, args.port, open_browser=args.open, jobs=args.jobs, hunt_db=args.hunt_db)

@@ -30,6 +30,7 @@ from rompicapo.common.errors import (
     StopRequested,
     one_line,
 )
+from rompicapo.common.extras import EXTRAS, MissingExtraError, has_extra, require_extra
 from rompicapo.common.files import (
     atomic_path,
     check_distinct_paths,
@@ -93,6 +94,7 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "EXIT_OUTPUT",
+    "EXTRAS",
     "MAX_DIGITS",
     "SCHEDULER_TIMEOUT",
     "Deadline",
@@ -101,6 +103,7 @@ __all__ = [
     "InternalError",
     "JobChannel",
     "KernelStop",
+    "MissingExtraError",
     "NotVerifiable",
     "Overseer",
     "Progress",
@@ -130,6 +133,7 @@ __all__ = [
     "default_jobs",
     "dumps_json",
     "format_bytes",
+    "has_extra",
     "is_compile_notice",
     "jit_warmup",
     "keep_elsewhere",
@@ -142,6 +146,7 @@ __all__ = [
     "read_input",
     "read_text",
     "renamed_keywords",
+    "require_extra",
     "resolve_jobs",
     "retired_keywords",
     "run_jobs",

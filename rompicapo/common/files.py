@@ -521,9 +521,11 @@ def write_text_atomic(path: Path | str, text: str) -> None:
 
 
 def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | None:
-    """Write the result meant for ``path`` under a new name (``rompicapo-kept-NAME``, never
-    over an existing file) in the working folder, else the temporary folder, else the home
-    folder; return where it went, or None when no place took it."""
+    """Write the result meant for ``path`` under a new name (``rompicapo-kept-TIME-PID-TAG-NAME``,
+    unique: never over an existing file, however many a process keeps in a second) in the
+    working folder, else the temporary folder, else the home folder; return where it went, or
+    None when no place took it."""
+    import secrets
     import time
 
     base = Path(path).name or "result"
@@ -532,12 +534,21 @@ def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | No
             where = folder()
         except (OSError, RuntimeError, KeyError):
             continue
-        stem = f"rompicapo-kept-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-        candidate = where / f"{stem}-{base}"
-        try:
-            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            os.close(fd)
-        except OSError:
+        for _ in range(8):  # another name when one is taken; any other refusal: next folder
+            stem = f"rompicapo-kept-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+            candidate = where / f"{stem}-{secrets.token_hex(3)}-{base}"
+            try:
+                fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                os.close(fd)
+                break
+            except FileExistsError:
+                continue
+            except OSError:
+                candidate = None
+                break
+        else:
+            candidate = None
+        if candidate is None:
             continue
         try:
             write(candidate)

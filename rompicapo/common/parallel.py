@@ -40,6 +40,7 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from rompicapo.common.errors import InputError
+from rompicapo.common.extras import require_extra
 from rompicapo.common.run import check_int, default_jobs
 from rompicapo.common.timing import Deadline
 
@@ -452,6 +453,7 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     closed port, or a port where no Dask scheduler answers. Nothing is left running on failure.
     """
     label = f"cannot connect to the Dask scheduler {address!r}"
+    require_extra("cluster", "--scheduler")
     if isinstance(address, str) and _INPROC.match(address):
         # A scheduler in this very process (LocalCluster(processes=False)): nothing to probe.
         return _client(address, timeout, label)

@@ -14,7 +14,7 @@ import io
 import json
 from pathlib import Path
 
-from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
+from rompicapo.common import check_output_path, require_extra, write_bytes_atomic, write_text_atomic
 from rompicapo.edges.hunt_db import (
     add_operators,
     add_scores,
@@ -182,6 +182,8 @@ def hunt_report(
     for path, suffix in ((svg, ".svg"), (png, ".png")):
         if path is not None:
             check_output_path(path, "figure", suffixes=(suffix,))
+    if out is not None or svg is not None or png is not None:
+        require_extra("plots", "the hunt report's figure")
     summary, bests, samples = _summary(db)
     files = []
     if out is not None or svg is not None or png is not None:

@@ -32,6 +32,7 @@ from rompicapo.common import (
     SearchResult,
     atomic_path,
     loads_json,
+    require_extra,
     write_text_atomic,
 )
 from rompicapo.edges.puzzle import Puzzle
@@ -211,6 +212,7 @@ def study_report(db: str | Path, out_dir: str | Path) -> StudyReport:
     """Write the summary and plots of the study file ``db`` into ``out_dir`` (checked first;
     created if new); return the paths written and the headline numbers."""
     check_report_folder(out_dir)
+    require_extra("plots", "the study report")
     rows = load_results(db)  # a bad study file is refused before the folder is made
     out = Path(out_dir)
     out.mkdir(exist_ok=True)

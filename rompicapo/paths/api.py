@@ -36,6 +36,7 @@ from rompicapo.common import (
     connect_scheduler,
     jit_warmup,
     peak_rss_bytes,
+    require_extra,
     resolve_jobs,
     write_or_keep,
 )
@@ -169,6 +170,8 @@ def _check_outputs(out, packed, resume, mset, pdf, png, svg, rows, cols):
         for (kind, suffix), name in zip(_PICTURES, (pdf, png, svg), strict=True)
         if name is not None
     }
+    if "pdf" in pictures:
+        require_extra("pdf", "a PDF picture")
     if "svg" in pictures:
         from rompicapo.paths.render import SVG_MAX_CELLS
 

@@ -33,6 +33,7 @@ import functools
 import itertools
 import math
 import os
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 import numpy as np
@@ -186,11 +187,11 @@ def grid_text(path: np.ndarray, rows: int, cols: int) -> str:
 
 @functools.cache
 def _colormap() -> np.ndarray:
-    """viridis as a (256, 3) uint8 table (matplotlib's own LUT)."""
-    from matplotlib import colormaps
-
-    rgba = colormaps["viridis"](np.linspace(0.0, 1.0, 256))
-    return np.round(rgba[:, :3] * 255).astype(np.uint8)
+    """viridis as a (256, 3) uint8 table, read from ``viridis.txt`` beside this module
+    (matplotlib's table, rounded: the pictures need no plotting library)."""
+    text = Path(__file__).with_name("viridis.txt").read_text()
+    rows = [line for line in text.splitlines() if line and not line.startswith("# ")]
+    return np.array([[int(r[i : i + 2], 16) for i in (1, 3, 5)] for r in rows], np.uint8)
 
 
 def _hex(rgb: np.ndarray | tuple[int, int, int]) -> str:

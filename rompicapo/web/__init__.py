@@ -8,6 +8,10 @@ exports ``ROUTES``, a list of Starlette routes under ``/api/<family>/``; long ru
 page as server-sent events. Nothing here imports a kernel: only the families' public names.
 """
 
-from rompicapo.web.app import create_app, serve
+from rompicapo.common.extras import require_extra
+
+require_extra("web", "the playground (rompicapo.web)")
+
+from rompicapo.web.app import create_app, serve  # noqa: E402  (after the extra's check)
 
 __all__ = ["create_app", "serve"]

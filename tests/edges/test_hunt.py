@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from waiting import wait_until
 
 from rompicapo.cli import main
 from rompicapo.common import InputError
@@ -199,8 +200,10 @@ def test_sigterm_to_the_whole_group_keeps_the_workers_boards(tmp_path: Path) -> 
     # both tasks (restarts: the pool was empty) were interrupted and drained
     assert status["last"]["restarts"] + status["last"]["improves"] == 2
     _all_boards_verify(db)
-    time.sleep(1.5)  # the workers are reaped within REAP_SECONDS
-    assert not [p for p in workers if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    # the workers are reaped within REAP_SECONDS
+    assert wait_until(
+        lambda: not [p for p in workers if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    )
     # a rerun resumes from the file's best
     again = hunt(B10, db, time_limit=2, jobs=1, seed=9)
     assert again.start_score == status["best"]["score"] and again.score >= again.start_score

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from waiting import wait_until
 
 from rompicapo.cover import parse_dlx
 from rompicapo.cover.verify import cover_violations, queens_ok, sudoku_ok, tiling_ok
@@ -112,7 +113,8 @@ def test_dlx_upload_list_and_count(client):
 def test_dlx_stop_within_two_seconds(client):
     r = client.post("/api/cover/dlx?mode=count&time_limit=60", content=_queens_dlx(15))
     job = r.json()["id"]
-    time.sleep(1.0)
+    # stopped once it runs (counting 15 queens takes minutes)
+    assert wait_until(lambda: client.get(f"/api/jobs/{job}").json()["state"] == "running")
     t0 = time.monotonic()
     client.post(f"/api/jobs/{job}/stop")
     s = _wait(client, job, 10)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from waiting import wait_until
+
 from rompicapo.games.connect4 import Connect4Analysis, parse_position
 from rompicapo.games.impartial import grundy_sum
 
@@ -141,7 +143,7 @@ def test_connect4_who_wins_job_and_its_stop(client):
     # the empty board: far beyond the job; stop is honoured between solver calls of ~1.2 s
     # (the bound below is loose on purpose: it catches a job that ignores stop, not a slow CPU)
     job = client.post("/api/games/connect4/solve", json={"moves": ""}).json()
-    time.sleep(1.0)
+    assert wait_until(lambda: client.get(f"/api/jobs/{job['id']}").json()["state"] == "running")
     t0 = time.monotonic()
     client.post(f"/api/jobs/{job['id']}/stop")
     while client.get(f"/api/jobs/{job['id']}").json()["state"] == "running":
