@@ -260,10 +260,14 @@ def _kernel_cache_class() -> type:
                 return None
             try:
                 folder = SHIPPED_FOLDER / Path(self._source).resolve().parent.relative_to(PACKAGE)
+                # numba checks an index against its source file's time stamp, which an install
+                # does not keep: the shipped index is taken at its own stamp, the key's digest
+                # of the sources (above) being the check that they are these very files
+                index = folder / f"{self._impl.filename_base}.nbi"
                 shipped = IndexDataCacheFile(
                     cache_path=str(folder),
                     filename_base=self._impl.filename_base,
-                    source_stamp=self._impl.locator.get_source_stamp(),
+                    source_stamp=_index_stamp(index),
                 )
                 # numba's key names this CPU; the shipped kernels were keyed to their CPU level
                 (_, _, *code_hashes), digest = self._index_key(sig, target_context.codegen())
@@ -296,6 +300,19 @@ def _kernel_cache_class() -> type:
             )
 
     return KernelCache
+
+
+def _index_stamp(path: Path) -> Any:
+    """The source stamp a numba index file was written for (the file: a pickled version, then
+    a pickled ``(stamp, overloads)``); None when there is no such file."""
+    import pickle
+
+    if not path.is_file():
+        return None
+    with open(path, "rb") as f:
+        pickle.load(f)
+        stamp, _ = pickle.loads(f.read())
+    return stamp
 
 
 def _short(exc: BaseException) -> str:
