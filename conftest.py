@@ -70,6 +70,48 @@ def _back(namespace: dict) -> None:
     shutil.rmtree(namespace.pop("_folder"), ignore_errors=True)
 
 
+# The test tiers. Each test is "quick" unless it is of a kind below, which starts a browser, a
+# documentation build, a package build, many processes or a long search: `python -m pytest -m
+# quick` runs the unit tests of every family in about a minute, for a change to one family;
+# `python -m pytest` runs every tier (CI runs that). A kind is given by where the test lives
+# (a path below, from the repository's root) or by its own marker of that name.
+TIERS = {
+    "browser": ("tests/web/test_web_browser_",),
+    "docs": ("README.md", "docs/", "tests/test_docs.py", "tests/test_notebook.py"),
+    "packaging": ("tests/test_packaging.py", "tests/test_first_run.py", "tests/test_common_jit.py"),
+    "processes": (
+        "tests/hostile/",
+        "tests/web/test_web_core.py",
+        "tests/test_extras.py",
+    ),
+    "long": (
+        "tests/edges/test_hunt.py",
+        "tests/edges/test_hunt_web.py",
+        "tests/edges/test_edges_study.py",
+        "tests/edges/test_edges_improve.py",
+        "tests/edges/test_holdback.py",
+        "tests/edges/test_edges_score_breaks.py",
+        "tests/games/test_games_connect4_speed.py",
+        "tests/paths/test_paths_count_parallel.py",
+        "tests/test_time_limits.py",
+    ),
+}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        try:
+            where = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            where = ""
+        kinds = {kind for kind, places in TIERS.items() if where.startswith(places)}
+        kinds |= {mark.name for mark in item.iter_markers() if mark.name in TIERS}
+        for kind in kinds:
+            item.add_marker(kind)
+        if not kinds and item.get_closest_marker("slow") is None:
+            item.add_marker("quick")
+
+
 pytest_collect_file = Sybil(
     parsers=[
         PythonCodeBlockParser(doctest_optionflags=ELLIPSIS | NORMALIZE_WHITESPACE),

@@ -78,6 +78,7 @@ __all__ = [
     "numba_index_folder",
     "shipped_manifest",
     "source_digest",
+    "target_cpu_features",
 ]
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -260,6 +261,9 @@ def _kernel_cache_class() -> type:
                 return None
             try:
                 folder = SHIPPED_FOLDER / Path(self._source).resolve().parent.relative_to(PACKAGE)
+            except ValueError:  # not a file of the package: nothing was shipped for it
+                return None
+            try:
                 # numba checks an index against its source file's time stamp, which an install
                 # does not keep: the shipped index is taken at its own stamp, the key's digest
                 # of the sources (above) being the check that they are these very files
@@ -274,8 +278,6 @@ def _kernel_cache_class() -> type:
                 magic = (manifest["triple"], manifest["cpu_name"], manifest["cpu_features"])
                 data = shipped.load(((sig, magic, *code_hashes), digest))
                 return None if data is None else self._impl.rebuild(target_context, data)
-            except ValueError:  # not a file of the package: nothing was shipped for it
-                return None
             except Exception as exc:  # truncated, corrupted or foreign: compile instead
                 _notice(f"a shipped kernel could not be loaded ({_short(exc)}): compiling it")
                 return None
@@ -357,6 +359,19 @@ def _with_numba_cache(func: Callable, args: tuple, kwargs: dict) -> Any:
         return numba.njit(*args, **kwargs)(func)
     except Exception:
         return numba.njit(*args, **{**kwargs, "cache": False})(func)
+
+
+def target_cpu_features() -> str:
+    """The CPU features numba compiles for (``+avx2,+bmi2,...``): ``NUMBA_CPU_FEATURES`` when
+    set, else this CPU's, as llvmlite reads them ("" where it cannot)."""
+    if config.CPU_FEATURES is not None:
+        return config.CPU_FEATURES
+    import llvmlite.binding as ll
+
+    try:
+        return ll.get_host_cpu_features().flatten()
+    except RuntimeError:
+        return ""
 
 
 # --------------------------------------------------------------------------------------------

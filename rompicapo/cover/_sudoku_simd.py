@@ -81,7 +81,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from rompicapo.common.intrinsics import declare
-from rompicapo.common.jit import njit
+from rompicapo.common.jit import njit, target_cpu_features
 
 # configuration k of a digit in a band: peer box p (left to right, or top to bottom) holds it
 # in element (minirow, or minicol) PERMS[k][p]
@@ -125,13 +125,9 @@ def _has_ssse3():
     """Whether the CPU numba compiles for is an x86-64 with SSSE3 (pshufb)."""
     import platform
 
-    from numba.core import config
-    from numba.core.codegen import get_host_cpu_features
-
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return False
-    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
-    return "+ssse3" in features.split(",")
+    return "+ssse3" in target_cpu_features().split(",")
 
 
 def _const(values, ty=V16):
