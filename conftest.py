@@ -74,14 +74,15 @@ def _back(namespace: dict) -> None:
 # documentation build, a package build, many processes or a long search: `python -m pytest -m
 # quick` runs the unit tests of every family in about a minute, for a change to one family;
 # `python -m pytest` runs every tier (CI runs that). A kind is given by where the test lives
-# (a path below, from the repository's root) or by its own marker of that name.
+# (a path below, from the repository's root, or a test's node id) or by its own marker of that
+# name.
 TIERS = {
     "browser": ("tests/web/test_web_browser_",),
     "docs": ("README.md", "docs/", "tests/test_docs.py", "tests/test_notebook.py"),
     "packaging": ("tests/test_packaging.py", "tests/test_first_run.py", "tests/test_common_jit.py"),
     "processes": (
         "tests/hostile/",
-        "tests/web/test_web_core.py",
+        "tests/web/",  # the playground's job manager runs every job in worker processes
         "tests/test_extras.py",
     ),
     "long": (
@@ -94,16 +95,49 @@ TIERS = {
         "tests/games/test_games_connect4_speed.py",
         "tests/paths/test_paths_count_parallel.py",
         "tests/test_time_limits.py",
+        # single tests of 7 s or more in the quick tier (measured on the 2-core machine, loaded)
+        "rompicapo/games/tictactoe.py::rompicapo.games.tictactoe.analyse_tictactoe",
+        "tests/cover/test_cover_apps.py::test_cli_sudoku_solve_generate_rate",
+        "tests/cover/test_cover_solve.py::test_algorithm_c_finds_exactly_the_brute_force_solutions",
+        "tests/cover/test_cover_solve.py::test_algorithm_m_finds_exactly_the_brute_force_solutions",
+        "tests/cover/test_cover_solve.py::test_dancing_cells_finds_exactly_the_brute_force_solutions",
+        "tests/cover/test_cover_solve.py::test_engines_with_a_seed_and_a_given_match_brute_force",
+        "tests/cover/test_cover_sudoku.py::test_a_time_limit_keeps_what_was_reached",
+        "tests/cover/test_cover_sudoku.py::test_verifier_catches_any_changed_cell",
+        "tests/cover/test_cover_sudoku_bits.py::test_counts_agree_with_dlx_on_random_puzzles",
+        "tests/cover/test_cover_sudoku_hint.py::test_steps_agree_with_the_unique_solution",
+        "tests/cover/test_cover_sudoku_simd.py::test_the_ir_lowers_for_aarch64_and_baseline_x86_64",
+        "tests/cover/test_cover_sudoku_simd.py::test_the_portable_ir_on_a_baseline_x86_64_gives_the_same_answers",
+        "tests/edges/test_edges_contract.py::test_study_and_report_json_are_to_dict",
+        "tests/edges/test_edges_search.py::test_solve_in_two_processes_collects_the_best",
+        "tests/edges/test_edges_walk_machine.py::test_auto_compiles_a_machine_only_for_a_long_search",
+        "tests/games/test_games_connect4.py::test_every_feature_combination_gives_the_same_scores",
+        "tests/games/test_games_connect4.py::test_pons_test_sets",
+        "tests/games/test_games_search.py::test_engine_agrees_on_game_positions",
+        "tests/games/test_games_search.py::test_fail_hard_stays_in_window",
+        "tests/games/test_games_search.py::test_knuth_moore_contract_fail_soft",
+        "tests/games/test_games_search.py::test_knuth_moore_contract_with_the_limits_watching",
+        "tests/games/test_games_search.py::test_tictactoe_positions_by_retrograde_analysis",
+        "tests/paths/test_narrow.py::test_four_by_n_matches_exhaustive_search",
+        "tests/paths/test_narrow.py::test_posa_holds_for_the_giraffe_on_four_rows",
+        "tests/paths/test_narrow.py::test_three_by_n_matches_exhaustive_search",
+        "tests/paths/test_paths_blocks.py::test_auto_method_uses_blocks_only_where_they_apply",
+        "tests/paths/test_paths_blocks.py::test_cell_at_and_step_of_agree_with_the_built_path",
+        "tests/paths/test_paths_blocks.py::test_dask_local_cluster_writes_the_same_file",
+        "tests/paths/test_paths_construct.py::test_64_bit_indices_are_used_above_the_32_bit_limit",
+        "tests/paths/test_paths_construct.py::test_a_lattice_proof_means_the_board_falls_apart",
+        "tests/paths/test_paths_construct.py::test_a_line_board_needs_only_the_moves_along_it",
+        "tests/paths/test_paths_cycles.py::test_cell_at_and_step_of_are_inverse",
+        "tests/paths/test_paths_cycles.py::test_large_path_arrays_written_with_streaming_stores_are_the_same_path",
+        "tests/paths/test_paths_cycles.py::test_streamed_cycle_is_verified",
+        "tests/test_common_robust.py::test_big_json_files_read_as_json_loads_reads_them",
     ),
 }
 
 
 def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
-        try:
-            where = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
-        except ValueError:
-            where = ""
+        where = item.nodeid  # "tests/paths/test_narrow.py::test_...", from the root
         kinds = {kind for kind, places in TIERS.items() if where.startswith(places)}
         kinds |= {mark.name for mark in item.iter_markers() if mark.name in TIERS}
         for kind in kinds:

@@ -57,7 +57,8 @@ RUNS = [
     ["game", "pig", "--goal", "20"],
     ["edges", "solve", "eternity2", "--time", "5"],
     ["edges", "score", E2_BOARD, "eternity2"],
-    ["edges", "improve", E2_BOARD, "eternity2", "--time", "3"],
+    # long enough for the improver to compile on a loaded machine where nothing is shipped
+    ["edges", "improve", E2_BOARD, "eternity2", "--time", "10"],
     ["edges", "generate", "4x4", "--frame-colours", "2", "--inner-colours", "3"],
     ["edges", "render", E2_BOARD, "eternity2", "--svg", "board.svg"],
     ["edges", "url", E2_BOARD, "eternity2"],
