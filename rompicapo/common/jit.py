@@ -528,13 +528,14 @@ def generated_folder(kind: str) -> Path:
 
 def forget_generated(folder: Path, pattern: str, keep: Callable[[Path], bool]) -> int:
     """Delete the generated modules in ``folder`` matching ``pattern`` that ``keep`` refuses,
-    with numba's cache of them (wherever numba keeps it); returns how many modules went."""
-    index = numba_index_folder(folder)
+    with numba's cache of them (where numba keeps it now, and beside them, where it kept it
+    without ``NUMBA_CACHE_DIR``); returns how many modules went."""
+    indexes = {numba_index_folder(folder), Path(folder) / "__pycache__"}
     gone = 0
     for old in Path(folder).glob(pattern):
         if keep(old):
             continue
-        for stale in [old, *index.glob(f"{old.stem}.*")]:
+        for stale in [old, *(f for index in indexes for f in index.glob(f"{old.stem}.*"))]:
             with contextlib.suppress(OSError):
                 stale.unlink()
         gone += 1

@@ -11,6 +11,7 @@ import pytest
 from numba.core.errors import TypingError
 
 from rompicapo.common import InputError
+from rompicapo.common.jit import numba_index_folder
 from rompicapo.edges import _kernel as K
 from rompicapo.edges import _walk_machine as M
 from rompicapo.edges import blackwood_walker
@@ -85,9 +86,18 @@ def test_machines_of_another_version_are_deleted(tmp_path, monkeypatch) -> None:
     stale_cache.write_bytes(b"")
     other = folder / "notes.txt"  # not a machine: left alone
     other.write_text("mine")
+    # and where numba keeps its cache under NUMBA_CACHE_DIR (read by numba at its import)
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba"))
+    elsewhere = numba_index_folder(folder)
+    elsewhere.mkdir(parents=True)
+    stale_elsewhere = elsewhere / f"{stale.stem}.walk-14.py311.nbc"
+    stale_elsewhere.write_bytes(b"")
     plan, tables = _small_plan()
     M.walker(tables.walk, len(plan.pos_cell))
     assert not stale.exists() and not stale_cache.exists() and other.exists()
+    assert not stale_elsewhere.exists()
     (current,) = folder.glob("walk_*_*.py")
     assert current.stem.split("_")[1] == M._version()
 
@@ -191,7 +201,8 @@ def test_a_damaged_numba_cache_is_compiled_again(tmp_path, monkeypatch, damaged)
     plan, tables = _small_plan()
     n = len(plan.pos_cell)
     M.compiled_walker(tables.walk, n)
-    files = list((tmp_path / "walk-machines" / "__pycache__").glob(f"*.{damaged}"))
+    # numba's cache of the machines: beside them, or under NUMBA_CACHE_DIR when it is set
+    files = list(numba_index_folder(tmp_path / "walk-machines").glob(f"*.{damaged}"))
     assert files
     for f in files:  # numba's index (a pickle) or its data, overwritten with noise
         f.write_bytes(np.random.default_rng(1).bytes(100))
