@@ -315,3 +315,29 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = _FIRST_RUN.sub(lambda m: _first_run_table(m.group(1)), markdown)
     markdown = _PLAN.sub(lambda m: _hunt_plan(m.group(1)), markdown)
     return _MARK.sub(lambda m: _table(m.group(1), m.group(2).split() or None), markdown)
+
+
+_SVG_IMAGE = re.compile(
+    r'<img (?P<before>[^>]*?)src="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=\s]+)"'
+    r'(?P<after>[^>]*)>'
+)
+_NO_ALT = re.compile(r'\s*alt="No description has been provided for this image"')
+
+
+def _svg_alt(match: re.Match) -> str:
+    """An SVG the notebook shows gets its own ``<title>`` as alternative text (nbconvert
+    writes a placeholder for every picture)."""
+    import base64
+    import html
+
+    before, after = _NO_ALT.sub("", match["before"]), _NO_ALT.sub("", match["after"])
+    svg = base64.b64decode(match["data"]).decode("utf-8", "replace")
+    title = re.search(r"<title>(.*?)</title>", svg, re.S)
+    alt = html.escape(html.unescape(title[1]).strip(), quote=True) if title else ""
+    return f'<img {before}src="data:image/svg+xml;base64,{match["data"]}" alt="{alt}"{after}>'
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        html = _SVG_IMAGE.sub(_svg_alt, html)
+    return html

@@ -276,3 +276,19 @@ def test_numbers_in_the_results_tables_come_from_results_files(site, page):
     assert len(numbers) >= _TABLE_PAGES[page]
     strays = sorted({n for n in numbers if n not in known})
     assert not strays, f"numbers in the tables of {page} that no results file holds: {strays}"
+
+
+_IMG = re.compile(r"<img\b[^>]*>", re.I)
+
+
+@needs_mkdocs
+def test_every_picture_says_what_it_shows(site):
+    """Each image has alternative text of its own (the notebook's pictures take theirs from
+    the title each result gives its picture)."""
+    bare = []
+    for page in pages(site):
+        for tag in _IMG.findall(page.read_text()):
+            alt = re.search(r'\balt="([^"]*)"', tag)
+            if alt is None or len(alt[1].strip()) < 8 or "No description" in alt[1]:
+                bare.append(f"{page.relative_to(site)}: {tag[:120]}")
+    assert not bare, f"{len(bare)} pictures without a description:\n" + "\n".join(bare[:20])

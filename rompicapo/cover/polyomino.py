@@ -488,11 +488,24 @@ class PackingResult(SearchResult):
     def drawings(self) -> list[str]:
         return [self.packing.draw(s) for s in self.solutions] if self.packing else []
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the kept packings drawn with letters, or the count."""
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the first kept packing, one colour per piece (None when counting)."""
+        from rompicapo.cover.render import packing_svg
+
+        if self.packing is None or not self.solutions:
+            return None
+        drawing = self.packing.draw(self.solutions[0])
+        pieces = len(self.solutions[0])
+        title = f"a packing of {pieces} pieces, one colour and letter per piece" + (
+            f" (the first of {len(self.solutions)} kept)" if len(self.solutions) > 1 else ""
+        )
+        return packing_svg(drawing, title=title)
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter shows the count when no packing was kept (the picture otherwise)."""
         from html import escape
 
-        return "".join(f"<pre>{escape(d)}</pre>" for d in self.drawings) or escape(self.report())
+        return None if self.solutions else f"<pre>{escape(self.report())}</pre>"
 
     def verify(self) -> bool:
         """True when every kept packing is a tiling of the region by the pieces (checked

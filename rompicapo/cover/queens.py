@@ -81,12 +81,23 @@ class QueensResult(SearchResult):
 
     _dict_exclude = ("listing",)
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the kept solutions' boards, or the count."""
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the first kept solution's board (None when only counting)."""
+        from rompicapo.cover.render import queens_svg
+
+        if not self.placements:
+            return None
+        kept = len(self.placements)
+        title = f"{self.n} queens on a {self.n}x{self.n} board, no two attacking" + (
+            f" (the first of {kept} solutions kept)" if kept > 1 else ""
+        )
+        return queens_svg(self.n, list(self.placements[0]), title=title)
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter shows the count when no board was kept (the board otherwise)."""
         from html import escape
 
-        boards = [draw_queens(self.n, list(cols)) for cols in self.placements]
-        return "".join(f"<pre>{escape(b)}</pre>" for b in boards) or escape(self.report())
+        return None if self.placements else f"<pre>{escape(self.report())}</pre>"
 
     def verify(self) -> bool:
         """True when no two kept queens attack each other (checked independently);

@@ -286,6 +286,12 @@ class ScoreResult(SearchResult):
     _dict_exclude = ("puzzle", "board", "solve_seconds", "compile_seconds", "peak_bytes",
                      "counts")  # fmt: skip
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the board, its mismatched joints marked by red bars."""
+        from rompicapo.edges.render import board_picture
+
+        return board_picture(self.board, self.puzzle, "board scored")
+
     def verify(self) -> bool:
         """Recount with `rompicapo.edges.verify` (its own joint counter and rule check,
         nothing shared with the model that scored the board): the matched joints are

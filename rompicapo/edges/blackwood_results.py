@@ -65,12 +65,10 @@ class EdgeSearchResult(SearchResult):
         return self.counts.get("placements", 0) / self.cpu_seconds if self.cpu_seconds else 0.0
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter shows the board as its SVG, mismatched joints in red."""
-        from rompicapo.edges.render import board_svg
+        """Jupyter shows the best board, mismatched joints marked in red."""
+        from rompicapo.edges.render import board_picture
 
-        if self.board is None or self.puzzle is None:
-            return None
-        return board_svg(self.board, self.puzzle)
+        return board_picture(self.board, self.puzzle, "best board")
 
     def verify(self) -> bool:
         """Recount with `rompicapo.edges.verify` (code that shares nothing with the

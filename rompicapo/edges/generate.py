@@ -158,6 +158,12 @@ class GeneratedPuzzle(SearchResult):
     comment: str = ""
     _dict_exclude = ("puzzle", "solution", "comment")
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the solution the puzzle was made from."""
+        from rompicapo.edges.render import board_picture
+
+        return board_picture(self.solution, self.puzzle, "generated puzzle's solution")
+
     def verify(self) -> bool:
         """The solution is perfect by the independent verifier."""
         from rompicapo.edges.verify import board_problems, count_matched_joints

@@ -322,6 +322,12 @@ class HuntResult(SearchResult):
 
     _dict_exclude = ("puzzle", "board")
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the hunt's best board, mismatched joints marked in red."""
+        from rompicapo.edges.render import board_picture
+
+        return board_picture(self.board, self.puzzle, "best board of the hunt")
+
     def verify(self) -> bool:
         """Recount the best board and every board of the hunt file with
         `rompicapo.edges.verify`: each keeps the rules and has the score recorded."""

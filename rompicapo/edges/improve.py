@@ -171,12 +171,10 @@ class ImproveResult(SearchResult):
     _dict_exclude = ("puzzle", "board", "start", "clues")
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter shows the board as its SVG, mismatched joints in red."""
-        from rompicapo.edges.render import board_svg
+        """Jupyter shows the improved board, mismatched joints marked in red."""
+        from rompicapo.edges.render import board_picture
 
-        if self.board is None or self.puzzle is None:
-            return None
-        return board_svg(self.board, self.puzzle)
+        return board_picture(self.board, self.puzzle, "improved board")
 
     def verify(self) -> bool:
         """Recount with `rompicapo.edges.verify` (code that shares nothing with this

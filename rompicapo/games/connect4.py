@@ -169,11 +169,11 @@ class Connect4Result(SearchResult):
             ]
         )
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the report, the position drawn in it."""
-        from html import escape
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the position (the score is in ``report()``)."""
+        from rompicapo.games.render import connect4_svg
 
-        return f"<pre>{escape(self.report())}</pre>"
+        return connect4_svg(self.moves)
 
     def verify(self, max_empty: int = 12) -> bool:
         """Replay the moves and recompute the score with the independent pure-Python search of
@@ -263,11 +263,12 @@ class Connect4Analysis(SearchResult):
         lines.append(f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s")
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the report, the position drawn in it."""
-        from html import escape
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the position with the score of each column under it, the best
+        underlined."""
+        from rompicapo.games.render import connect4_svg
 
-        return f"<pre>{escape(self.report())}</pre>"
+        return connect4_svg(self.moves, self.scores, best=self.best_columns, unsolved=self.unsolved)
 
     def verify(self, max_empty: int = 12) -> bool:
         """Every column's score against the independent search of `rompicapo.games.verify`

@@ -541,6 +541,12 @@ class NimAdvice(SearchResult):
             text += f"\ndistinct games to the end: {self.games:,}"
         return text
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the heaps, the winning move's counters hollow in red."""
+        from rompicapo.games.render import nim_svg
+
+        return nim_svg(self.heaps, self.move)
+
     def verify(self) -> bool:
         """The outcome and the move against the brute force of `rompicapo.games.verify`
         (up to 24 objects in all; NotVerifiable beyond)."""

@@ -42,6 +42,7 @@ from rompicapo.common import InputError, check_memory
 __all__ = [
     "grid_text",
     "path_from_step_grid",
+    "png_image",
     "png_size",
     "step_grid",
     "write_pdf",
@@ -305,6 +306,20 @@ def write_png(
     colour image, computed in chunks from the path without an R x C array, start and end
     ringed.
     """
+    image = png_image(path, rows, cols, max_side=max_side)
+    image.save(os.fspath(filename), format="PNG", optimize=False)
+    return image.size
+
+
+def png_image(path: np.ndarray, rows: int, cols: int, *, max_side: int = 2048):
+    """The Pillow image [`write_png()`][rompicapo.paths.render.write_png] writes, of
+    [`png_size()`][rompicapo.paths.render.png_size] pixels.
+
+    ```pycon
+    >>> png_image(np.arange(64 * 64), 64, 64, max_side=256).size
+    (256, 256)
+
+    ```"""
     from PIL import Image
 
     rows, cols = _board_size(rows, cols)
@@ -321,8 +336,7 @@ def write_png(
             image = image.resize(size, Image.Resampling.NEAREST)
         _ring_ends(image, arr, rows, cols)
     assert image.size == size, (image.size, size)
-    image.save(os.fspath(filename), format="PNG", optimize=False)
-    return size
+    return image
 
 
 def _drawn_png(arr: np.ndarray, rows: int, cols: int, cell: int):

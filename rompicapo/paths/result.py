@@ -19,6 +19,9 @@ __all__ = ["TEXT_GRID_CELLS", "TEXT_GRID_COLS", "PathResult"]
 # Boards with at most this many columns and cells are printed as a numbered grid.
 TEXT_GRID_COLS = 40
 TEXT_GRID_CELLS = 2500
+# The longest side of the PNG Jupyter shows for a board too big for SVG: the width of a
+# notebook's output area, give or take.
+JUPYTER_PNG_SIDE = 1024
 
 
 @dataclass
@@ -82,7 +85,8 @@ class PathResult(SearchResult):
         return step_grid(self.path, self.rows, self.cols)
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter shows a found path as its SVG (boards up to 200x200)."""
+        """Jupyter shows a found path as its SVG (boards up to 200x200; larger ones get the PNG
+        of `_repr_png_`)."""
         import tempfile
         from pathlib import Path
 
@@ -94,6 +98,22 @@ class PathResult(SearchResult):
             svg = Path(folder) / "path.svg"
             write_svg(self.path, self.rows, self.cols, svg)
             return svg.read_text()
+
+    def _repr_png_(self) -> tuple[bytes, dict[str, str]] | None:
+        """Jupyter shows a found path too big for SVG as a PNG of its visit order (a colour
+        ramp from dark purple at step 1 to yellow at the last step, at most 1024 pixels a
+        side), with its alternative text."""
+        from rompicapo.common import png_bytes, png_with_alt
+        from rompicapo.paths.render import SVG_MAX_CELLS, png_image
+
+        if self.path is None or self.status != "found" or self.rows * self.cols <= SVG_MAX_CELLS:
+            return None
+        image = png_image(self.path, self.rows, self.cols, max_side=JUPYTER_PNG_SIDE)
+        alt = (
+            f"the visit order of a path over the {self.rows}x{self.cols} board, coloured from "
+            "dark purple at step 1 to yellow at the last step"
+        )
+        return png_with_alt(png_bytes(image), alt)
 
     def verify(self) -> bool:
         """Check the path with the independent verifier: True when it is a valid path (closed
