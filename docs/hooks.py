@@ -319,7 +319,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 _SVG_IMAGE = re.compile(
     r'<img (?P<before>[^>]*?)src="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=\s]+)"'
-    r'(?P<after>[^>]*)>'
+    r"(?P<after>[^>]*)>"
 )
 _NO_ALT = re.compile(r'\s*alt="No description has been provided for this image"')
 

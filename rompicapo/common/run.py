@@ -245,9 +245,8 @@ class Progress:
     kernels' loops need no ``if progress`` of their own.
 
     A callback that raises ``KeyboardInterrupt`` ([`StopRequested`][rompicapo.common.StopRequested]
-    included) stops the
-    run, and is not called again: the family's closing ``finish()`` must not stop it a
-    second time, or the partial result it keeps for a stop would be lost.
+    included) stops the run, and is not called again: the family's closing ``finish()`` must not
+    stop it a second time, or the partial result it keeps for a stop would be lost.
     """
 
     def __init__(

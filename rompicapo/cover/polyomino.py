@@ -572,13 +572,11 @@ def pack(
     are found when there is a ``limit``, none when counting them all.
 
     ``pieces``: a set name, a file, a drawing or a dict of shapes
-    ([`load_pieces()`][rompicapo.cover.load_pieces]);
-    ``region``: ``"RxC"``, a file, a drawing or a set of cells
-    ([`load_region()`][rompicapo.cover.load_region]). Counting
-    runs on ``jobs`` workers (None = all cores) or a Dask ``scheduler``, as
+    ([`load_pieces()`][rompicapo.cover.load_pieces]); ``region``: ``"RxC"``, a file, a drawing or a
+    set of cells ([`load_region()`][rompicapo.cover.load_region]). Counting runs on ``jobs`` workers
+    (None = all cores) or a Dask ``scheduler``, as
     [`rompicapo.cover.count()`][rompicapo.cover.count] does; ``time_limit``, ``node_limit`` and
-    ``progress`` are
-    the run contract's. Everything is checked before the placements are listed.
+    ``progress`` are the run contract's. Everything is checked before the placements are listed.
     """
     from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve

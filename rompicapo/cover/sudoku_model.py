@@ -329,12 +329,11 @@ def load_puzzles(
 ) -> list[Sudoku] | np.ndarray:
     """The puzzles of ``source``: a file name (``"-"`` = stdin) or a puzzle's own text.
 
-    A file of several lines of equal length (``#`` comments and blank lines skipped) holds
-    one puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+``
-    ignored) and the lines are not as many as their cells (then they are the rows of one
-    grid, printed or not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for
-    `solve_batch()`; anything else as a list of
-    `Sudoku`. Errors name the file and line.
+    A file of several lines of equal length (``#`` comments and blank lines skipped) holds one
+    puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+`` ignored)
+    and the lines are not as many as their cells (then they are the rows of one grid, printed or
+    not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for `solve_batch()`;
+    anything else as a list of `Sudoku`. Errors name the file and line.
     """
     name, text = _source_text(source)
     if name is None:

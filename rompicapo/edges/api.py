@@ -6,20 +6,18 @@ runs, writes what was asked for, and returns a result with ``to_dict()`` (what `
 prints), ``report()`` (what the CLI prints otherwise) and ``verify()``:
 
 - [`solve()`][rompicapo.edges.solve]: Blackwood's search on all cores, then optionally ``polish``
-  seconds of
-  large-neighbourhood search; the board, pictures and heat map written where asked;
+  seconds of large-neighbourhood search; the board, pictures and heat map written where asked;
 - [`improve_board()`][rompicapo.edges.improve_board]: the large-neighbourhood search on a given
   board;
 - [`score_board()`][rompicapo.edges.score_board], [`render_board()`][rompicapo.edges.render_board],
   [`viewer_url()`][rompicapo.edges.viewer_url]: a board's score and rule
   check, its pictures, its e2.bucas.name URL.
 
-A result that was computed is never lost: when a write still fails at the end (the disk
-filled up, the folder went away), the result is kept in another file
+A result that was computed is never lost: when a write still fails at the end (the disk filled up,
+the folder went away), the result is kept in another file
 ([`rompicapo.common.write_or_keep_where()`][rompicapo.common.write_or_keep_where]), ``write_errors``
-says what failed and where
-the result went, ``out`` is where the board is (the kept copy) and, when no folder took it,
-``report()`` includes the board.
+says what failed and where the result went, ``out`` is where the board is (the kept copy) and, when
+no folder took it, ``report()`` includes the board.
 """
 
 from __future__ import annotations
@@ -118,11 +116,9 @@ def solve(
 ):
     """Blackwood's search (`rompicapo.edges.blackwood.solve()`) for ``pieces`` (a
     [`Puzzle`][rompicapo.edges.Puzzle], ``"eternity2"`` or a pieces file) with ``clues`` (a Board, a
-    clues file,
-    ``"centre"``/``"all"``/``"none"``; None = Eternity II's centre clue on Eternity II), then,
-    with ``polish``, that many more seconds of `rompicapo.edges.improve.improve()` on its
-    best board. ``time_limit`` covers the search (workers' start-up included); ``polish`` is
-    extra.
+    clues file, ``"centre"``/``"all"``/``"none"``; None = Eternity II's centre clue on Eternity II),
+    then, with ``polish``, that many more seconds of `rompicapo.edges.improve.improve()` on its best
+    board. ``time_limit`` covers the search (workers' start-up included); ``polish`` is extra.
 
     Written when given (every path checked before the search): ``out`` (the board, .txt),
     ``svg``/``png`` (its picture), ``heat`` (placements per cell, .svg or .png). When Ctrl-C
@@ -228,13 +224,12 @@ def improve_board(
     interrupted_out: str | None = None,
     allow_duplicates: bool = False,
 ):
-    """`rompicapo.edges.improve.improve()` on ``board`` (a Board, a board file or a viewer
-    URL) of ``pieces``; ``clues`` as in [`solve()`][rompicapo.edges.solve] (None: Eternity II's
-    centre clue when
-    the board agrees with it). ``repair_nodes`` (None: the default) and ``acceptance`` (None:
-    the default) as in ``improve``. ``out`` (checked first) receives the board; after Ctrl-C
-    without ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names:
-    ``seconds``, ``max_iterations``, ``node_cap``.)"""
+    """`rompicapo.edges.improve.improve()` on ``board`` (a Board, a board file or a viewer URL) of
+    ``pieces``; ``clues`` as in [`solve()`][rompicapo.edges.solve] (None: Eternity II's centre clue
+    when the board agrees with it). ``repair_nodes`` (None: the default) and ``acceptance`` (None:
+    the default) as in ``improve``. ``out`` (checked first) receives the board; after Ctrl-C without
+    ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names: ``seconds``,
+    ``max_iterations``, ``node_cap``.)"""
     from rompicapo.edges.improve import DEFAULT_ACCEPTANCE, REPAIR_NODES, improve
 
     check_time_limit(time_limit)

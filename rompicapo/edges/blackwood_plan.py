@@ -225,12 +225,11 @@ def quota_schedule(n_cells: int, kind: str | Sequence[int], heuristic_sides: int
 def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
     """Total breaks allowed once position ``i`` is filled: the number of break indexes ``<= i``.
 
-    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"bucas"``: Bucas's JB470 ten,
-    197..238; ``"clues"``: fifteen from 150 on
-    (256 cells, for Eternity II with all five clues); ``"score"``: his ten and
-    ``SCORE_EXTRA_BREAKS`` near the end (256 cells, a score hunt); ``"scaled"``: Blackwood's at
-    the same fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only); or a list
-    of indexes.
+    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"bucas"``: Bucas's JB470 ten, 197..238;
+    ``"clues"``: fifteen from 150 on (256 cells, for Eternity II with all five clues); ``"score"``:
+    his ten and ``SCORE_EXTRA_BREAKS`` near the end (256 cells, a score hunt); ``"scaled"``:
+    Blackwood's at the same fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only);
+    or a list of indexes.
     """
     if isinstance(kind, str):
         if kind == "none":

@@ -1,14 +1,12 @@
 """The score hunt: a portfolio of Blackwood restarts and the improver, for hours, resumable.
 
 [`hunt()`][rompicapo.edges.hunt.hunt] runs until it is stopped (Ctrl-C, SIGTERM, ``time_limit``) or
-finds a perfect
-board. Its workers (local processes, or a Dask cluster) run *tasks* of a few seconds each, and
-the coordinating process hands out the next task as each one ends:
+finds a perfect board. Its workers (local processes, or a Dask cluster) run *tasks* of a few seconds
+each, and the coordinating process hands out the next task as each one ends:
 
 - a **restart**: Blackwood's search ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search])
-  with a fresh
-  seed for ``restart_seconds`` (on Eternity II with the centre clue, with the score hunt's
-  breaks and on past complete boards: `HuntSettings.search_for()`); its best board (completed
+  with a fresh seed for ``restart_seconds`` (on Eternity II with the centre clue, with the score
+  hunt's breaks and on past complete boards: `HuntSettings.search_for()`); its best board (completed
   greedily if the search left cells empty) is offered to the pool;
 - an **improvement**: `rompicapo.edges.improve.improve()` for ``improve_seconds`` on a
   board drawn from the *elite pool* (better boards more often).
@@ -23,14 +21,13 @@ close to a member replaces it only when it scores more, a board far from all of 
 the place of the worst one when it scores more than it. So the improver works on several
 different boards, not on copies of one.
 
-Nothing is lost: every board a task returns is recounted by `rompicapo.edges.verify`
-(code that shares nothing with the search) before it is used; each new best board goes into
-the SQLite file (`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the
-task's seed and settings, and is written as a board file beside it (``hunt.best.txt`` for
-``hunt.sqlite``). Run [`hunt()`][rompicapo.edges.hunt.hunt] again on the same file to resume: its
-best and elite
-boards seed the pool, and the hunt's clock goes on. A worker process that dies is replaced
-(its task is lost, the hunt goes on); a Dask cluster replaces its own.
+Nothing is lost: every board a task returns is recounted by `rompicapo.edges.verify` (code that
+shares nothing with the search) before it is used; each new best board goes into the SQLite file
+(`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the task's seed and settings,
+and is written as a board file beside it (``hunt.best.txt`` for ``hunt.sqlite``). Run
+[`hunt()`][rompicapo.edges.hunt.hunt] again on the same file to resume: its best and elite boards
+seed the pool, and the hunt's clock goes on. A worker process that dies is replaced (its task is
+lost, the hunt goes on); a Dask cluster replaces its own.
 """
 
 from __future__ import annotations

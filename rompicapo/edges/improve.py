@@ -476,18 +476,15 @@ def improve(
     ``acceptance``: ``"hill"`` (default), ``"annealing"``, ``"lahc"`` or ``"record"`` (see
     the module's text).
 
-    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
-    board that puts another piece on a clue cell is an [`InputError`][rompicapo.common.InputError].
-    The result is the
-    best board met: its score is never below the board given, and it is valid (each piece
+    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a board that
+    puts another piece on a clue cell is an [`InputError`][rompicapo.common.InputError]. The result
+    is the best board met: its score is never below the board given, and it is valid (each piece
     once, grey exactly on the rim). Ctrl-C ends the search and returns the best board so far
     (``interrupted``). ``progress`` receives [`ProgressEvent`][rompicapo.common.ProgressEvent]
-    objects
-    (``done``: repairs; ``best``: the best score; ``counts``: iterations, nodes, score,
-    current, max_score; ``message``: the operators' weights). Same seed and ``node_limit``
-    without a time limit: same board. Deprecated names: ``seconds``, ``max_iterations``,
-    ``node_cap`` (now ``repair_nodes``), ``on_progress`` (a dict callback; use
-    ``progress``).
+    objects (``done``: repairs; ``best``: the best score; ``counts``: iterations, nodes, score,
+    current, max_score; ``message``: the operators' weights). Same seed and ``node_limit`` without a
+    time limit: same board. Deprecated names: ``seconds``, ``max_iterations``, ``node_cap`` (now
+    ``repair_nodes``), ``on_progress`` (a dict callback; use ``progress``).
     """
     deadline = Deadline(check_time_limit(time_limit))
     max_iterations = check_node_limit(node_limit)
@@ -563,13 +560,12 @@ def _fill_holes(
 ) -> tuple[_State, int]:
     """Fill the empty cells with the unused pieces.
 
-    First a search for a perfect fill by the kernel (every joint of the holes must match). If
-    the node cap cut it (neither found nor ruled out), Blackwood's search for perfect boards
+    First a search for a perfect fill by the kernel (every joint of the holes must match). If the
+    node cap cut it (neither found nor ruled out), Blackwood's search for perfect boards
     ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search], the placed pieces pinned as
-    clues) gets
-    ``solver_seconds``: its candidate tables find a perfect fill of many holes far faster than
-    the kernel's scan of every free piece. Failing that, target-first searches (one joint
-    short of the bound, two, ...), then a branch and bound from any fill (its first descent
+    clues) gets ``solver_seconds``: its candidate tables find a perfect fill of many holes far
+    faster than the kernel's scan of every free piece. Failing that, target-first searches (one
+    joint short of the bound, two, ...), then a branch and bound from any fill (its first descent
     always completes: piece kinds match cell kinds).
     """
     unused = np.setdiff1d(np.arange(puzzle.n_pieces), state.piece[state.piece >= 0])

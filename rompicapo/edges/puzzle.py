@@ -1,13 +1,11 @@
 """Edge-matching puzzles: pieces, boards, clues, score, validation, files and viewer URLs.
 
 The memory picture first. A [`Puzzle`][rompicapo.edges.Puzzle] is ``rows x cols`` and a ``(n, 4)``
-array of edge
-colours, one row per piece in its *listed* orientation ``(top, right, bottom, left)``; colour 0
-is the grey of the frame. A [`Board`][rompicapo.edges.Board] is two ``rows x cols`` arrays: the
-zero-based piece
-index in each cell (-1 when empty) and its rotation, ``r`` clockwise quarter turns of the listed
-piece (one turn: ``(t, r, b, l) -> (l, t, r, b)``). Row 0 is the top row. Clues are a partial
-board.
+array of edge colours, one row per piece in its *listed* orientation ``(top, right, bottom, left)``;
+colour 0 is the grey of the frame. A [`Board`][rompicapo.edges.Board] is two ``rows x cols`` arrays:
+the zero-based piece index in each cell (-1 when empty) and its rotation, ``r`` clockwise quarter
+turns of the listed piece (one turn: ``(t, r, b, l) -> (l, t, r, b)``). Row 0 is the top row. Clues
+are a partial board.
 
 Files (the shared data folder's conventions; the header of every file repeats them):
 
@@ -262,8 +260,8 @@ def mismatched_joints(board: Board, puzzle: Puzzle) -> list[tuple[int, int, int,
 
 def validate(board: Board, puzzle: Puzzle, *, complete: bool = True) -> None:
     """Raise [`InputError`][rompicapo.common.InputError] naming the first broken rule (each piece
-    once, grey exactly on
-    the rim, and with ``complete`` every cell filled); return quietly otherwise."""
+    once, grey exactly on the rim, and with ``complete`` every cell filled); return quietly
+    otherwise."""
     if (board.rows, board.cols) != (puzzle.rows, puzzle.cols):
         raise InputError(
             f"board is {board.rows}x{board.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}"
@@ -480,9 +478,8 @@ CLUE_NAMES = ("centre", "center", "all", "none")
 
 def load_clues(spec: str | Path | Board | None, puzzle: Puzzle) -> Board:
     """Pinned pieces from ``spec``: a [`Board`][rompicapo.edges.Board], a clues file, ``"none"``, or
-    on Eternity
-    II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity II,
-    none elsewhere)."""
+    on Eternity II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity
+    II, none elsewhere)."""
     if spec is None:
         return (
             eternity2_clues("centre")
@@ -544,10 +541,9 @@ def parse_board(text: str, puzzle: Puzzle, *, what: str = "board", strict: bool 
     """Read ``ROW COL PIECE ROTATION`` lines into a board of the puzzle's size.
 
     Raises [`InputError`][rompicapo.common.InputError] for malformed lines, cells outside the board,
-    unknown pieces,
-    rotations outside 0..3, a cell filled twice and (``strict``) any broken rule of
-    `validate()` for a partial board: a piece used twice, grey inside the board or a colour
-    on the rim.
+    unknown pieces, rotations outside 0..3, a cell filled twice and (``strict``) any broken rule of
+    `validate()` for a partial board: a piece used twice, grey inside the board or a colour on the
+    rim.
     """
     lines, size = _data_lines(text, what)
     if size is not None and size != (puzzle.rows, puzzle.cols):

@@ -163,8 +163,8 @@ def _variants(rows: list[dict], base: Variant) -> list[dict]:
 @dataclass
 class StudyReport(SearchResult):
     """What [`study_report()`][rompicapo.edges.study_report.study_report] wrote: ``files``, and the
-    headline numbers in ``headline``
-    (``to_dict()`` puts them at the top level, as ``--json`` always printed them)."""
+    headline numbers in ``headline`` (``to_dict()`` puts them at the top level, as ``--json`` always
+    printed them)."""
 
     jobs: int = 0
     files: list[str] = field(default_factory=list)

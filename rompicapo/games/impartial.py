@@ -2,16 +2,15 @@
 loses (misère: whoever makes the last move loses).
 
 - [`mex()`][rompicapo.games.mex] and [`grundy()`][rompicapo.games.grundy]: the Sprague-Grundy value
-  of any position of any impartial
-  game given by a move function, ``g(s) = mex {g(t) : s -> t}``; a position is lost for the
-  player to move (a P-position) iff ``g(s) == 0``, and ``g(G + H) = g(G) XOR g(H)``;
+  of any position of any impartial game given by a move function, ``g(s) = mex {g(t) : s -> t}``; a
+  position is lost for the player to move (a P-position) iff ``g(s) == 0``, and ``g(G + H) = g(G)
+  XOR g(H)``;
 - Nim ([`nim_outcome()`][rompicapo.games.nim_outcome],
   [`nim_winning_move()`][rompicapo.games.nim_winning_move]): Bouton's rule, normal and misère;
 - subtraction games and octal games (Kayles is ``0.77``) with their Grundy sequences and the
   detection of their period;
 - [`ImpartialGame`][rompicapo.games.ImpartialGame]: any impartial game as a two-player
-  [`Game`][rompicapo.games.Game],
-  so the search library can check these rules by minimax.
+  [`Game`][rompicapo.games.Game], so the search library can check these rules by minimax.
 """
 
 from __future__ import annotations
@@ -418,9 +417,8 @@ def _first_periodic_start(g: list[int], p: int, t: int) -> int | None:
 
 class ImpartialGame(Game):
     """An impartial game as a [`Game`][rompicapo.games.Game]: a state is ``(position, player)``; the
-    player who
-    cannot move loses (or, with ``misere``, wins). ``moves(position)`` lists the positions one
-    move away."""
+    player who cannot move loses (or, with ``misere``, wins). ``moves(position)`` lists the
+    positions one move away."""
 
     def __init__(
         self,
@@ -454,8 +452,7 @@ class ImpartialGame(Game):
 
 class Nim(Game):
     """Nim as a [`Game`][rompicapo.games.Game]: a state is ``(heaps, player)``, a move ``(heap
-    index,
-    amount)``; normal play (the last to move wins) or misère (the last to move loses)."""
+    index, amount)``; normal play (the last to move wins) or misère (the last to move loses)."""
 
     def __init__(self, heaps: Sequence[int] = (3, 5, 8), *, misere: bool = False) -> None:
         self.heaps = parse_heaps(heaps)

@@ -1,9 +1,8 @@
 """What every game search returns, and the pieces the searches share.
 
 Every search counts its work in [`SearchStats`][rompicapo.games.SearchStats] (machine-independent)
-and returns a
-[`SearchOutcome`][rompicapo.games.SearchOutcome] (value, best move, principal variation, counts,
-seconds).
+and returns a [`SearchOutcome`][rompicapo.games.SearchOutcome] (value, best move, principal
+variation, counts, seconds).
 
 Counting convention (the one the tic-tac-toe figures use): ``nodes`` counts every position
 the search visits (every recursive call, root included); ``leaves`` counts the terminal
@@ -119,8 +118,7 @@ class SearchOutcome(SearchResult):
         `rompicapo.games.verify` and compare: True when they agree, False when not.
 
         Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for what has no exact value to
-        compare
-        with: a search stopped by a limit or a depth limit, or one without its game."""
+        compare with: a search stopped by a limit or a depth limit, or one without its game."""
         from rompicapo.games.verify import exact_value
 
         if self.game is None:

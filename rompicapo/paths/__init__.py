@@ -6,10 +6,9 @@ leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 
 - `construct()` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
   [`find_path()`][rompicapo.paths.find_path] also checks it and writes and draws it where asked,
-  every output path
-  checked before the search; [`write_path()`][rompicapo.paths.write_path] saves a path as ``.npy``,
-  ``.rpath`` or
-  ``.txt`` (the numbered grid), and [`load_path()`][rompicapo.paths.load_path] reads each back;
+  every output path checked before the search; [`write_path()`][rompicapo.paths.write_path] saves a
+  path as ``.npy``, ``.rpath`` or ``.txt`` (the numbered grid), and
+  [`load_path()`][rompicapo.paths.load_path] reads each back;
 - `rompicapo.paths.cycles` makes closed tours by blocks (caselle, the knight, any leaper
   with a block table), read from any start, with O(1) ``cell_at`` / ``step_of``;
 - [`count_paths()`][rompicapo.paths.count_paths] counts them all exactly,

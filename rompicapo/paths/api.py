@@ -1,16 +1,15 @@
 """The paths family's entry points, one per command, each validating everything before work.
 
 - [`find_path()`][rompicapo.paths.find_path] (``rompicapo path``): one path, written and drawn where
-  asked. Every output
-  path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are checked *before* the
-  search, so a typo costs a second, not the search;
+  asked. Every output path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are
+  checked *before* the search, so a typo costs a second, not the search;
 - [`write_path()`][rompicapo.paths.write_path] (here for earlier releases' imports): a path to
   ``.npy``, ``.rpath`` or ``.txt``, read back by [`load_path()`][rompicapo.paths.load_path];
 - [`check_path_file()`][rompicapo.paths.check_path_file] (``rompicapo verify-path``): the verdict on
   a saved path;
 - [`cells_at()`][rompicapo.paths.cells_at] and [`steps_of()`][rompicapo.paths.steps_of] (``rompicapo
-  path-at`` / ``step-of``): random access to
-  the block construction's path, sizes and steps compared as exact integers.
+  path-at`` / ``step-of``): random access to the block construction's path, sizes and steps compared
+  as exact integers.
 """
 
 from __future__ import annotations
@@ -90,11 +89,11 @@ def find_path(
 ) -> PathResult:
     """Find one path through every cell, check it, and write and draw it where asked.
 
-    ``rows`` may be a size text (``"10"``, ``"5x7"``). ``start=None`` means (0, 0) with the
-    block construction where it applies (``method="auto"``); a given start means the greedy
-    search, unless ``method`` says otherwise. ``options`` go to
-    [`construct()`][rompicapo.paths.construct.construct]
-    (``closed``, ``seed``, ``tie_break``, ``max_attempts``, ``prove``, ``strips``).
+    ``rows`` may be a size text (``"10"``, ``"5x7"``). ``start=None`` means (0, 0) with the block
+    construction where it applies (``method="auto"``); a given start means the greedy search, unless
+    ``method`` says otherwise. ``options`` go to
+    [`construct()`][rompicapo.paths.construct.construct] (``closed``, ``seed``, ``tie_break``,
+    ``max_attempts``, ``prove``, ``strips``).
 
     - ``out``: ``.npy`` or ``.rpath``; with the block construction and no picture, an
       ``.rpath`` is written chunk by chunk and never held in memory (``resume`` keeps the
@@ -104,13 +103,12 @@ def find_path(
     - ``time_limit``: seconds of wall clock for the whole call (the block construction is not
       a search and always completes).
 
-    Every output path, the scheduler address and every size are checked before the search.
-    A file that still cannot be written at the end (a disk that filled up) is written to
-    another file instead ([`rompicapo.common.write_or_keep()`][rompicapo.common.write_or_keep]) and
-    ``result.unwritten``
-    says what failed and where it went. Returns a [`PathResult`][rompicapo.paths.PathResult] with
-    ``verified``
-    set by the independent verifier when a path was found.
+    Every output path, the scheduler address and every size are checked before the search. A file
+    that still cannot be written at the end (a disk that filled up) is written to another file
+    instead ([`rompicapo.common.write_or_keep()`][rompicapo.common.write_or_keep]) and
+    ``result.unwritten`` says what failed and where it went. Returns a
+    [`PathResult`][rompicapo.paths.PathResult] with ``verified`` set by the independent verifier
+    when a path was found.
     """
     deadline = Deadline(check_time_limit(time_limit))
     if isinstance(rows, str):
@@ -523,12 +521,11 @@ def steps_of(
     closed: bool = False,
     moves: str | MoveSet = "caselle",
 ) -> BlockLookup:
-    """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or
-    ``"r,c"``, 0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
+    """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or ``"r,c"``,
+    0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
     [`cells_at()`][rompicapo.paths.cells_at]. ``cells`` may also be an integer array of shape (n,
-    2): the cells are
-    then checked and looked up as arrays (a map's tile of 65,536 cells in milliseconds), and
-    ``steps`` is an array."""
+    2): the cells are then checked and looked up as arrays (a map's tile of 65,536 cells in
+    milliseconds), and ``steps`` is an array."""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
     walker, kind = _walker(rows, cols, start, moves, closed)

@@ -116,8 +116,7 @@ def parse_moves(spec: str | MoveSet | Iterable[tuple[int, int]] = "caselle") -> 
     [`MoveSet`][rompicapo.paths.MoveSet].
 
     Raises [`InputError`][rompicapo.common.InputError] for an unknown name, a malformed pair, the
-    null
-    move (0, 0), or a move longer than 64 cells along an axis.
+    null move (0, 0), or a move longer than 64 cells along an axis.
     """
     if isinstance(spec, MoveSet):
         return spec

@@ -12,7 +12,7 @@ What each picture shows, by board size:
   colour-graded polyline up to 250,000 cells; above, the visit order as a downsampled image
 - **PNG**: small boards: the path drawn over the grid, with step numbers, both sides <= 40; large
   boards: the visit order as a colour image, one or a few pixels per cell, downsampled (mean step
-      per block) above ``max_side``
+  per block) above ``max_side``
 - **SVG**: small boards: grid, graded path, numbers <= 30; large boards: refused above 200x200 cells
 
 Colours run along viridis (perceptually uniform, readable in grey and by colour-blind readers)
@@ -102,8 +102,8 @@ def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The ``(rows, cols)`` grid of step numbers: ``grid[r, c]`` is when cell (r, c) is visited.
 
     Steps count from 1. dtype uint32 when R*C < 2^32, else int64. Raises
-    [`InputError`][rompicapo.common.InputError]
-    when the path does not visit every cell exactly once.
+    [`InputError`][rompicapo.common.InputError] when the path does not visit every cell exactly
+    once.
 
     ```pycon
     >>> step_grid(np.array([0, 1, 3, 2]), 2, 2).tolist()
@@ -419,8 +419,8 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
     """Write an SVG of the path: grid, graded path, step numbers up to 30x30, start and end.
 
     Refused ([`InputError`][rompicapo.common.InputError]) above 200x200 = 40,000 cells, where the
-    file would hold tens
-    of thousands of elements: use [`write_png()`][rompicapo.paths.render.write_png] for those.
+    file would hold tens of thousands of elements: use
+    [`write_png()`][rompicapo.paths.render.write_png] for those.
     """
     rows, cols = _board_size(rows, cols)
     n = rows * cols

@@ -110,8 +110,8 @@ class StreamHeader:
 
 def read_stream_header(filename: str | os.PathLike[str]) -> StreamHeader:
     """Read and check the header of an ``.rpath`` file; [`InputError`][rompicapo.common.InputError]
-    when the file is
-    not one (no magic, another version, damaged JSON, inconsistent fields, a wrong length)."""
+    when the file is not one (no magic, another version, damaged JSON, inconsistent fields, a wrong
+    length)."""
     name = os.fspath(filename)
     try:
         with open_input(name, ".rpath file") as f:

@@ -1,14 +1,12 @@
 """The playground's ASGI app: pages, the families' routes, jobs, and error handling.
 
-Every error a request can cause is an HTTP status with ``{"error": "one line"}``: the user's
-mistake ([`InputError`][rompicapo.common.InputError]) 400; a request from elsewhere or another
-page's job 403 (`rompicapo.web.guard`); no such job or route 404; a busy playground 409
-(this page runs a job) or 429 (the playground is full); a body too large 413, of the wrong
-type 415; an answer that cannot be checked ([`NotVerifiable`][rompicapo.common.NotVerifiable]) 422;
-a
-failure of rompicapo itself ([`InternalError`][rompicapo.common.InternalError], or anything
-unexpected) 500 with "please report it", its traceback in the server's log only. The server
-keeps serving after any of them.
+Every error a request can cause is an HTTP status with ``{"error": "one line"}``: the user's mistake
+([`InputError`][rompicapo.common.InputError]) 400; a request from elsewhere or another page's job
+403 (`rompicapo.web.guard`); no such job or route 404; a busy playground 409 (this page runs a job)
+or 429 (the playground is full); a body too large 413, of the wrong type 415; an answer that cannot
+be checked ([`NotVerifiable`][rompicapo.common.NotVerifiable]) 422; a failure of rompicapo itself
+([`InternalError`][rompicapo.common.InternalError], or anything unexpected) 500 with "please report
+it", its traceback in the server's log only. The server keeps serving after any of them.
 
 The pages are the HTML files of ``static/`` with the server's CSRF secret and a new owner
 token written into their ``<head>`` each time one is sent (`rompicapo.web.guard`).

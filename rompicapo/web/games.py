@@ -219,12 +219,11 @@ def connect4_columns(
     loss; from the book or the weak search), ``"bound"`` (the score lies within
     ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
 
-    The weak search (win/draw/loss) is several times cheaper, so the first half of the time
-    goes to it, the rest to exact scores; a shallow search bounds what remains.
-    ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
-    stop within 2 s): a column that fails a try of that length is not tried again in that phase.
-    ``progress`` receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] after every try (and
-    may raise
+    The weak search (win/draw/loss) is several times cheaper, so the first half of the time goes
+    to it, the rest to exact scores; a shallow search bounds what remains. ``max_try_seconds``
+    bounds one solver call (the kernel cannot be interrupted, and a job must stop within 2 s): a
+    column that fails a try of that length is not tried again in that phase. ``progress``
+    receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] after every try (and may raise
     StopRequested)."""
     from rompicapo.games.connect4 import parse_position
 

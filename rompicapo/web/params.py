@@ -126,10 +126,9 @@ MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 
 
 async def upload_text(request: Request, *, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
-    """The request body as an uploaded text file (sent raw, not multipart): checked for size,
-    NUL bytes and UTF-8 by [`rompicapo.common.decode_text()`][rompicapo.common.decode_text]. The
-    file name a page may send
-    is never used as a path on the server."""
+    """The request body as an uploaded text file (sent raw, not multipart): checked for size, NUL
+    bytes and UTF-8 by [`rompicapo.common.decode_text()`][rompicapo.common.decode_text]. The file
+    name a page may send is never used as a path on the server."""
     from rompicapo.common import decode_text
 
     data = await read_body(request, max_bytes, "the upload")
