@@ -177,11 +177,10 @@ class Connect4Result(SearchResult):
 
     def verify(self, max_empty: int = 12) -> bool:
         """Replay the moves and recompute the score with the independent pure-Python search of
-        `rompicapo.games.verify`: True when it agrees, False when not (or when the moves
-        are not a legal game). Positions with more than ``max_empty`` empty cells are too big
-        for that search: [`NotVerifiable`][rompicapo.common.NotVerifiable] is raised for them (a
-            check
-        of the score's range alone is not a verification)."""
+        `rompicapo.games.verify`: True when it agrees, False when not (or when the moves are not a
+        legal game). Positions with more than ``max_empty`` empty cells are too big for that search:
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] is raised for them (a check of the score's
+        range alone is not a verification)."""
         from rompicapo.games import verify as V
 
         if not self.complete or self.score is None:
@@ -271,11 +270,10 @@ class Connect4Analysis(SearchResult):
         return connect4_svg(self.moves, self.scores, best=self.best_columns, unsolved=self.unsolved)
 
     def verify(self, max_empty: int = 12) -> bool:
-        """Every column's score against the independent search of `rompicapo.games.verify`
-        (a full column must be full there, a column winning at once must connect four there);
-        raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for an analysis a limit stopped,
-        and
-        when some column leaves more than ``max_empty`` empty cells (see
+        """Every column's score against the independent search of `rompicapo.games.verify` (a full
+        column must be full there, a column winning at once must connect four there); raises
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] for an analysis a limit stopped, and when
+        some column leaves more than ``max_empty`` empty cells (see
         [`Connect4Result.verify()`][rompicapo.games.connect4.Connect4Result.verify])."""
         from rompicapo.games import verify as V
 
@@ -653,10 +651,9 @@ class Connect4Solver:
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> int:
-        """A best column (1-based, centre first) if the analysis of every column finishes
-        within the limits (``node_limit`` counts the nodes of the whole analysis), or a column
-        that wins at once; otherwise
-        [`safe_move()`][rompicapo.games.connect4.Connect4Solver.safe_move]."""
+        """A best column (1-based, centre first) if the analysis of every column finishes within the
+        limits (``node_limit`` counts the nodes of the whole analysis), or a column that wins at
+        once; otherwise [`safe_move()`][rompicapo.games.connect4.Connect4Solver.safe_move]."""
         p = _to_play(moves)
         analysis = self.analyse(p, time_limit=time_limit, node_limit=node_limit, progress=progress)
         return self.safe_move(p) if analysis.move is None else analysis.move
@@ -681,8 +678,7 @@ class Connect4(Game):
     first player.
 
     ``solver`` is the [`Connect4Solver`][rompicapo.games.Connect4Solver] the computer's moves use;
-    without one, a solver
-    with the default table is made when a move is first asked for."""
+    without one, a solver with the default table is made when a move is first asked for."""
 
     name = "connect4"
 
