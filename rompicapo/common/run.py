@@ -221,15 +221,26 @@ class ProgressEvent:
     """
 
     kind: str
+    """``"start"``, ``"progress"``, ``"best"`` (a better answer was found) or ``"done"``."""
     done: float = 0
+    """Work finished so far, in ``unit``."""
     total: float | None = None
+    """Work planned, in ``unit``; None when unknown."""
     unit: str = "jobs"
+    """What ``done`` and ``total`` count (``"jobs"``, ``"cells"``, ``"nodes"``, ...)."""
     elapsed: float = 0.0
+    """Seconds since the run started."""
     rate: float | None = None
+    """``unit`` per second, or None before it can be measured."""
     best: Any = None
+    """The best score or answer so far (family-specific, JSON-friendly), or None."""
     counts: dict[str, int] = field(default_factory=dict)
+    """Counters so far (nodes, placements, ...), by name."""
     message: str = ""
+    """A short free text for the user."""
     answer: Any = None
+    """The best answer itself when the family sends it beside its score (edges: the best board's
+    placements, ``[row, col, piece, turn]``), or None."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -470,13 +470,21 @@ class PackingResult(SearchResult):
     """
 
     packing: Packing | None = None
+    """The pieces, the region and their exact-cover problem."""
     count: int = 0
+    """Packings found (once per symmetry class when the region's symmetry was used)."""
     solutions: list[list[int]] = field(default_factory=list)
+    """The packings kept, each a list of placement numbers (see ``drawings``)."""
     complete: bool = True
+    """True when every packing was counted."""
     stopped: str | None = None
+    """Why the count ended early, or None."""
     listing: bool = False
+    """True when the call listed packings rather than counting them all."""
     jobs: int = 1
+    """Workers that counted."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user."""
 
     _dict_exclude = ("packing", "solutions", "listing")
 

@@ -71,13 +71,21 @@ class QueensResult(SearchResult):
     """
 
     n: int = 0
+    """The side of the board and the number of queens."""
     count: int = 0
+    """Solutions found: all of them when ``complete``."""
     placements: list[list[int]] = field(default_factory=list)
+    """The solutions kept, each the column (from 0) of the queen in rows 0..n-1."""
     complete: bool = True
+    """True when every solution was counted."""
     stopped: str | None = None
+    """Why the count ended early, or None."""
     listing: bool = False
+    """True when the call listed solutions (a limit) rather than counting them all."""
     jobs: int = 1
+    """Workers that counted."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user."""
 
     _dict_exclude = ("listing",)
 

@@ -82,11 +82,19 @@ class SudokuResult(SearchResult):
     """
 
     puzzle: Sudoku | None = None
+    """The puzzle solved."""
     solutions: list[list[list[int]]] = field(default_factory=list)
+    """The solutions found, each a grid of digits (at most ``max_solutions``)."""
     count: int = 0
+    """Solutions found, up to ``max_solutions``: 1 with ``max_solutions >= 2`` proves the solution
+    unique."""
     max_solutions: int = 2
+    """The most solutions looked for (2 by default: enough to tell a unique solution)."""
     engine: str = "bitboard"
+    """The solver that ran: ``"bitboard"`` or ``"dlx"``."""
     stopped: str | None = None  # "time" or "interrupted": count is then a lower bound
+    """``"time"`` or ``"interrupted"`` when the search ended early: ``count`` is then a lower
+    bound."""
 
     _dict_exclude = ("puzzle", "solutions", "max_solutions")
 

@@ -269,14 +269,23 @@ class ScoreResult(SearchResult):
     """A board's matched joints and its rule check (the independent verifier's)."""
 
     score: int = 0
+    """Matched inner joints."""
     max_score: int = 0
+    """Inner joints of a complete board: the perfect score."""
     mismatched: int = 0
+    """Joints between two placed pieces whose colours differ."""
     placed: int = 0
+    """Pieces on the board."""
     cells: int = 0
+    """Cells of the board."""
     valid: bool = False
+    """True when the board keeps every rule and is complete."""
     problems: list[str] = field(default_factory=list)
+    """Every rule the board breaks, one line each."""
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The board scored."""
 
     _dict_exclude = ("puzzle", "board", "solve_seconds", "compile_seconds", "peak_bytes",
                      "counts")  # fmt: skip
@@ -320,7 +329,20 @@ def score_board(
 ) -> ScoreResult:
     """Score ``board`` (a Board, a board file or a viewer URL): matched joints and every rule
     it breaks (an incomplete board breaks one), counted by the puzzle model; ``verify()``
-    recounts both with the independent verifier."""
+    recounts both with the independent verifier.
+
+    ```pycon
+    >>> from rompicapo.edges import make_puzzle
+    >>> made = make_puzzle("4x4", frame_colours=2, inner_colours=3, seed=1)
+    >>> swapped = made.solution.copy()  # two inner pieces swapped: some joints break
+    >>> swapped.piece[1, 1], swapped.piece[2, 2] = swapped.piece[2, 2], swapped.piece[1, 1]
+    >>> perfect, broken = score_board(made.solution, made.puzzle), score_board(swapped, made.puzzle)
+    >>> perfect.score, perfect.max_score, perfect.valid
+    (24, 24, True)
+    >>> broken.score < 24, broken.mismatched > 0, broken.verify()
+    (True, True, True)
+
+    ```"""
     puzzle = _puzzle(pieces, allow_duplicates)
     b = read_board(board, puzzle)
     problems = rule_problems(b, puzzle, complete=True)
@@ -404,7 +426,15 @@ def viewer_url(
     allow_duplicates: bool = False,
 ) -> UrlResult:
     """The e2.bucas.name URL of ``board``; ``name`` (default: the board file's stem) is the
-    puzzle name the viewer shows."""
+    puzzle name the viewer shows.
+
+    ```pycon
+    >>> from rompicapo.edges import make_puzzle
+    >>> made = make_puzzle("4x4", frame_colours=2, inner_colours=3, seed=1)
+    >>> viewer_url(made.solution, made.puzzle, name="mine").url.startswith("https://e2.bucas.name/")
+    True
+
+    ```"""
     puzzle = _puzzle(pieces, allow_duplicates)
     b = read_board(board, puzzle)
     if name is None:

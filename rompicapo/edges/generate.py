@@ -205,7 +205,14 @@ def make_puzzle(
     solution_out: str | Path | None = None,
 ) -> GeneratedPuzzle:
     """`generate()` from ``"RxC"`` (or ``(rows, cols)``), writing the pieces to ``out`` and
-    the solution to ``solution_out`` when given (both paths checked before anything is made)."""
+    the solution to ``solution_out`` when given (both paths checked before anything is made).
+
+    ```pycon
+    >>> made = make_puzzle("6x6", frame_colours=3, inner_colours=5, seed=7)
+    >>> made.puzzle.n_pieces, made.puzzle.n_joints, made.verify()
+    (36, 60, True)
+
+    ```"""
     rows, cols = parse_size(size) if isinstance(size, str) else size
     if out is not None:
         check_board_path(out, "pieces file")

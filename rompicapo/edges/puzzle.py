@@ -90,9 +90,13 @@ class Puzzle:
     """``rows x cols`` board and its pieces, ``pieces[k] = (top, right, bottom, left)``."""
 
     rows: int
+    """Rows of the board."""
     cols: int
+    """Columns of the board."""
     pieces: np.ndarray
+    """``pieces[k] = (top, right, bottom, left)`` colours of piece k (0: grey, the frame)."""
     name: str = ""
+    """The set's name (``"eternity2"``, a file's stem, ...)."""
 
     @property
     def n_pieces(self) -> int:
@@ -149,7 +153,9 @@ class Board:
     """A full or partial board: ``piece[r, c]`` (0-based, -1 empty) and ``rotation[r, c]``."""
 
     piece: np.ndarray
+    """``piece[r, c]``: the piece (from 0) on cell (r, c), -1 when empty."""
     rotation: np.ndarray
+    """``rotation[r, c]``: its quarter turns clockwise, 0..3."""
 
     @classmethod
     def empty(cls, rows: int, cols: int) -> Board:

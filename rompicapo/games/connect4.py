@@ -142,11 +142,18 @@ class Connect4Result(SearchResult):
     when a limit stopped the search (``stopped`` says which); ``score`` is then None."""
 
     moves: str = ""
+    """The position: the columns played from the empty board, ``1``..``7``."""
     score: int | None = 0
+    """Pons' score for the player to move (positive: he wins, the sooner the higher); None when a
+    limit stopped the search."""
     weak: bool = False
+    """True when only the sign was asked for (+1 win, 0 draw, -1 loss)."""
     cpu_seconds: float = 0.0  # CPU time of the solve: on a shared machine steadier than wall
+    """CPU time of the solve: on a shared machine steadier than the wall clock."""
     complete: bool = True
+    """False when a limit stopped the search."""
     stopped: str | None = None
+    """Which limit stopped the search, or None."""
 
     @property
     def nodes(self) -> int:
@@ -217,11 +224,17 @@ class Connect4Analysis(SearchResult):
     scores."""
 
     moves: str = ""
+    """The position: the columns played from the empty board, ``1``..``7``."""
     scores: list[int | None] = field(default_factory=list)
+    """The score of playing each column 1..7 (None for a full or unsolved column)."""
     weak: bool = False
+    """True when only the signs were asked for."""
     unsolved: list[int] = field(default_factory=list)
+    """Columns (from 1) a limit left without a score."""
     complete: bool = True
+    """False when a limit stopped the analysis."""
     stopped: str | None = None
+    """Which limit stopped the analysis, or None."""
 
     @property
     def score(self) -> int | None:

@@ -514,11 +514,17 @@ class NimAdvice(SearchResult):
     optionally the number of distinct games to the end."""
 
     heaps: tuple[int, ...] = ()
+    """The heap sizes."""
     misere: bool = False
+    """True under the misère rule (who takes the last object loses)."""
     outcome: str = "P"
+    """``"P"``: the player to move loses with best play; ``"N"``: he wins."""
     nim_sum: int = 0
+    """The exclusive or of the heap sizes (Bouton)."""
     move: tuple[int, int] | None = None
+    """A winning move, ``(heap from 1, objects to take)``, or None in a P-position."""
     games: int | None = None
+    """Distinct games to the end, when counted (None otherwise)."""
 
     def report(self) -> str:
         rule = "misère" if self.misere else "normal play"

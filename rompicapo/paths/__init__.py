@@ -36,6 +36,7 @@ from rompicapo.paths.api import (
     find_path,
     steps_of,
 )
+from rompicapo.paths.blocks import BlockPath
 from rompicapo.paths.board import parse_cell, parse_size
 from rompicapo.paths.construct import construct
 from rompicapo.paths.count import (
@@ -56,6 +57,7 @@ __all__ = [
     "CASELLE",
     "KNIGHT",
     "BlockLookup",
+    "BlockPath",
     "CountResult",
     "ExhaustiveResult",
     "FileCheck",

@@ -112,6 +112,13 @@ class BlockPath:
     whole: ask for cells, steps, slices of the path or of its moves.
 
     Raises [`InputError`][rompicapo.common.InputError] when a side is shorter than 5.
+
+    ```pycon
+    >>> bp = BlockPath(10**6, 10**6)  # 10^12 cells, nothing stored
+    >>> bp.cell_at(10**12), bp.step_of((999999, 0))
+    ((999998, 3), 999999999964)
+
+    ```
     """
 
     def __init__(self, rows: int, cols: int) -> None:

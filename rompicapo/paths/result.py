@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from rompicapo.common import InputError, NotVerifiable, SearchResult
-from rompicapo.paths.moves import MoveSet, parse_moves
+from rompicapo.paths.moves import CASELLE_MOVES, MoveSet
 
 __all__ = ["TEXT_GRID_CELLS", "TEXT_GRID_COLS", "PathResult"]
 
@@ -34,29 +34,53 @@ class PathResult(SearchResult):
     """
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     start: tuple[int, int] = (0, 0)
-    moves: MoveSet = field(default_factory=lambda: parse_moves("caselle"))
+    """The first cell, ``(row, col)`` from 0."""
+    moves: MoveSet = CASELLE_MOVES
+    """The leaper's moves (default: the caselle jumps, 3 along a row or column, 2 along a
+    diagonal)."""
     closed: bool = False
+    """Whether a closed tour was asked for (the last cell one move from the first)."""
     seed: int | None = None
+    """The seed of the search (None for a method without one, such as the blocks)."""
     method: str = "greedy"
+    """How the path was found: ``"greedy"``, ``"blocks"``, ``"blocks-cycle"``, ``"profile"``,
+    ``"dfs"``, ``"greedy+exhaustive"``, ..."""
     status: str = "not found"
+    """``"found"``, ``"impossible"`` (with a ``proof``), ``"not found"`` or ``"interrupted"``."""
     path: np.ndarray | None = None
+    """The flat cells ``r * cols + c`` in visiting order (int32 or int64), or None when there is no
+    path or it was streamed to a file."""
     proof: str = ""
+    """How a path was shown impossible (empty otherwise)."""
     rotations: int = 0
+    """Pósa rotations the greedy walk made."""
     restarts: int = 0
+    """Times the greedy walk started again from scratch."""
     # the verifier's verdict once checked (None: not checked yet), what was written, and notes
     # for the user (a capped number of jobs, say)
     verified: bool | None = None
+    """The independent verifier's verdict once checked; None until then."""
     written: list[str] = field(default_factory=list)
+    """The files written (path, pictures), each a line for the user."""
     unwritten: list[str] = field(default_factory=list)
+    """The writes that failed after the search, each saying where the result was kept instead."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user (a capped number of jobs, say)."""
     # a path streamed to an .rpath file and never held in memory (path is None then)
     out: str | None = None
+    """The ``.rpath`` file a streamed path went to (``path`` is None then)."""
     out_bytes: int = 0
+    """Bytes of the streamed file."""
     write_seconds: float = 0.0
+    """Seconds spent writing the streamed file."""
     verify_seconds: float = 0.0
+    """Seconds the verifier took."""
     reason: str = ""
+    """Why the path was streamed rather than held in memory."""
 
     _dict_exclude = (
         "path", "moves", "verified", "written", "unwritten", "notes", "out", "out_bytes",

@@ -140,7 +140,9 @@ class PathCheck:
     """
 
     ok: bool
+    """True when the path is valid."""
     reason: str = ""
+    """The first problem found and where it is; ``""`` when the path is valid."""
 
     def __bool__(self) -> bool:
         return self.ok

@@ -200,7 +200,20 @@ def create_app(
     """The playground app for a server listening on ``host:port`` (the addresses its pages may
     come from). ``jobs``: the most jobs running at once, one worker process each (default:
     all cores); ``warm_up``: compile the kernels in the workers as the server starts;
-    ``hunt_db``: a hunt file the edges page follows (read-only; see `check_hunt_db()`)."""
+    ``hunt_db``: a hunt file the edges page follows (read-only; see `check_hunt_db()`).
+
+    ```pycon
+    >>> from starlette.testclient import TestClient
+    >>> app = create_app(jobs=1, warm_up=False)
+    >>> with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+    ...     client.get("/api/health").json()["ok"]
+    True
+    >>> with TestClient(app, base_url="http://elsewhere.example") as client:  # not its host
+    ...     answer = client.get("/api/health")
+    >>> answer.status_code, list(answer.json())
+    (403, ['error'])
+
+    ```"""
     manager = JobManager(default_jobs() if jobs is None else jobs)
     tokens = Tokens()
 
