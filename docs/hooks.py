@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from sitegen import api, pictures  # noqa: E402  (docs/ is on the path only from here on)
+from sitegen import api, http, pictures  # noqa: E402  (docs/ is on the path only from here on)
 
 GENERATED = ROOT / "docs" / "generated"
 RESULTS = ROOT / "benchmarks" / "results"
@@ -306,6 +306,7 @@ def _first_run_table(name: str) -> str:
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = api.expand(markdown)
+    markdown = http.expand(markdown)
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
     markdown = _BY_END.sub(
         lambda m: _by_end_row(m.group(1), int(m.group(2)), int(m.group(3))), markdown

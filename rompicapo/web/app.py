@@ -129,10 +129,12 @@ def _page(name: str, tokens: Tokens) -> HTMLResponse:
 
 
 async def _index(request: Request) -> Response:
+    """The playground's home page."""
     return _page("index", request.app.state.tokens)
 
 
 async def _static_page(request: Request) -> Response:
+    """A page of the playground (index, paths, cover, games, edges), with its tokens."""
     name = request.path_params["name"]
     if name not in PAGES:
         raise HTTPException(404, f"no page {name[:40]!r}")
@@ -140,6 +142,7 @@ async def _static_page(request: Request) -> Response:
 
 
 async def _favicon(request: Request) -> Response:
+    """The icon."""
     return FileResponse(
         STATIC / "favicon.svg", media_type="image/svg+xml",
         headers={"Cache-Control": "max-age=86400"},
@@ -147,6 +150,7 @@ async def _favicon(request: Request) -> Response:
 
 
 async def _health(request: Request) -> Response:
+    """Whether the server runs: jobs running, the most at once, kernels compiling and warmed."""
     jobs: JobManager = request.app.state.jobs
     return JSONResponse(
         {
@@ -160,16 +164,19 @@ async def _health(request: Request) -> Response:
 
 
 async def _job(request: Request) -> Response:
+    """A job of this page: its state, progress and, once done, its answer."""
     jobs: JobManager = request.app.state.jobs
     return JSONResponse(jobs.get(request.path_params["job"], owner_of(request)).summary())
 
 
 async def _job_stop(request: Request) -> Response:
+    """Stop a job of this page (its best answer so far is kept)."""
     jobs: JobManager = request.app.state.jobs
     return JSONResponse(jobs.stop(request.path_params["job"], owner_of(request)).summary())
 
 
 async def _job_events(request: Request) -> Response:
+    """A job's progress and answer as server-sent events, until it ends."""
     jobs: JobManager = request.app.state.jobs
     job = jobs.get(request.path_params["job"], owner_of(request))
     return StreamingResponse(
