@@ -546,11 +546,13 @@ def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
 
 
 async def ttt_analyze(request: Request) -> JSONResponse:
+    """Tic-tac-toe: the value of every move and the search's statistics."""
     cells = _ttt_cells(known(await json_body(request), "moves"))
     return JSONResponse(await quick(request, tictactoe_stats, cells, time_limit=TTT_SECONDS))
 
 
 async def ttt_tree(request: Request) -> JSONResponse:
+    """Tic-tac-toe: the alpha-beta tree of the position, for the picture."""
     body = known(await json_body(request), "moves", "ordered")
     cells = _ttt_cells(body)
     ordered = field(body, "ordered", bool, False)
@@ -566,6 +568,7 @@ NIM_MAX_HEAP = 1_000_000
 
 
 async def nim(request: Request) -> JSONResponse:
+    """Nim: Bouton's advice (who wins, the nim-sum, a winning move)."""
     from rompicapo.games.impartial import nim_advice
 
     body = known(await json_body(request), "heaps", "misere")
