@@ -34,7 +34,7 @@ def _paths_pictures() -> None:
     from rompicapo.paths import construct
     from rompicapo.paths.render import write_png, write_svg
 
-    res = construct(10, 10)
+    res = construct(10, 10, method="auto")  # what `rompicapo path 10` prints
     write_svg(res.path, 10, 10, GENERATED / "path-10x10.svg")
     knight = construct(8, 8, moves="knight", closed=True, seed=1)
     write_svg(knight.path, 8, 8, GENERATED / "knight-8x8-closed.svg")
@@ -90,7 +90,15 @@ def _provenance(name: str, rows: list[dict], label: str) -> str:
     for (date, commit, cpu, load), labels in measured.items():
         which = "" if len(measured) == 1 else f" ({', '.join(labels)})"
         parts.append(f"{date}, commit {commit}, {cpu}, load {_cell(load)}{which}")
-    return f"*Measured {'; '.join(parts)}. Source: `benchmarks/results/{name}.json`.*"
+    return provenance_note(
+        f"Measured {'; '.join(parts)}. Source: `benchmarks/results/{name}.json`."
+    )
+
+
+def provenance_note(text: str) -> str:
+    """Where and when a figure was measured, as a collapsed note under it: out of the reading
+    path, one click away."""
+    return f'??? note "Where and when this was measured"\n\n    {text}\n'
 
 
 def _cell(value) -> str:
@@ -178,9 +186,9 @@ def _run_provenance(name: str, rows: list[dict], label: str) -> str:
     when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
     low, high = f"{min(loads):.1f}", f"{max(loads):.1f}"
     load = low if low == high else f"{low}-{high}"
-    return (
-        f"*Measured {when}, commit {rows[0].get('commit')}, {rows[0].get('cpu')}, 1-minute "
-        f"load {load}. Source: `benchmarks/results/{name}.json`.*"
+    return provenance_note(
+        f"Measured {when}, commit {rows[0].get('commit')}, {rows[0].get('cpu')}, 1-minute "
+        f"load {load}. Source: `benchmarks/results/{name}.json`."
     )
 
 
@@ -297,10 +305,14 @@ def _first_run_table(name: str) -> str:
         cells = [f"{by_mode[m]['wall']:.1f} / {by_mode[m]['cpu']:.1f}" for m in modes]
         lines.append(f"| `{command}` | " + " | ".join(cells) + " |")
     loads = [r["load"] for r in data["runs"]]
-    return "\n".join(lines) + (
-        f"\n\n*Median of {data['rounds']} rounds; commit {data['commit']}, {data['cpu']}, "
-        f"1-minute load {min(loads):.1f}-{max(loads):.1f}. Source: "
-        f"`benchmarks/results/{name}.json`.*"
+    return (
+        "\n".join(lines)
+        + "\n\n"
+        + provenance_note(
+            f"Median of {data['rounds']} rounds; commit {data['commit']}, {data['cpu']}, "
+            f"1-minute load {min(loads):.1f}-{max(loads):.1f}. Source: "
+            f"`benchmarks/results/{name}.json`."
+        )
     )
 
 
@@ -318,27 +330,35 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return _MARK.sub(lambda m: _table(m.group(1), m.group(2).split() or None), markdown)
 
 
-_SVG_IMAGE = re.compile(
-    r'<img (?P<before>[^>]*?)src="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=\s]+)"'
-    r"(?P<after>[^>]*)>"
+_DATA_IMAGE = re.compile(
+    r'<img (?P<before>[^>]*?)src="data:image/(?P<kind>svg\+xml|png);base64,'
+    r'(?P<data>[A-Za-z0-9+/=\s]+)"(?P<after>[^>]*)>'
 )
 _NO_ALT = re.compile(r'\s*alt="No description has been provided for this image"')
 
 
-def _svg_alt(match: re.Match) -> str:
-    """An SVG the notebook shows gets its own ``<title>`` as alternative text (nbconvert
-    writes a placeholder for every picture)."""
+def _described(match: re.Match) -> str:
+    """A picture the notebook shows gets the description it carries as alternative text (an
+    SVG's ``<title>``, a PNG's ``Description`` chunk); nbconvert writes a placeholder."""
     import base64
     import html
+    import io
+
+    from PIL import Image
 
     before, after = _NO_ALT.sub("", match["before"]), _NO_ALT.sub("", match["after"])
-    svg = base64.b64decode(match["data"]).decode("utf-8", "replace")
-    title = re.search(r"<title>(.*?)</title>", svg, re.S)
-    alt = html.escape(html.unescape(title[1]).strip(), quote=True) if title else ""
-    return f'<img {before}src="data:image/svg+xml;base64,{match["data"]}" alt="{alt}"{after}>'
+    data = base64.b64decode(match["data"])
+    if match["kind"] == "png":
+        description = Image.open(io.BytesIO(data)).text.get("Description", "")
+    else:
+        title = re.search(r"<title>(.*?)</title>", data.decode("utf-8", "replace"), re.S)
+        description = html.unescape(title[1]) if title else ""
+    alt = html.escape(" ".join(description.split()), quote=True)
+    src = f"data:image/{match['kind']};base64,{match['data']}"
+    return f'<img {before}src="{src}" alt="{alt}"{after}>'
 
 
 def on_page_content(html: str, page, config, files) -> str:
     if page.file.src_uri.endswith(".ipynb"):
-        html = _SVG_IMAGE.sub(_svg_alt, html)
+        html = _DATA_IMAGE.sub(_described, html)
     return html

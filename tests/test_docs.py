@@ -292,3 +292,19 @@ def test_every_picture_says_what_it_shows(site):
             if alt is None or len(alt[1].strip()) < 8 or "No description" in alt[1]:
                 bare.append(f"{page.relative_to(site)}: {tag[:120]}")
     assert not bare, f"{len(bare)} pictures without a description:\n" + "\n".join(bare[:20])
+
+
+# A product or a power written with "*" outside code (1.02*10^11, R*C) becomes emphasis: the
+# "*" vanish and the text between turns italic, "1.02<em>10^11 ... 1.3</em>10".
+_LOST_STAR = re.compile(r"[\w.)]<em>[\w(]|[\w.)]</em>[\w(]")
+
+
+@needs_mkdocs
+def test_no_number_lost_its_star_to_emphasis(site):
+    found = []
+    for page in pages(site):
+        html = re.sub(r"<(code|pre)\b.*?</\1>", "", page.read_text(), flags=re.S)
+        for m in _LOST_STAR.finditer(html):
+            context = html[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ")
+            found.append(f"{page.relative_to(site)}: ...{context}...")
+    assert not found, f"{len(found)} products turned to emphasis:\n" + "\n".join(found[:20])

@@ -46,7 +46,7 @@ def test_a_path_draws_itself_as_svg_and_a_large_one_as_png():
     data, meta = big._repr_png_()  # ...so Jupyter gets a PNG, with its alternative text
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.size == png_size(300, 300, 1024) == (900, 900)
-    assert "300x300" in meta["alt"]
+    assert "300x300" in meta["alt"] and image.text["Description"] == meta["alt"]
     # the colour ramp runs by step (3 pixels per cell): dark early, bright late
     rgb = image.convert("RGB")
     brightness = []

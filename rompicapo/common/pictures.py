@@ -7,6 +7,10 @@ The drawing itself stays in each family's ``render`` module; this module only wr
 >>> svg = svg_document(20, 10, "a grey bar", ['<rect width="20" height="10" fill="grey"/>'])
 >>> svg.splitlines()[1]
 '<title>a grey bar</title>'
+>>> from PIL import Image
+>>> data, meta = png_with_alt(Image.new("RGB", (4, 2)), "a black strip")
+>>> Image.open(io.BytesIO(data)).text["Description"], meta
+('a black strip', {'alt': 'a black strip'})
 
 ```"""
 
@@ -37,14 +41,21 @@ def svg_document(width: float, height: float, title: str, body: list[str]) -> st
     )
 
 
-def png_bytes(image) -> bytes:
-    """A Pillow image encoded as PNG."""
+def png_bytes(image, description: str = "") -> bytes:
+    """A Pillow image encoded as PNG, with ``description`` (what it shows) in the file's
+    standard ``Description`` text chunk when given."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    if description:
+        info.add_itxt("Description", description)
     buf = io.BytesIO()
-    image.save(buf, format="PNG")
+    image.save(buf, format="PNG", pnginfo=info)
     return buf.getvalue()
 
 
-def png_with_alt(data: bytes, alt: str) -> tuple[bytes, dict[str, str]]:
-    """What a ``_repr_png_`` returns so that Jupyter keeps the picture's alternative text: the
-    PNG bytes and ``{"alt": alt}`` (nbconvert writes it as the ``alt`` of the image)."""
-    return data, {"alt": alt}
+def png_with_alt(image, alt: str) -> tuple[bytes, dict[str, str]]:
+    """What a ``_repr_png_`` returns so that the picture keeps its alternative text: the PNG
+    (``alt`` in its ``Description`` chunk, which the documentation site reads) and
+    ``{"alt": alt}``, the output's metadata in the notebook."""
+    return png_bytes(image, alt), {"alt": alt}

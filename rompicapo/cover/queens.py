@@ -42,7 +42,7 @@ __all__ = [
 
 
 def queens_problem(n: int, *, deadline: Deadline | None = None) -> Problem:
-    """The n-queens problem: 2n primary items, 4n-2 secondary items, n*n options
+    """The n-queens problem: 2n primary items, 4n-2 secondary items, n×n options
     (``1 <= n <= MAX_QUEENS``; the memory of the options is checked before they are built).
     ``deadline``: when it passes while the options are built, ``TimeoutError`` (a million
     options take seconds)."""
@@ -96,7 +96,7 @@ class QueensResult(SearchResult):
         if not self.placements:
             return None
         kept = len(self.placements)
-        title = f"{self.n} queens on a {self.n}x{self.n} board, no two attacking" + (
+        title = f"{self.n} queens on the {self.n}x{self.n} board, no two attacking" + (
             f" (the first of {kept} solutions kept)" if kept > 1 else ""
         )
         return queens_svg(self.n, list(self.placements[0]), title=title)

@@ -124,7 +124,7 @@ def queens_svg(n: int, cols: Sequence[int], *, title: str = "") -> str:
             f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.42:g}" fill="#222"/>'
             f'<path d="{crown}" fill="#f5f5f5"/></g>'
         )
-    title = title or f"{len(cols)} queens on a {n}x{n} board, no two attacking"
+    title = title or f"{len(cols)} queens on the {n}x{n} board, no two attacking"
     return svg_document(side, side, title, body)
 
 

@@ -1,7 +1,7 @@
 """A Sudoku and its text: the grid (any box size, both diagonals, jigsaw regions), reading it
 from a line, a printed grid or a file, drawing it, and its exact-cover form.
 
-Text: a puzzle is N*N symbols row by row, ``1-9`` then ``A-Z`` (N <= 35; for N = 16 the digits
+Text: a puzzle is N×N symbols row by row, ``1-9`` then ``A-Z`` (N <= 35; for N = 16 the digits
 are 1-9, A-G), with ``.``, ``0`` or ``_`` for an empty cell; blanks, ``|``, ``+`` and lines of
 ``-`` (a printed grid) are ignored. A file holds one puzzle (a line or a printed grid) or one
 puzzle per line (`load_puzzles()`); a file of classic 9x9 lines is read straight into an

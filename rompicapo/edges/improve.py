@@ -261,7 +261,7 @@ class ImproveResult(SearchResult):
 
 
 def _piece_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``rot_edges`` (p*16 + r*4 + s), ``grey_mask`` (p*4 + r; 16 for a repeated turn of a
+    """``rot_edges`` (p×16 + r×4 + s), ``grey_mask`` (p×4 + r; 16 for a repeated turn of a
     symmetric piece) and ``ptype`` (one id per set of pieces equal up to rotation)."""
     pieces = puzzle.pieces.astype(np.int64)
     n = len(pieces)

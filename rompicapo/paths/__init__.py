@@ -1,6 +1,6 @@
 """Jump-grid paths: fill an R x C grid visiting every cell once with leaper moves.
 
-"Il gioco delle 100 caselle": write 1..R*C on the board so that each number is one jump from
+"Il gioco delle 100 caselle": write 1..R×C on the board so that each number is one jump from
 the previous one, a jump being 3 cells along a row or column or 2 along a diagonal. Other
 leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 

@@ -493,8 +493,8 @@ def cells_at(
     closed: bool = False,
     moves: str | MoveSet = "caselle",
 ) -> BlockLookup:
-    """The cells the block construction's path visits at ``steps`` (1 = the start, R*C the
-    end): exact integers, each checked against 1..R*C before any arithmetic. O(1) each.
+    """The cells the block construction's path visits at ``steps`` (1 = the start, R×C the
+    end): exact integers, each checked against 1..R×C before any arithmetic. O(1) each.
 
     The corner path serves caselle from (0, 0); the block cycle (cut open at ``start``) serves
     other starts, closed tours and other leapers with a block table."""

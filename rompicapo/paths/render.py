@@ -101,7 +101,7 @@ END_RGB = (214, 39, 40)  # red
 def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The ``(rows, cols)`` grid of step numbers: ``grid[r, c]`` is when cell (r, c) is visited.
 
-    Steps count from 1. dtype uint32 when R*C < 2^32, else int64. Raises
+    Steps count from 1. dtype uint32 when R×C < 2^32, else int64. Raises
     [`InputError`][rompicapo.common.InputError] when the path does not visit every cell exactly
     once.
 
@@ -126,11 +126,11 @@ def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def path_from_step_grid(grid: object) -> np.ndarray:
-    """The path (flat indices, int32 or int64) of a grid of step numbers 1..R*C, each once.
+    """The path (flat indices, int32 or int64) of a grid of step numbers 1..R×C, each once.
 
     The inverse of [`step_grid()`][rompicapo.paths.render.step_grid]. Raises
     [`InputError`][rompicapo.common.InputError] for a grid that is not 2-D,
-    not integer, or not a numbering of its cells by 1..R*C.
+    not integer, or not a numbering of its cells by 1..R×C.
 
     ```pycon
     >>> path_from_step_grid([[1, 2], [4, 3]]).tolist()
@@ -415,6 +415,14 @@ def _ring_ends(image, arr: np.ndarray, rows: int, cols: int) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def _svg_title(rows: int, cols: int, numbered: bool) -> str:
+    steps = ", each cell numbered by its step" if numbered else ""
+    return (
+        f"a path through the {rows * cols:,} cells of the {rows}x{cols} board{steps}, coloured "
+        "from dark purple at the start (green dot) to yellow at the end (red dot)"
+    )
+
+
 def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLike[str]) -> None:
     """Write an SVG of the path: grid, graded path, step numbers up to 30x30, start and end.
 
@@ -440,7 +448,7 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
-        f"<title>{escape(f'a path over the {rows}x{cols} board')}</title>",
+        f"<title>{escape(_svg_title(rows, cols, numbered))}</title>",
         f'<rect width="{width}" height="{height}" fill="white"/>',
     ]
     grid = [f"M{m} {m + r * s}h{cols * s}" for r in range(rows + 1)]
@@ -449,16 +457,6 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
         f'<path d="{"".join(grid)}" stroke="#c8c8c8" stroke-width="{max(0.5, s / 40):g}" '
         'fill="none"/>'
     )
-    if numbered:
-        font = s * 0.26
-        out.append(
-            f'<g font-family="Helvetica, Arial, sans-serif" font-size="{font:g}" fill="#6e6e6e">'
-        )
-        dx, dy = s * 0.07 - s / 2, s * 0.07 - s / 2 + font
-        for step in range(n):
-            x, y = xs[step] + dx, ys[step] + dy
-            out.append(f'<text x="{x:g}" y="{y:g}">{step + 1}</text>')
-        out.append("</g>")
     out.append(
         f'<g fill="none" stroke-width="{max(1.0, s / 10):g}" stroke-linecap="round" '
         'stroke-linejoin="round">'
@@ -467,6 +465,19 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
         points = " ".join(f"{xs[i]},{ys[i]}" for i in range(a, b + 1))
         out.append(f'<polyline stroke="{_hex(rgb)}" points="{points}"/>')
     out.append("</g>")
+    if numbered:
+        # numbers after the lines, on a white halo: diagonal moves cross the cells' corners
+        font = s * 0.26
+        out.append(
+            f'<g font-family="Helvetica, Arial, sans-serif" font-size="{font:g}" fill="#505050" '
+            f'stroke="white" stroke-width="{font * 0.3:g}" paint-order="stroke" '
+            'stroke-linejoin="round">'
+        )
+        dx, dy = s * 0.07 - s / 2, s * 0.07 - s / 2 + font
+        for step in range(n):
+            x, y = xs[step] + dx, ys[step] + dy
+            out.append(f'<text x="{x:g}" y="{y:g}">{step + 1}</text>')
+        out.append("</g>")
     radius = max(s * 0.2, max(width, height) / 150)  # markers stay visible on 200x200
     for i, rgb, name in ((0, START_RGB, "start"), (n - 1, END_RGB, "end")):
         out.append(
@@ -647,7 +658,7 @@ def _board_size(rows: object, cols: object) -> tuple[int, int]:
 
 
 def _checked_path(path: object, rows: int, cols: int) -> np.ndarray:
-    """The path as a 1-D integer array of length rows*cols with every index on the board."""
+    """The path as a 1-D integer array of length rows×cols with every index on the board."""
     rows, cols = _board_size(rows, cols)
     arr = path if isinstance(path, np.ndarray) else np.asarray(path)
     if arr.dtype.kind not in "iu" or arr.ndim != 1:

@@ -127,7 +127,7 @@ class PathResult(SearchResult):
         """Jupyter shows a found path too big for SVG as a PNG of its visit order (a colour
         ramp from dark purple at step 1 to yellow at the last step, at most 1024 pixels a
         side), with its alternative text."""
-        from rompicapo.common import png_bytes, png_with_alt
+        from rompicapo.common import png_with_alt
         from rompicapo.paths.render import SVG_MAX_CELLS, png_image
 
         if self.path is None or self.status != "found" or self.rows * self.cols <= SVG_MAX_CELLS:
@@ -137,7 +137,7 @@ class PathResult(SearchResult):
             f"the visit order of a path over the {self.rows}x{self.cols} board, coloured from "
             "dark purple at step 1 to yellow at the last step"
         )
-        return png_with_alt(png_bytes(image), alt)
+        return png_with_alt(image, alt)
 
     def verify(self) -> bool:
         """Check the path with the independent verifier: True when it is a valid path (closed

@@ -3,7 +3,7 @@
 A *path* on an R x C board is a 1-D integer array of flat row-major cell indices
 (``r * cols + c``). It is valid when
 
-1. it has exactly R*C entries, all in ``0 .. R*C-1``;
+1. it has exactly R×C entries, all in ``0 .. R*C-1``;
 2. no cell appears twice (so, with 1., every cell appears once);
 3. every two consecutive cells are one move of the move set apart;
 4. optionally, it starts at a given cell, and (``closed=True``) its last cell is one move from
