@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from rompicapo.common import InputError, NotVerifiable, RompicapoError, default_jobs
 from rompicapo.web.guard import Guard, Tokens, allowed_hosts, one_line_response
 from rompicapo.web.jobs import Busy, Failed, Forbidden, JobManager, NoSuchJob
-from rompicapo.web.params import MAX_UPLOAD_BYTES
+from rompicapo.web.params import MAX_UPLOAD_BYTES, BodyTooLarge
 from rompicapo.web.run import owner_of
 from rompicapo.web.warmup import start_warm_up
 from rompicapo.web.worker import BUG
@@ -63,7 +63,7 @@ log = logging.getLogger("rompicapo.web")
 # ------------------------------------------------------------------ errors
 
 _STATUS = [(NotVerifiable, 422), (Busy, None), (Failed, None), (Forbidden, 403),
-           (NoSuchJob, 404), (InputError, 400)]  # fmt: skip
+           (NoSuchJob, 404), (BodyTooLarge, 413), (InputError, 400)]  # fmt: skip
 
 
 async def _on_rompicapo_error(request: Request, exc: Exception) -> Response:
@@ -100,14 +100,20 @@ class _BodyLimit:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             for key, value in scope.get("headers", []):
-                if key == b"content-length" and (
-                    not value.isdigit() or int(value) > self.max_bytes
-                ):
+                if key != b"content-length":
+                    continue
+                if not value.isdigit():
+                    response = one_line_response(
+                        400, "the Content-Length header is not a number of bytes"
+                    )
+                elif int(value) > self.max_bytes:
                     response = one_line_response(
                         413, f"the request is larger than {self.max_bytes} bytes"
                     )
-                    await response(scope, receive, send)
-                    return
+                else:
+                    continue
+                await response(scope, receive, send)
+                return
         await self.app(scope, receive, send)
 
 
@@ -275,6 +281,34 @@ def check_hunt_db(path: str | Path) -> Path:
     return p
 
 
+def json_errors_protocol() -> Any:
+    """The HTTP/1.1 protocol of the server (uvicorn's h11 one) answering a request it cannot
+    parse (a bogus ``Content-Length``, a broken request line) with the JSON one-liner of every
+    other error, not uvicorn's plain text."""
+    import json
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JsonErrorsH11(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            body = json.dumps({"error": "the request is not valid HTTP"}).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+            for event in (
+                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                h11.Data(data=body),
+                h11.EndOfMessage(),
+            ):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JsonErrorsH11
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -323,4 +357,4 @@ def serve(
     if open_browser:
         webbrowser.open(url)
     app = create_app(jobs=jobs, host=host, port=port, hunt_db=hunt_db)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", http=json_errors_protocol())
