@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from sitegen import api, http, pictures  # noqa: E402  (docs/ is on the path only from here on)
+from sitegen import api, charts, http, pictures  # noqa: E402  (docs/ is on the path only from here on)
 
 GENERATED = ROOT / "docs" / "generated"
 RESULTS = ROOT / "benchmarks" / "results"
@@ -28,6 +28,11 @@ def on_pre_build(config, **kwargs) -> None:
     _paths_pictures()
     _edges_pictures()
     pictures.draw_all(GENERATED)
+    _charts["speed"] = charts.speed_chart(RESULTS, GENERATED / "speed-ratios.svg")
+
+
+# what each chart drawn before the build shows (its alternative text), by name
+_charts: dict[str, str] = {}
 
 
 def _paths_pictures() -> None:
@@ -116,13 +121,22 @@ _BY_END = re.compile(r"^<!-- by-end-row: ([\w./-]+) (\d+),(\d+) -->$", re.M)
 _SMALL = re.compile(r"^<!-- small-boards: ([\w./-]+) ([\w./-]+) -->$", re.M)
 
 
-def _grid(table: list[list[int]]) -> list[str]:
-    """A board of numbers as a table, rows r0.. and columns c0.."""
+def _grid(table: list[list[int]], what: str = "paths from each start") -> list[str]:
+    """A board of numbers as a heat map beside its table (rows r0.., columns c0..)."""
     cols = len(table[0])
     lines = ["| | " + " | ".join(f"c{c}" for c in range(cols)) + " |", "|---|" + "---:|" * cols]
     for r, row in enumerate(table):
         lines.append(f"| r{r} | " + " | ".join(f"{v:,}" for v in row) + " |")
-    return ['<div class="board-grid" markdown>', "", *lines, "", "</div>"]
+    return [
+        '<div class="board-row" markdown>',
+        pictures.heat_map_svg(table, what),
+        '<div class="board-grid" markdown>',
+        "",
+        *lines,
+        "",
+        "</div>",
+        "</div>",
+    ]
 
 
 def _recorded(relative: str) -> str:
@@ -161,12 +175,13 @@ def _by_end_row(relative: str, r: int, c: int) -> str:
     cols = data["cols"]
     row = data["matrix"][r * cols + c]
     grid = [row[k : k + cols] for k in range(0, len(row), cols)]
+    heat_title = f"paths from ({r}, {c}) ending at each cell"
     note = (
         f"*{sum(row):,} paths from ({r}, {c}) in all. The whole matrix: {data['total']:,} paths, "
         f"{data['nodes']:,} nodes, {data['solve_seconds']:,.0f} s of wall time in the last of "
         f"its runs from the checkpoint. Source: {_recorded(relative)}.*"
     )
-    return "\n".join([*_grid(grid), "", note])
+    return "\n".join([*_grid(grid, heat_title), "", note])
 
 
 def _first_load(row: dict) -> float | None:
@@ -319,6 +334,8 @@ def _first_run_table(name: str) -> str:
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = api.expand(markdown)
     markdown = http.expand(markdown)
+    if "<!-- chart: speed -->" in markdown:
+        markdown = markdown.replace("<!-- chart: speed -->", charts.speed_section(_charts["speed"]))
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
     markdown = _BY_END.sub(
         lambda m: _by_end_row(m.group(1), int(m.group(2)), int(m.group(3))), markdown

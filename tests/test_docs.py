@@ -308,3 +308,22 @@ def test_no_number_lost_its_star_to_emphasis(site):
             context = html[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ")
             found.append(f"{page.relative_to(site)}: ...{context}...")
     assert not found, f"{len(found)} products turned to emphasis:\n" + "\n".join(found[:20])
+
+
+@needs_mkdocs
+def test_results_are_drawn_the_speed_chart_and_the_heat_maps(site):
+    """The ratios against the peers as a chart made at build time (one bar per side-by-side
+    row of benchmarks/results), and each board of counts as a heat map beside its numbers."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    from sitegen.charts import speedups
+
+    bench = (site / "results" / "benchmarks" / "index.html").read_text()
+    assert re.search(
+        r'<img alt="a bar chart[^"]+" src="(\.\./)+generated/speed-ratios\.svg"', bench
+    )
+    chart = (site / "generated" / "speed-ratios.svg").read_text()
+    bars = sum(len(rows) for _, rows in speedups(ROOT / "benchmarks" / "results"))
+    assert bars >= 30 and chart.count('<g id="patch_') >= bars  # one patch per bar at least
+    counts = (site / "results" / "counts" / "index.html").read_text()
+    maps = re.findall(r'<div class="board-row">\s*(?:<p>)?<svg.*?</svg>', counts, re.S)
+    assert maps and all(m.count("<rect") == 49 for m in maps)  # the 7x7 boards

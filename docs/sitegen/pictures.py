@@ -134,3 +134,29 @@ def draw_all(out: Path) -> list[str]:
     save("posa-rotation.svg", how.rotation_svg(how.rotation_example()))
     save("dancing-links.svg", how.links_svg(how.links_example()))
     return written
+
+
+def heat_map_svg(table: list[list[int]], what: str, cell: int = 34) -> str:
+    """A board of counts as a heat map (inline SVG, one line): light for few, dark blue for
+    many, zero white; each cell's count in its tooltip and, when it fits, written in it."""
+    rows, cols = len(table), len(table[0])
+    values = [v for row in table for v in row]
+    top = max(values) or 1
+    margin = 16
+    width, height = cols * cell + margin, rows * cell + margin
+    body = []
+    for r, row in enumerate(table):
+        for c, v in enumerate(row):
+            share = v / top
+            # white to a deep blue, lightness falling with the count
+            red, green = int(247 - 200 * share), int(251 - 150 * share)
+            fill = "#ffffff" if v == 0 else f"rgb({red},{green},{int(255 - 60 * share)})"
+            x, y = margin + c * cell, margin + r * cell
+            body.append(
+                f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
+                f'stroke="#ccc"><title>({r}, {c}): {v:,}</title></rect>'
+            )
+    body += [svg.text(margin + (c + 0.5) * cell, 8, f"c{c}", 9, fill="#666") for c in range(cols)]
+    body += [svg.text(7, margin + (r + 0.5) * cell, f"r{r}", 9, fill="#666") for r in range(rows)]
+    label = f"a heat map of the {what} on the {rows}x{cols} board, darker for more"
+    return svg.document(width, height, body, label).replace("\n", "")
