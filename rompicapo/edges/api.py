@@ -364,7 +364,9 @@ class RenderResult(SearchResult):
     """The pictures written."""
 
     files: list[str] = field(default_factory=list)
+    """The pictures written."""
     score: int = 0
+    """Matched joints of the board drawn."""
     _dict_exclude = ("solve_seconds", "compile_seconds", "peak_bytes", "counts")
 
     def verify(self) -> bool:
@@ -409,6 +411,7 @@ class UrlResult(SearchResult):
     """A board's e2.bucas.name viewer URL."""
 
     url: str = ""
+    """The viewer URL."""
     _dict_exclude = ("solve_seconds", "compile_seconds", "peak_bytes", "counts")
 
     def verify(self) -> bool:

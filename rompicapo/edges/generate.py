@@ -152,10 +152,15 @@ class GeneratedPuzzle(SearchResult):
     """A generated puzzle, its solution, and where they were written (if anywhere)."""
 
     puzzle: Puzzle | None = None
+    """The pieces made."""
     solution: Board | None = None
+    """The board they were cut from: a perfect solution."""
     out: str | None = None
+    """Where the pieces were written, if anywhere."""
     solution_out: str | None = None
+    """Where the solution was written, if anywhere."""
     comment: str = ""
+    """The command line that makes the same set (written at the top of the files)."""
     _dict_exclude = ("puzzle", "solution", "comment")
 
     def _repr_svg_(self) -> str | None:

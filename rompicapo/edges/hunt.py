@@ -298,24 +298,45 @@ class HuntResult(SearchResult):
     """
 
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The best board of the hunt file (all runs)."""
     score: int = -1
+    """Matched joints of ``board``; -1 when the file holds none."""
     start_score: int = -1
+    """The best score when this call began (-1 for a new file)."""
     max_score: int = 0
+    """The perfect score."""
     solved: bool = False
+    """True when a perfect board was found."""
     interrupted: bool = False
+    """True when Ctrl-C or SIGTERM stopped the hunt (everything found is in the file)."""
     stopped: str | None = None
+    """What stopped the hunt early: a signal's name (``"SIGINT"``, ``"SIGTERM"``) or ``"time"``
+    (the watchdog of the time limit); None when its time ran out or it solved the puzzle."""
     db: str | None = None
+    """The hunt file."""
     board_file: str | None = None
+    """Where the best board was written as text, if anywhere."""
     url: str | None = None
+    """The best board's e2.bucas.name viewer URL."""
     run: int = 0
+    """This call's run number in the hunt file."""
     jobs: int = 1
+    """Worker processes of this call."""
     seed: int = 0
+    """The seed of this call."""
     seconds: float = 0.0
+    """Hunt seconds over all runs of the file."""
     history: list = field(default_factory=list)
+    """``[hunt seconds, score, source]`` of each new best of this call."""
     parts: dict = field(default_factory=dict)
+    """Per part (``restart``, ``improve``): tasks run, new bests, joints won, boards per score and
+    CPU seconds (see the class text)."""
     settings: dict = field(default_factory=dict)
+    """The hunt's settings, as a dict."""
     note: str | None = None
+    """A remark for the user (jobs capped, say), or None."""
 
     _dict_exclude = ("puzzle", "board")
 

@@ -137,20 +137,36 @@ class ImproveResult(SearchResult):
     """
 
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The improved board."""
     start: Board | None = None
+    """The board given."""
     clues: Board | None = None
+    """The clue pieces kept in place, as a board."""
     score_before: int = 0
+    """Matched joints of the board given."""
     score_completed: int = 0
+    """Matched joints after its holes were filled (``score_before`` for a complete board)."""
     score_after: int = 0
+    """Matched joints of the improved board."""
     iterations: int = 0
+    """Destroy-and-repair rounds run."""
     operators: dict[str, dict] = field(default_factory=dict)
+    """Per destroy operator: uses, improved, moved, worse, best, gain, nodes, proven, capped, weight
+    and size (see the class text)."""
     repairs: dict[str, dict] = field(default_factory=dict)
+    """The same measures per repair method (no size)."""
     acceptance: str = DEFAULT_ACCEPTANCE
+    """The acceptance criterion of worse boards."""
     history: list[tuple[float, int]] = field(default_factory=list)
+    """``(seconds, score)`` at the start and at each new best."""
     solved: bool = False
+    """True when a perfect board was reached."""
     interrupted: bool = False
+    """True when Ctrl-C or SIGTERM stopped the run (the best board is kept)."""
     seed: int = 0
+    """The seed of the run."""
 
     @property
     def gain(self) -> int:
@@ -167,6 +183,7 @@ class ImproveResult(SearchResult):
     # Set by the command-level improve (rompicapo.edges.improve_board): where the board was
     # written.
     out: str | None = None
+    """Where the board was written, if anywhere."""
 
     _dict_exclude = ("puzzle", "board", "start", "clues")
 

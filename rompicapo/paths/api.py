@@ -295,16 +295,27 @@ class FileCheck(SearchResult):
     """The verdict on a saved path: ``valid``, or the first problem (``reason``)."""
 
     file: str = ""
+    """The file checked."""
     rows: int = 0
+    """Rows of the board, from the file."""
     cols: int = 0
+    """Columns of the board, from the file."""
     moves: str = "caselle"
+    """The move set's spec, from the file."""
     closed: bool = False
+    """True when the file holds a closed tour (or one was asked for)."""
     valid: bool = False
+    """True when the file holds a valid path."""
     reason: str = ""
+    """The first problem found and where it is; ``""`` when valid."""
     verify_seconds: float = 0.0
+    """Seconds the check took."""
     streamed: bool = False
+    """True when the file was checked streaming (never loaded whole)."""
     stopped: str | None = None  # "time": not checked to the end (neither valid nor wrong)
+    """``"time"`` when the time limit stopped the check first (neither valid nor wrong)."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user."""
     _name: str = ""
 
     _dict_exclude = ("streamed",)

@@ -35,20 +35,35 @@ class CountResult(SearchResult):
     """
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     moves: str = "caselle"
+    """The move set's spec (``"caselle"``, ``"knight"``, ``"DR,DC;..."``)."""
     closed: bool = False
+    """True when closed tours were counted (the last cell one move from the first)."""
     start: Cell | None = None
+    """The start counted from, ``(row, col)``; None for every start (see ``table``)."""
     count: int = 0
+    """Paths from ``start``, or the total over all starts; a lower bound when not ``complete``."""
     table: np.ndarray | None = None
+    """The count from every start, rows x cols (int64), when ``start`` is None."""
     nodes: int = 0
+    """Search states visited, start states included: the same however the count is split into
+    jobs."""
     jobs: int = 0
+    """Jobs the count was split into."""
     split_depth: int = 0
+    """The depth at which the search tree was cut into jobs (0: not split)."""
     samples: dict[Cell, np.ndarray] = field(default_factory=dict)
+    """One path from a start of each class of symmetric starts that has any, for ``verify()``."""
     # False when the time limit stopped the count first: ``count`` is then a lower bound
     complete: bool = True
+    """False when the time limit stopped the count first: ``count`` is then a lower bound."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user (jobs capped, a resumed checkpoint)."""
     checkpoint: str | None = None
+    """The checkpoint file the count resumed from and saved to, if any."""
 
     _dict_exclude = ("samples", "table")
 
@@ -206,13 +221,21 @@ class ExhaustiveResult(SearchResult):
     """
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     moves: str = "caselle"
+    """The move set's spec."""
     closed: bool = False
+    """True when a closed tour was asked for."""
     start: Cell | None = None
+    """The start searched from; None for any start."""
     path: np.ndarray | None = None
+    """The path found (flat cells ``r * cols + c``), or None."""
     proven: bool = False
+    """True when the search finished: ``path`` is a path, or None because none exists."""
     nodes: int = 0
+    """Search states visited."""
 
     @property
     def exists(self) -> bool | None:
