@@ -218,12 +218,19 @@ class GrundySequence(SearchResult):
     computed before it)."""
 
     name: str = ""
+    """The game's name (``"subtract-{1,2,3}"``, ``"octal 0.77"``, ...)."""
     values: list[int] = field(default_factory=list)
+    """``values[n]``: the Grundy value of a heap of ``n``."""
     preperiod: int | None = None
+    """Where the periodic part begins; None when no period was found."""
     period: int | None = None
+    """The period of the values from ``preperiod`` on; None when none was found."""
     kind: str = ""
+    """``"subtract"`` or ``"octal"``."""
     spec: str = ""
+    """The game's spec (``"1,2,3"``, ``"0.77"``)."""
     stopped: str | None = None
+    """``"time"`` when the time limit cut the table short, else None."""
 
     def report(self) -> str:
         return self.describe()

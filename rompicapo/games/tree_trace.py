@@ -50,14 +50,23 @@ class TraceNode:
     cut); ``terminal`` whether the game is over here."""
 
     move: Any
+    """The move that led here (None at the root)."""
     player: int | None
+    """The player to move here, MAX (+1) or MIN (-1); None at a terminal position."""
     alpha: float
+    """The lower end of the window the node was searched with."""
     beta: float
+    """The upper end of the window."""
     value: float | None = None
+    """Its fail-soft value; None where a limit stopped the search inside it."""
     terminal: bool = False
+    """True when the game is over here."""
     cutoff: bool = False
+    """True when the loop over the moves ended on a bound."""
     children: list[TraceNode] = field(default_factory=list)
+    """The visited children, in search order."""
     cut: list[Any] = field(default_factory=list)
+    """The moves a cutoff left unexplored."""
 
     def counts(self) -> dict[str, int]:
         """Nodes, leaves (terminal evaluations), cutoffs (as
