@@ -350,11 +350,17 @@ class Packing:
     solution stands for (1 without symmetry breaking)."""
 
     pieces: dict[str, tuple[Cell, ...]]
+    """Each piece's name and cells."""
     region: frozenset[Cell]
+    """The cells to cover."""
     problem: Problem
+    """The exact-cover form: one primary item per piece and per cell."""
     placements: list[tuple[str, tuple[Cell, ...]]]
+    """``placements[k]``: the piece and the cells of option ``k``."""
     symmetry_factor: int = 1
+    """Tilings each counted solution stands for (1 without symmetry breaking)."""
     restricted_piece: str | None = None
+    """The piece whose placements were restricted to break the region's symmetry, or None."""
 
     @classmethod
     def build(

@@ -223,8 +223,11 @@ class LangfordResult(SearchResult):
     """``sequences``: the solutions kept, each the 2n slots' digits."""
 
     n: int = 0
+    """The pairs: digits 1..n, each twice."""
     count: int = 0
+    """Sequences found."""
     sequences: list[list[int]] = field(default_factory=list)
+    """The sequences kept, each the 2n slots' digits."""
 
     def verify(self) -> bool:
         """True when every kept sequence is a Langford pairing; NotVerifiable when none was

@@ -246,7 +246,9 @@ class Budget:
     with a DeprecationWarning."""
 
     node_limit: int | None = None
+    """Nodes each job may search (reproducible), or None."""
     time_limit: float | None = None
+    """Seconds each job may run, or None; with both, the first one hit ends the job."""
 
     def __post_init__(self) -> None:
         if self.node_limit is None and self.time_limit is None:

@@ -420,14 +420,25 @@ class BlockLookup(SearchResult):
     ``"cells"`` (steps asked for cells)."""
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     method: str = "blocks"
+    """``"blocks"`` (the corner path from (0, 0)) or ``"blocks-cycle"`` (a closed tour read from
+    ``start``)."""
     moves: str = "caselle"
+    """The move set's spec."""
     start: tuple[int, int] = (0, 0)
+    """The first cell of the path."""
     closed: bool = False
+    """True for a closed tour."""
     steps: list[int] = field(default_factory=list)
+    """The steps looked up or answered (1 = the start), in the order asked."""
     cells: list[tuple[int, int]] = field(default_factory=list)
+    """``cells[i]`` is visited at ``steps[i]``, ``(row, col)`` from 0."""
     query: str = "steps"
+    """``"steps"`` when cells were asked for their steps, ``"cells"`` when steps were asked for
+    their cells."""
 
     _dict_exclude = ("query",)
 
