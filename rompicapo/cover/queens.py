@@ -160,7 +160,16 @@ def queens(
     ``keep_solutions`` (formerly ``keep``) is how many placements to keep: by default all that are
     found when there is a ``limit``, none when counting them all. Counting runs on ``jobs`` workers
     (None = all cores, 1 = this process); the other keywords are the run contract's (see
-    `rompicapo.cover.solve()`)."""
+    `rompicapo.cover.solve()`).
+
+    ```pycon
+    >>> eight = queens(8, jobs=1)
+    >>> eight.count, eight.complete
+    (92, True)
+    >>> queens(8, limit=1, jobs=1).placements  # the first, a column per row
+    [[0, 4, 7, 5, 2, 6, 1, 3]]
+
+    ```"""
     from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve
 

@@ -58,7 +58,13 @@ __all__ = [
 
 
 def mex(values: Iterable[int]) -> int:
-    """The minimum excludant: the least non-negative integer not in ``values``."""
+    """The minimum excludant: the least non-negative integer not in ``values``.
+
+    ```pycon
+    >>> mex([0, 1, 3])
+    2
+
+    ```"""
     seen = set(values)
     m = 0
     while m in seen:
@@ -100,7 +106,13 @@ def grundy(
 
 
 def grundy_sum(values: Iterable[int]) -> int:
-    """The Grundy value of a sum of games: the XOR of the parts' values."""
+    """The Grundy value of a sum of games: the XOR of the parts' values.
+
+    ```pycon
+    >>> grundy_sum([3, 5, 8])  # 0011 xor 0101 xor 1000
+    14
+
+    ```"""
     return reduce(xor, values, 0)
 
 
@@ -111,8 +123,13 @@ def grundy_sum(values: Iterable[int]) -> int:
 
 def parse_heaps(heaps: Sequence[int | str]) -> tuple[int, ...]:
     """Heap sizes as a tuple of non-negative integers, or an
-    [`InputError`][rompicapo.common.InputError] naming the bad
-    one."""
+    [`InputError`][rompicapo.common.InputError] naming the bad one.
+
+    ```pycon
+    >>> parse_heaps(["3", 5, "8"])
+    (3, 5, 8)
+
+    ```"""
     out = []
     for i, h in enumerate(heaps, 1):
         try:
@@ -133,7 +150,13 @@ def nim_outcome(heaps: Sequence[int], misere: bool = False) -> str:
     """``"P"`` if the player to move loses with perfect play, ``"N"`` if he wins.
 
     Normal play (Bouton, 1901): P iff the XOR of the heaps is 0. Misère: the same, except when
-    every heap has at most one object, where P iff the number of heaps of one is odd."""
+    every heap has at most one object, where P iff the number of heaps of one is odd.
+
+    ```pycon
+    >>> nim_outcome((3, 5, 8), False), nim_outcome((1, 2, 3), False)
+    ('N', 'P')
+
+    ```"""
     heaps = parse_heaps(heaps)
     if misere and all(h <= 1 for h in heaps):
         return "P" if sum(heaps) % 2 == 1 else "N"
@@ -146,7 +169,13 @@ def nim_winning_move(heaps: Sequence[int], misere: bool = False) -> tuple[int, i
 
     Normal play: with ``t`` the XOR of all heaps, some heap ``x_i`` has ``x_i XOR t < x_i``;
     reduce it to ``x_i XOR t``. Misère: play as in normal play unless that would leave only
-    heaps of 0 and 1; then leave an odd number of heaps of one."""
+    heaps of 0 and 1; then leave an odd number of heaps of one.
+
+    ```pycon
+    >>> nim_winning_move((3, 5, 8), False)  # from heap 2 (from 0), take 2
+    (2, 2)
+
+    ```"""
     heaps = parse_heaps(heaps)
     if nim_outcome(heaps, misere) == "P" or not any(heaps):
         return None

@@ -519,7 +519,13 @@ def cells_at(
     end): exact integers, each checked against 1..R×C before any arithmetic. O(1) each.
 
     The corner path serves caselle from (0, 0); the block cycle (cut open at ``start``) serves
-    other starts, closed tours and other leapers with a block table."""
+    other starts, closed tours and other leapers with a block table.
+
+    ```pycon
+    >>> cells_at(10, 10, [1, 100]).cells  # the first and the last cell of the 10x10 path
+    [(0, 0), (6, 2)]
+
+    ```"""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
     walker, kind = _walker(rows, cols, start, moves, closed)
@@ -547,7 +553,13 @@ def steps_of(
     0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
     [`cells_at()`][rompicapo.paths.cells_at]. ``cells`` may also be an integer array of shape (n,
     2): the cells are then checked and looked up as arrays (a map's tile of 65,536 cells in
-    milliseconds), and ``steps`` is an array."""
+    milliseconds), and ``steps`` is an array.
+
+    ```pycon
+    >>> steps_of(10, 10, [(0, 0), (9, 9)]).steps
+    [1, 68]
+
+    ```"""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
     walker, kind = _walker(rows, cols, start, moves, closed)

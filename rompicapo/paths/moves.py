@@ -119,6 +119,13 @@ def parse_moves(spec: str | MoveSet | Iterable[tuple[int, int]] = "caselle") -> 
 
     Raises [`InputError`][rompicapo.common.InputError] for an unknown name, a malformed pair, the
     null move (0, 0), or a move longer than 64 cells along an axis.
+
+    ```pycon
+    >>> knight = parse_moves("knight")
+    >>> knight.name, len(knight), knight.reach
+    ('knight', 8, 2)
+
+    ```
     """
     if isinstance(spec, MoveSet):
         return spec
