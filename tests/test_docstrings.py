@@ -120,6 +120,14 @@ def fragments(text: str, first: int):
             ):
                 out.append((n, "a lone word", line))
             elif (
+                last
+                and k > 0
+                and len(words) == 1
+                # the paragraph's last word would have fitted on the line before it
+                and len(para[k - 1][1].rstrip()) + 1 + len(line.strip()) <= widest
+            ):
+                out.append((n, "a lone last word that fitted above", line))
+            elif (
                 not last
                 and widest >= 60
                 and len(line.rstrip()) < 0.5 * widest
@@ -170,6 +178,15 @@ BROKEN = [
         "indented otherwise than its paragraph",
     ),
 ]
+
+BROKEN.append(
+    (
+        "Heap sizes as a tuple of non-negative integers, or an InputError naming the bad and\n"
+        "[`InputError`][rompicapo.common.InputError] naming the bad\n"
+        "one.",
+        "a lone last word that fitted above",
+    )
+)
 
 WHOLE = [
     "A paragraph that wraps where the width ends, as every paragraph of the toolkit does, and\n"

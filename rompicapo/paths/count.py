@@ -260,8 +260,7 @@ def search_path(
 
     ``node_limit`` caps the nodes (over all starts); ``seed`` (any integer) tries moves in a
     random order, which gives a random (not uniform) path. See
-    [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] for
-    ``proven``.
+    [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] for ``proven``.
     """
     ms = check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)

@@ -302,9 +302,8 @@ def write_png(
 
     Small boards (both sides <= 40): the path drawn as lines between cell centres over the grid,
     coloured from step 1 (dark purple) to the last (yellow), step numbers in the cells' corners
-    up to 30x30, start and end marked green and red. Larger boards: the visit order as a
-    colour image, computed in chunks from the path without an R x C array, start and end
-    ringed.
+    up to 30x30, start and end marked green and red. Larger boards: the visit order as a colour
+    image, computed in chunks from the path without an R x C array, start and end ringed.
     """
     image = png_image(path, rows, cols, max_side=max_side)
     image.save(os.fspath(filename), format="PNG", optimize=False)
