@@ -327,3 +327,24 @@ def test_results_are_drawn_the_speed_chart_and_the_heat_maps(site):
     counts = (site / "results" / "counts" / "index.html").read_text()
     maps = re.findall(r'<div class="board-row">\s*(?:<p>)?<svg.*?</svg>', counts, re.S)
     assert maps and all(m.count("<rect") == 49 for m in maps)  # the 7x7 boards
+
+
+_IMPORT = re.compile(r"from (rompicapo(?:\.\w+)*) import ([\w, ]+)")
+
+
+@needs_mkdocs
+def test_every_name_the_guides_import_is_in_the_reference(site):
+    """A reader who meets a name in a guide or on a how-it-works page finds its entry."""
+    anchors = set()
+    for page in (site / "reference").rglob("*.html"):
+        anchors |= set(re.findall(r'id="(rompicapo\.[\w.]+)"', page.read_text()))
+    missing = []
+    for md in sorted(
+        [*(ROOT / "docs" / "guides").glob("*.md"), *(ROOT / "docs" / "how").glob("*.md")]
+    ):
+        for module, names in _IMPORT.findall(md.read_text()):
+            family = ".".join(module.split(".")[:2])
+            for name in (n.strip() for n in names.split(",")):
+                if not ({f"{module}.{name}", f"{family}.{name}"} & anchors):
+                    missing.append(f"{md.name}: {module}.{name}")
+    assert not missing, "names without a reference entry:\n" + "\n".join(missing)
