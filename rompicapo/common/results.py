@@ -116,5 +116,12 @@ def _json_default(obj: object) -> object:
 
 
 def dumps_json(obj: object, **kw: Any) -> str:
-    """``json.dumps`` that accepts numpy scalars and arrays, dataclasses and paths."""
+    """``json.dumps`` that accepts numpy scalars and arrays, dataclasses and paths.
+
+    ```pycon
+    >>> import numpy as np
+    >>> dumps_json({"a": np.int64(3), "b": np.arange(3)})
+    '{"a": 3, "b": [0, 1, 2]}'
+
+    ```"""
     return json.dumps(obj, default=_json_default, **kw)

@@ -72,6 +72,16 @@ def check_int(
     Accepts Python and numpy integers and integral strings (of at most `MAX_DIGITS`
     digits); refuses bools, floats with a fraction, and anything else. Huge values are compared
     exactly (no overflow).
+
+    ```pycon
+    >>> check_int("12", "jobs", minimum=1)
+    12
+    >>> check_int(0, "jobs", minimum=1)
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: jobs must be at least 1, got 0
+
+    ```
     """
     if isinstance(value, bool):
         raise InputError(f"{name} must be an integer, got {value!r}")

@@ -268,7 +268,13 @@ def langford(
     progress: ProgressCallback | None = None,
 ) -> LangfordResult:
     """Count Langford pairings of 1..n (``half``: one of each mirror pair), keeping the first
-    ``keep_solutions`` sequences (formerly ``keep``)."""
+    ``keep_solutions`` sequences (formerly ``keep``).
+
+    ```pycon
+    >>> langford(7).count  # Langford pairings of 1..7, each counted with its reversal
+    52
+
+    ```"""
     from rompicapo.cover.solve import solve
 
     keep = check_int(keep_solutions, "keep_solutions", minimum=0, maximum=10**18)

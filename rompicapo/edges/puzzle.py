@@ -520,7 +520,14 @@ def _eternity2_pieces() -> np.ndarray:
 
 
 def eternity2() -> Puzzle:
-    """The 256 official Eternity II pieces (Blackwood's numbering and colours), 16x16."""
+    """The 256 official Eternity II pieces (Blackwood's numbering and colours), 16x16.
+
+    ```pycon
+    >>> puzzle = eternity2()
+    >>> puzzle.rows, puzzle.cols, puzzle.n_pieces, puzzle.n_joints
+    (16, 16, 256, 480)
+
+    ```"""
     return Puzzle(16, 16, _eternity2_pieces().copy(), "eternity2")
 
 

@@ -187,6 +187,13 @@ def construct(
     for a bad size, start or move set, and
     [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the arrays would not
     fit in the memory available (checked before allocating).
+
+    ```pycon
+    >>> result = construct(5, 7, start=(2, 3), seed=1)  # the "Solitario del 35"
+    >>> result.found, result.verify(), int(result.grid()[2, 3])
+    (True, True, 1)
+
+    ```
     """
     deadline = Deadline(check_time_limit(time_limit))
     rows, cols = parse_size((rows, rows if cols is None else cols))

@@ -150,6 +150,12 @@ def count_paths(
     move set) is counted once; ``table`` has every start. Raises InputError for a bad size,
     start, move set, path or address, and for a board too large for an exhaustive search. On
     KeyboardInterrupt the checkpoint is saved and the interrupt re-raised.
+
+    ```pycon
+    >>> count_paths(5, 5, start=(0, 0), jobs=1).count
+    552
+
+    ```
     """
     deadline = Deadline(check_time_limit(time_limit))
     ms = check_board(rows, cols, moves)

@@ -177,6 +177,13 @@ def verify_path(
     Raises [`InputError`][rompicapo.common.InputError] for a bad board size, start cell, move set or
     chunk, and [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the
     seen-array would not fit.
+
+    ```pycon
+    >>> import numpy as np
+    >>> verify_path(np.array([0, 1, 2, 3]), 2, 2).reason
+    'step 1 -> 2: (0, 0) to (0, 1) is not a caselle move'
+
+    ```
     """
     rows, cols = _board_size(rows, cols)
     move_set = read_moves(moves)
