@@ -180,10 +180,21 @@ def _chromium() -> str | None:
     return path if Path(path).exists() else None
 
 
+# how far each table that does not fit its column runs out of view, unless it scrolls with a
+# visible cue (the shadows of extra.css at its hidden edge)
+_TABLE_OUT_OF_VIEW = """tables => tables.map(t => {
+    const wrap = t.closest('.md-typeset__scrollwrap');
+    const over = wrap ? wrap.scrollWidth - wrap.clientWidth : 0;
+    const style = wrap && getComputedStyle(wrap);
+    const cue = style && style.overflowX === 'auto' && style.backgroundImage.includes('gradient');
+    return over > 0 && !cue ? over : 0;
+}).filter(px => px > 0)"""
+
+
 @needs_mkdocs
 def test_every_page_opens_in_a_browser_without_errors(site):
     """Every page of the built site, served over HTTP, in headless Chromium: no console error,
-    no uncaught exception, every image loaded."""
+    no uncaught exception, every image loaded, and no table out of view without a cue."""
     import functools
     import http.server
     import threading
@@ -220,6 +231,9 @@ def test_every_page_opens_in_a_browser_without_errors(site):
                     "imgs => imgs.filter(i => !i.complete || !i.naturalWidth).map(i => i.src)",
                 )
                 problems += [f"{current[0]}: broken image {src}" for src in broken]
+                hidden = page.eval_on_selector_all(".md-content table", _TABLE_OUT_OF_VIEW)
+                problems += [f"{current[0]}: a table {px} px wider than the column, no cue"
+                             for px in hidden]  # fmt: skip
             browser.close()
     finally:
         server.shutdown()
