@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from sitegen import api, pictures  # noqa: E402  (docs/ is on the path only from here on)
+from sitegen import api, charts, http, pictures  # noqa: E402  (docs/ is on the path only from here on)
 
 GENERATED = ROOT / "docs" / "generated"
 RESULTS = ROOT / "benchmarks" / "results"
@@ -28,13 +28,18 @@ def on_pre_build(config, **kwargs) -> None:
     _paths_pictures()
     _edges_pictures()
     pictures.draw_all(GENERATED)
+    _charts["speed"] = charts.speed_chart(RESULTS, GENERATED / "speed-ratios.svg")
+
+
+# what each chart drawn before the build shows (its alternative text), by name
+_charts: dict[str, str] = {}
 
 
 def _paths_pictures() -> None:
     from rompicapo.paths import construct
     from rompicapo.paths.render import write_png, write_svg
 
-    res = construct(10, 10)
+    res = construct(10, 10, method="auto")  # what `rompicapo path 10` prints
     write_svg(res.path, 10, 10, GENERATED / "path-10x10.svg")
     knight = construct(8, 8, moves="knight", closed=True, seed=1)
     write_svg(knight.path, 8, 8, GENERATED / "knight-8x8-closed.svg")
@@ -90,7 +95,15 @@ def _provenance(name: str, rows: list[dict], label: str) -> str:
     for (date, commit, cpu, load), labels in measured.items():
         which = "" if len(measured) == 1 else f" ({', '.join(labels)})"
         parts.append(f"{date}, commit {commit}, {cpu}, load {_cell(load)}{which}")
-    return f"*Measured {'; '.join(parts)}. Source: `benchmarks/results/{name}.json`.*"
+    return provenance_note(
+        f"Measured {'; '.join(parts)}. Source: `benchmarks/results/{name}.json`."
+    )
+
+
+def provenance_note(text: str) -> str:
+    """Where and when a figure was measured, as a collapsed note under it: out of the reading
+    path, one click away."""
+    return f'??? note "Where and when this was measured"\n\n    {text}\n'
 
 
 def _cell(value) -> str:
@@ -108,13 +121,22 @@ _BY_END = re.compile(r"^<!-- by-end-row: ([\w./-]+) (\d+),(\d+) -->$", re.M)
 _SMALL = re.compile(r"^<!-- small-boards: ([\w./-]+) ([\w./-]+) -->$", re.M)
 
 
-def _grid(table: list[list[int]]) -> list[str]:
-    """A board of numbers as a table, rows r0.. and columns c0.."""
+def _grid(table: list[list[int]], what: str = "paths from each start") -> list[str]:
+    """A board of numbers as a heat map beside its table (rows r0.., columns c0..)."""
     cols = len(table[0])
     lines = ["| | " + " | ".join(f"c{c}" for c in range(cols)) + " |", "|---|" + "---:|" * cols]
     for r, row in enumerate(table):
         lines.append(f"| r{r} | " + " | ".join(f"{v:,}" for v in row) + " |")
-    return ['<div class="board-grid" markdown>', "", *lines, "", "</div>"]
+    return [
+        '<div class="board-row" markdown>',
+        pictures.heat_map_svg(table, what),
+        '<div class="board-grid" markdown>',
+        "",
+        *lines,
+        "",
+        "</div>",
+        "</div>",
+    ]
 
 
 def _recorded(relative: str) -> str:
@@ -153,12 +175,13 @@ def _by_end_row(relative: str, r: int, c: int) -> str:
     cols = data["cols"]
     row = data["matrix"][r * cols + c]
     grid = [row[k : k + cols] for k in range(0, len(row), cols)]
+    heat_title = f"paths from ({r}, {c}) ending at each cell"
     note = (
         f"*{sum(row):,} paths from ({r}, {c}) in all. The whole matrix: {data['total']:,} paths, "
         f"{data['nodes']:,} nodes, {data['solve_seconds']:,.0f} s of wall time in the last of "
         f"its runs from the checkpoint. Source: {_recorded(relative)}.*"
     )
-    return "\n".join([*_grid(grid), "", note])
+    return "\n".join([*_grid(grid, heat_title), "", note])
 
 
 def _first_load(row: dict) -> float | None:
@@ -178,9 +201,9 @@ def _run_provenance(name: str, rows: list[dict], label: str) -> str:
     when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
     low, high = f"{min(loads):.1f}", f"{max(loads):.1f}"
     load = low if low == high else f"{low}-{high}"
-    return (
-        f"*Measured {when}, commit {rows[0].get('commit')}, {rows[0].get('cpu')}, 1-minute "
-        f"load {load}. Source: `benchmarks/results/{name}.json`.*"
+    return provenance_note(
+        f"Measured {when}, commit {rows[0].get('commit')}, {rows[0].get('cpu')}, 1-minute "
+        f"load {load}. Source: `benchmarks/results/{name}.json`."
     )
 
 
@@ -297,15 +320,22 @@ def _first_run_table(name: str) -> str:
         cells = [f"{by_mode[m]['wall']:.1f} / {by_mode[m]['cpu']:.1f}" for m in modes]
         lines.append(f"| `{command}` | " + " | ".join(cells) + " |")
     loads = [r["load"] for r in data["runs"]]
-    return "\n".join(lines) + (
-        f"\n\n*Median of {data['rounds']} rounds; commit {data['commit']}, {data['cpu']}, "
-        f"1-minute load {min(loads):.1f}-{max(loads):.1f}. Source: "
-        f"`benchmarks/results/{name}.json`.*"
+    return (
+        "\n".join(lines)
+        + "\n\n"
+        + provenance_note(
+            f"Median of {data['rounds']} rounds; commit {data['commit']}, {data['cpu']}, "
+            f"1-minute load {min(loads):.1f}-{max(loads):.1f}. Source: "
+            f"`benchmarks/results/{name}.json`."
+        )
     )
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = api.expand(markdown)
+    markdown = http.expand(markdown)
+    if "<!-- chart: speed -->" in markdown:
+        markdown = markdown.replace("<!-- chart: speed -->", charts.speed_section(_charts["speed"]))
     markdown = _COUNTS.sub(lambda m: _count_table(m.group(1)), markdown)
     markdown = _BY_END.sub(
         lambda m: _by_end_row(m.group(1), int(m.group(2)), int(m.group(3))), markdown
@@ -315,3 +345,37 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = _FIRST_RUN.sub(lambda m: _first_run_table(m.group(1)), markdown)
     markdown = _PLAN.sub(lambda m: _hunt_plan(m.group(1)), markdown)
     return _MARK.sub(lambda m: _table(m.group(1), m.group(2).split() or None), markdown)
+
+
+_DATA_IMAGE = re.compile(
+    r'<img (?P<before>[^>]*?)src="data:image/(?P<kind>svg\+xml|png);base64,'
+    r'(?P<data>[A-Za-z0-9+/=\s]+)"(?P<after>[^>]*)>'
+)
+_NO_ALT = re.compile(r'\s*alt="No description has been provided for this image"')
+
+
+def _described(match: re.Match) -> str:
+    """A picture the notebook shows gets the description it carries as alternative text (an
+    SVG's ``<title>``, a PNG's ``Description`` chunk); nbconvert writes a placeholder."""
+    import base64
+    import html
+    import io
+
+    from PIL import Image
+
+    before, after = _NO_ALT.sub("", match["before"]), _NO_ALT.sub("", match["after"])
+    data = base64.b64decode(match["data"])
+    if match["kind"] == "png":
+        description = Image.open(io.BytesIO(data)).text.get("Description", "")
+    else:
+        title = re.search(r"<title>(.*?)</title>", data.decode("utf-8", "replace"), re.S)
+        description = html.unescape(title[1]) if title else ""
+    alt = html.escape(" ".join(description.split()), quote=True)
+    src = f"data:image/{match['kind']};base64,{match['data']}"
+    return f'<img {before}src="{src}" alt="{alt}"{after}>'
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        html = _DATA_IMAGE.sub(_described, html)
+    return html

@@ -180,10 +180,21 @@ def _chromium() -> str | None:
     return path if Path(path).exists() else None
 
 
+# how far each table that does not fit its column runs out of view, unless it scrolls with a
+# visible cue (the shadows of extra.css at its hidden edge)
+_TABLE_OUT_OF_VIEW = """tables => tables.map(t => {
+    const wrap = t.closest('.md-typeset__scrollwrap');
+    const over = wrap ? wrap.scrollWidth - wrap.clientWidth : 0;
+    const style = wrap && getComputedStyle(wrap);
+    const cue = style && style.overflowX === 'auto' && style.backgroundImage.includes('gradient');
+    return over > 0 && !cue ? over : 0;
+}).filter(px => px > 0)"""
+
+
 @needs_mkdocs
 def test_every_page_opens_in_a_browser_without_errors(site):
     """Every page of the built site, served over HTTP, in headless Chromium: no console error,
-    no uncaught exception, every image loaded."""
+    no uncaught exception, every image loaded, and no table out of view without a cue."""
     import functools
     import http.server
     import threading
@@ -220,6 +231,9 @@ def test_every_page_opens_in_a_browser_without_errors(site):
                     "imgs => imgs.filter(i => !i.complete || !i.naturalWidth).map(i => i.src)",
                 )
                 problems += [f"{current[0]}: broken image {src}" for src in broken]
+                hidden = page.eval_on_selector_all(".md-content table", _TABLE_OUT_OF_VIEW)
+                problems += [f"{current[0]}: a table {px} px wider than the column, no cue"
+                             for px in hidden]  # fmt: skip
             browser.close()
     finally:
         server.shutdown()
@@ -276,3 +290,75 @@ def test_numbers_in_the_results_tables_come_from_results_files(site, page):
     assert len(numbers) >= _TABLE_PAGES[page]
     strays = sorted({n for n in numbers if n not in known})
     assert not strays, f"numbers in the tables of {page} that no results file holds: {strays}"
+
+
+_IMG = re.compile(r"<img\b[^>]*>", re.I)
+
+
+@needs_mkdocs
+def test_every_picture_says_what_it_shows(site):
+    """Each image has alternative text of its own (the notebook's pictures take theirs from
+    the title each result gives its picture)."""
+    bare = []
+    for page in pages(site):
+        for tag in _IMG.findall(page.read_text()):
+            alt = re.search(r'\balt="([^"]*)"', tag)
+            if alt is None or len(alt[1].strip()) < 8 or "No description" in alt[1]:
+                bare.append(f"{page.relative_to(site)}: {tag[:120]}")
+    assert not bare, f"{len(bare)} pictures without a description:\n" + "\n".join(bare[:20])
+
+
+# A product or a power written with "*" outside code (1.02*10^11, R*C) becomes emphasis: the
+# "*" vanish and the text between turns italic, "1.02<em>10^11 ... 1.3</em>10".
+_LOST_STAR = re.compile(r"[\w.)]<em>[\w(]|[\w.)]</em>[\w(]")
+
+
+@needs_mkdocs
+def test_no_number_lost_its_star_to_emphasis(site):
+    found = []
+    for page in pages(site):
+        html = re.sub(r"<(code|pre)\b.*?</\1>", "", page.read_text(), flags=re.S)
+        for m in _LOST_STAR.finditer(html):
+            context = html[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ")
+            found.append(f"{page.relative_to(site)}: ...{context}...")
+    assert not found, f"{len(found)} products turned to emphasis:\n" + "\n".join(found[:20])
+
+
+@needs_mkdocs
+def test_results_are_drawn_the_speed_chart_and_the_heat_maps(site):
+    """The ratios against the peers as a chart made at build time (one bar per side-by-side
+    row of benchmarks/results), and each board of counts as a heat map beside its numbers."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    from sitegen.charts import speedups
+
+    bench = (site / "results" / "benchmarks" / "index.html").read_text()
+    assert re.search(
+        r'<img alt="a bar chart[^"]+" src="(\.\./)+generated/speed-ratios\.svg"', bench
+    )
+    chart = (site / "generated" / "speed-ratios.svg").read_text()
+    bars = sum(len(rows) for _, rows in speedups(ROOT / "benchmarks" / "results"))
+    assert bars >= 30 and chart.count('<g id="patch_') >= bars  # one patch per bar at least
+    counts = (site / "results" / "counts" / "index.html").read_text()
+    maps = re.findall(r'<div class="board-row">\s*(?:<p>)?<svg.*?</svg>', counts, re.S)
+    assert maps and all(m.count("<rect") == 49 for m in maps)  # the 7x7 boards
+
+
+_IMPORT = re.compile(r"from (rompicapo(?:\.\w+)*) import ([\w, ]+)")
+
+
+@needs_mkdocs
+def test_every_name_the_guides_import_is_in_the_reference(site):
+    """A reader who meets a name in a guide or on a how-it-works page finds its entry."""
+    anchors = set()
+    for page in (site / "reference").rglob("*.html"):
+        anchors |= set(re.findall(r'id="(rompicapo\.[\w.]+)"', page.read_text()))
+    missing = []
+    for md in sorted(
+        [*(ROOT / "docs" / "guides").glob("*.md"), *(ROOT / "docs" / "how").glob("*.md")]
+    ):
+        for module, names in _IMPORT.findall(md.read_text()):
+            family = ".".join(module.split(".")[:2])
+            for name in (n.strip() for n in names.split(",")):
+                if not ({f"{module}.{name}", f"{family}.{name}"} & anchors):
+                    missing.append(f"{md.name}: {module}.{name}")
+    assert not missing, "names without a reference entry:\n" + "\n".join(missing)

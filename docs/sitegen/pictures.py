@@ -1,8 +1,8 @@
 """The guides' pictures, computed by the toolkit when the site is built and drawn as SVG.
 
 Every picture comes from a call with fixed inputs and seeds (the same picture at every build):
-the toolkit finds the answer, this module only draws it. Paths and edge-matching boards use
-the families' own SVG writers; the other families print text, drawn here cell by cell.
+the toolkit finds the answer and draws it with the families' own renderers (what a notebook
+shows); this module draws only what no result does (a search tree, a fill order).
 """
 
 from __future__ import annotations
@@ -13,128 +13,6 @@ from sitegen import how, svg
 
 SUDOKU = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 CONNECT4_MOVES = "4455"
-PALETTE = (
-    "#4e79a7",
-    "#f28e2b",
-    "#e15759",
-    "#76b7b2",
-    "#59a14f",
-    "#edc948",
-    "#b07aa1",
-    "#ff9da7",
-    "#9c755f",
-    "#bab0ac",
-    "#86bcb6",
-    "#d4a6c8",
-)
-
-
-def sudoku_svg(puzzle: tuple[tuple[int, ...], ...], solution, cell: int = 34) -> str:
-    """The grid: the givens in black, the digits the solver wrote in blue."""
-    n = len(puzzle)
-    body = [f'<rect width="{n * cell}" height="{n * cell}" fill="white"/>']
-    for r in range(n):
-        for c in range(n):
-            given = puzzle[r][c]
-            digit = given or solution[r][c]
-            colour = "#111" if given else "#1f5fbf"
-            weight = "bold" if given else "normal"
-            body.append(
-                svg.text(
-                    (c + 0.5) * cell, (r + 0.5) * cell, digit, 18, fill=colour, font_weight=weight
-                )
-            )
-    for k in range(n + 1):
-        width = 2.5 if k % 3 == 0 else 0.8
-        body.append(
-            f'<line x1="0" y1="{k * cell}" x2="{n * cell}" y2="{k * cell}" '
-            f'stroke="#333" stroke-width="{width}"/>'
-        )
-        body.append(
-            f'<line x1="{k * cell}" y1="0" x2="{k * cell}" y2="{n * cell}" '
-            f'stroke="#333" stroke-width="{width}"/>'
-        )
-    return svg.document(n * cell, n * cell, body, "a solved Sudoku grid")
-
-
-def queens_svg(cols: list[int], cell: int = 36) -> str:
-    """A chessboard with a queen (a crowned disc) on each row's column."""
-    n = len(cols)
-    body = []
-    for r in range(n):
-        for c in range(n):
-            fill = "#eeeed2" if (r + c) % 2 == 0 else "#769656"
-            body.append(
-                f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
-                f'fill="{fill}"/>'
-            )
-        x, y = (cols[r] + 0.5) * cell, (r + 0.5) * cell
-        body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.32:g}" fill="#222"/>')
-        body.append(svg.text(x, y, "Q", 16, fill="white", font_weight="bold"))
-    return svg.document(n * cell, n * cell, body, f"{n} queens, none attacking another")
-
-
-def packing_svg(drawing: str, cell: int = 30) -> str:
-    """A packing drawn with letters: each piece in its colour, its letter in its cells."""
-    rows = drawing.split("\n")
-    letters = sorted({ch for row in rows for ch in row if ch not in " ."})
-    colour = {ch: PALETTE[k % len(PALETTE)] for k, ch in enumerate(letters)}
-    body = []
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in " .":
-                continue
-            body.append(
-                f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
-                f'fill="{colour[ch]}"/>'
-            )
-            body.append(svg.text((c + 0.5) * cell, (r + 0.5) * cell, ch, 13, fill="white"))
-
-    def at(r: int, c: int) -> str:
-        return rows[r][c] if 0 <= r < len(rows) and 0 <= c < len(rows[r]) else " "
-
-    for r, row in enumerate(rows):  # a thick line where two pieces meet
-        for c in range(len(row) + 1):
-            if at(r, c) != at(r, c - 1):
-                body.append(
-                    f'<line x1="{c * cell}" y1="{r * cell}" x2="{c * cell}" '
-                    f'y2="{(r + 1) * cell}" stroke="#222" stroke-width="2.5"/>'
-                )
-    for r in range(len(rows) + 1):
-        for c in range(max(len(x) for x in rows)):
-            if at(r, c) != at(r - 1, c):
-                body.append(
-                    f'<line x1="{c * cell}" y1="{r * cell}" x2="{(c + 1) * cell}" '
-                    f'y2="{r * cell}" stroke="#222" stroke-width="2.5"/>'
-                )
-    width = max(len(x) for x in rows) * cell
-    return svg.document(width, len(rows) * cell, body, "a pentomino packing")
-
-
-def connect4_svg(board_text: str, scores: list[int | None], cell: int = 44) -> str:
-    """The position (X red, O yellow) and, under each column, its score for the player to move."""
-    rows = [line.split() for line in board_text.split("\n")[:6]]
-    width, height = 7 * cell, 6 * cell
-    body = [f'<rect width="{width}" height="{height}" rx="8" fill="#1f4fa8"/>']
-    fills = {"X": "#d62728", "O": "#f4c20d", ".": "white"}
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            body.append(
-                f'<circle cx="{(c + 0.5) * cell:g}" cy="{(r + 0.5) * cell:g}" '
-                f'r="{cell * 0.4:g}" fill="{fills[ch]}"/>'
-            )
-    best = max(s for s in scores if s is not None)
-    for c, score in enumerate(scores):
-        text = "full" if score is None else f"{score:+d}" if score else "0"
-        weight = "bold" if score == best else "normal"
-        colour = "#2a7d2a" if score is not None and score > 0 else "#b22" if score else "#555"
-        body.append(
-            svg.text((c + 0.5) * cell, height + 16, text, 14, fill=colour, font_weight=weight)
-        )
-        body.append(svg.text((c + 0.5) * cell, height + 36, c + 1, 12, fill="#777"))
-    return svg.document(
-        width, height + 46, body, "a Connect Four position with the score of each column"
-    )
 
 
 def tree_svg(root, describe=str, dx: int = 26, dy: int = 62) -> str:
@@ -198,7 +76,7 @@ def tree_svg(root, describe=str, dx: int = 26, dy: int = 62) -> str:
     return svg.document(width, height, body, "an alpha-beta search tree with its cut branches")
 
 
-def fill_order_svg(order, rows: int, cols: int, cell: int = 22) -> str:
+def fill_order_svg(order, rows: int, cols: int, cell: int = 30) -> str:
     """Each cell numbered by when a search fills it, shaded from early (dark) to late."""
     body = []
     n = len(order)
@@ -210,7 +88,7 @@ def fill_order_svg(order, rows: int, cols: int, cell: int = 22) -> str:
             f'fill="rgb({255 - shade},{255 - shade // 2},255)" stroke="#fff"/>'
         )
         colour = "white" if shade > 140 else "#222"
-        body.append(svg.text((c + 0.5) * cell, (r + 0.5) * cell, step + 1, 7.5, fill=colour))
+        body.append(svg.text((c + 0.5) * cell, (r + 0.5) * cell, step + 1, 11, fill=colour))
     return svg.document(
         cols * cell, rows * cell, body, "the order in which the search fills the cells"
     )
@@ -219,8 +97,10 @@ def fill_order_svg(order, rows: int, cols: int, cell: int = 22) -> str:
 def draw_all(out: Path) -> list[str]:
     """Every picture of the guides and how-it-works pages, into ``out``; their names."""
     from rompicapo.cover import pack, queens, sudoku
+    from rompicapo.cover.render import packing_svg, queens_svg, sudoku_svg
     from rompicapo.edges.blackwood import fill_order
-    from rompicapo.games import Connect4, Connect4Solver, TicTacToe, alphabeta_tree
+    from rompicapo.games import Connect4Solver, TicTacToe, alphabeta_tree
+    from rompicapo.games.render import connect4_svg
     from rompicapo.paths import construct
     from rompicapo.paths.render import write_svg
 
@@ -231,18 +111,13 @@ def draw_all(out: Path) -> list[str]:
         written.append(name)
 
     solved = sudoku.solve(SUDOKU)
-    save("sudoku.svg", sudoku_svg(solved.puzzle.grid, solved.solutions[0]))
-    eight = queens(8, limit=1, jobs=1)
-    save("queens-8.svg", queens_svg(list(eight.placements[0])))
+    p = solved.puzzle
+    save("sudoku.svg", sudoku_svg(solved.solutions[0], p.box, givens=p.grid))
+    save("queens-8.svg", queens_svg(8, queens(8, limit=1, jobs=1).placements[0]))
     packed = pack("pentominoes", "6x10", limit=1, jobs=1)
     save("pentominoes-6x10.svg", packing_svg(packed.drawings[0]))
-
-    game = Connect4()
-    state = game.initial()
-    for move in CONNECT4_MOVES:
-        state = game.apply(state, int(move))
-    scores = Connect4Solver().analyse(CONNECT4_MOVES).scores
-    save("connect4-4455.svg", connect4_svg(game.render(state), scores))
+    c4 = Connect4Solver().analyse(CONNECT4_MOVES)
+    save("connect4-4455.svg", connect4_svg(c4.moves, c4.scores, best=c4.best_columns))
 
     ttt = TicTacToe()
     position = ttt.initial()
@@ -259,3 +134,29 @@ def draw_all(out: Path) -> list[str]:
     save("posa-rotation.svg", how.rotation_svg(how.rotation_example()))
     save("dancing-links.svg", how.links_svg(how.links_example()))
     return written
+
+
+def heat_map_svg(table: list[list[int]], what: str, cell: int = 34) -> str:
+    """A board of counts as a heat map (inline SVG, one line): light for few, dark blue for
+    many, zero white; each cell's count in its tooltip and, when it fits, written in it."""
+    rows, cols = len(table), len(table[0])
+    values = [v for row in table for v in row]
+    top = max(values) or 1
+    margin = 16
+    width, height = cols * cell + margin, rows * cell + margin
+    body = []
+    for r, row in enumerate(table):
+        for c, v in enumerate(row):
+            share = v / top
+            # white to a deep blue, lightness falling with the count
+            red, green = int(247 - 200 * share), int(251 - 150 * share)
+            fill = "#ffffff" if v == 0 else f"rgb({red},{green},{int(255 - 60 * share)})"
+            x, y = margin + c * cell, margin + r * cell
+            body.append(
+                f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
+                f'stroke="#ccc"><title>({r}, {c}): {v:,}</title></rect>'
+            )
+    body += [svg.text(margin + (c + 0.5) * cell, 8, f"c{c}", 9, fill="#666") for c in range(cols)]
+    body += [svg.text(7, margin + (r + 0.5) * cell, f"r{r}", 9, fill="#666") for r in range(rows)]
+    label = f"a heat map of the {what} on the {rows}x{cols} board, darker for more"
+    return svg.document(width, height, body, label).replace("\n", "")

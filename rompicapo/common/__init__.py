@@ -11,7 +11,8 @@
 - `parallel`: processes or threads on all cores, or a Dask cluster;
 - `progress_files`: workers' progress and best answers in files, read
   by the parent's overseer thread (which also enforces the time limit on them);
-- `timing`: stopwatches, deadlines, compilation timed apart.
+- `timing`: stopwatches, deadlines, compilation timed apart;
+- `pictures`: an SVG document with its title, PNG bytes with their alternative text.
 
 Families import from here and never from each other. Everything public is re-exported here, so
 ``from rompicapo.common import InputError`` is the way to import it.
@@ -59,6 +60,7 @@ from rompicapo.common.parallel import (
     parse_scheduler_address,
     run_jobs,
 )
+from rompicapo.common.pictures import png_bytes, png_with_alt, svg_document
 from rompicapo.common.progress_files import JobChannel, Overseer, ProgressFolder
 from rompicapo.common.results import SearchResult, dumps_json, to_jsonable
 from rompicapo.common.run import (
@@ -142,6 +144,8 @@ __all__ = [
     "open_input",
     "parse_scheduler_address",
     "peak_rss_bytes",
+    "png_bytes",
+    "png_with_alt",
     "read_checked_json",
     "read_input",
     "read_text",
@@ -153,6 +157,7 @@ __all__ = [
     "seed_sequence",
     "seed_u64",
     "stdin_binary",
+    "svg_document",
     "to_jsonable",
     "watch_compilation",
     "write_bytes_atomic",

@@ -7,18 +7,15 @@
   The message is one line that talks about parameters, not CLI flags, and names the file and
   line where there is one. The CLI prints it and exits with status 2.
 - [`InternalError`][rompicapo.common.InternalError]: the solver itself failed (a bug). The CLI
-  prints one line and "please
-  report", exits with status 1, and shows the traceback only with ``--debug`` or
-  ``ROMPICAPO_DEBUG=1``.
+  prints one line and "please report", exits with status 1, and shows the traceback only with
+  ``--debug`` or ``ROMPICAPO_DEBUG=1``.
 - [`NotVerifiable`][rompicapo.common.NotVerifiable]: ``verify()`` was asked to check an answer it
-  cannot check (no answer,
-  a depth-limited search, a position too large to re-solve independently). It is never a
-  silent True.
+  cannot check (no answer, a depth-limited search, a position too large to re-solve independently).
+  It is never a silent True.
 
-Every message is one line, and it quotes at most `QUOTE_CHARS` characters of what the
-user gave ([`one_line()`][rompicapo.common.one_line]): a 50 MB line or a number of 120,000 digits is
-shown by its start
-and its length, never whole.
+Every message is one line, and it quotes at most `QUOTE_CHARS` characters of what the user gave
+([`one_line()`][rompicapo.common.one_line]): a 50 MB line or a number of 120,000 digits is shown by
+its start and its length, never whole.
 """
 
 from __future__ import annotations

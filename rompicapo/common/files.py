@@ -1,33 +1,27 @@
 """Files in and out: read inputs safely, check output paths before the work, never lose a result.
 
 - [`open_input()`][rompicapo.common.open_input] is the one door for every input file: a missing
-  file, a folder, a FIFO, a
-  device or a socket is refused in one line before anything is read (a FIFO swapped in after
-  the check cannot hang it either: it is opened without blocking and checked again);
-  [`read_input()`][rompicapo.common.read_input] reads at most ``max_bytes + 1`` bytes, so a limit
-  holds on what is really
-  read, not on what ``st_size`` claims; ``"-"`` is standard input (a closed one is an input
-  error).
+  file, a folder, a FIFO, a device or a socket is refused in one line before anything is read (a
+  FIFO swapped in after the check cannot hang it either: it is opened without blocking and checked
+  again); [`read_input()`][rompicapo.common.read_input] reads at most ``max_bytes + 1`` bytes, so a
+  limit holds on what is really read, not on what ``st_size`` claims; ``"-"`` is standard input (a
+  closed one is an input error).
 - [`read_text()`][rompicapo.common.read_text] refuses a binary file (NUL bytes, bytes that are not
-  UTF-8) and an oversized
-  one in one line; it drops a UTF-8 byte-order mark and reads CRLF and CR line ends as LF, so
-  every parser sees the same text.
+  UTF-8) and an oversized one in one line; it drops a UTF-8 byte-order mark and reads CRLF and CR
+  line ends as LF, so every parser sees the same text.
 - [`loads_json()`][rompicapo.common.loads_json] parses JSON with a nesting limit (checked before the
-  parser recurses) and
-  refuses numbers of more than `MAX_DIGITS` digits, NaN and infinities.
+  parser recurses) and refuses numbers of more than `MAX_DIGITS` digits, NaN and infinities.
 - [`check_output_path()`][rompicapo.common.check_output_path] is called by an entry point *before*
-  its search: it creates (and
-  removes) the file, so a folder that does not exist, a read-only mount, ``/proc`` or a full
-  disk costs a second, not the search; a device or a FIFO is refused as an output.
+  its search: it creates (and removes) the file, so a folder that does not exist, a read-only mount,
+  ``/proc`` or a full disk costs a second, not the search; a device or a FIFO is refused as an
+  output.
 - [`check_distinct_paths()`][rompicapo.common.check_distinct_paths]: no output of a command is one
-  of its inputs or another output
-  (symbolic links followed, hard links recognised).
+  of its inputs or another output (symbolic links followed, hard links recognised).
 - [`write_text_atomic()`][rompicapo.common.write_text_atomic] and
   [`atomic_path()`][rompicapo.common.atomic_path] write through a temporary file in the same
   folder and rename it, so a reader (or a kill at any moment) sees the old file or the new one.
 - [`write_or_keep()`][rompicapo.common.write_or_keep]: a write that still fails after the work keeps
-  the result in another
-  file and says where.
+  the result in another file and says where.
 - [`write_checked_json()`][rompicapo.common.write_checked_json] /
   [`read_checked_json()`][rompicapo.common.read_checked_json]: checkpoints and result files carry a
   SHA-256 of their content; an edited or damaged file is refused, not trusted.
@@ -117,9 +111,8 @@ def open_input(path: object, what: str = "file") -> IO[bytes]:
     """The regular file ``path``, open for binary reading; InputError in one line otherwise.
 
     Checked before opening ([`check_input_path()`][rompicapo.common.check_input_path]), then opened
-    without blocking and
-    checked again on the open file: a FIFO or device put in its place between the two can
-    neither hang the reader nor be read.
+    without blocking and checked again on the open file: a FIFO or device put in its place between
+    the two can neither hang the reader nor be read.
     """
     p = check_input_path(path, what)
     try:
@@ -183,8 +176,8 @@ def read_input(
     """The bytes of ``path`` (``"-"`` = standard input) and the name to quote in messages.
 
     Refuses what [`open_input()`][rompicapo.common.open_input] refuses and more than ``max_bytes``,
-    counted on what is
-    read. ``text``: stop early at a NUL byte (the caller refuses binary input anyway).
+    counted on what is read. ``text``: stop early at a NUL byte (the caller refuses binary input
+    anyway).
     """
     if path == "-":
         fh, source, own = stdin_binary(what), "<stdin>", False
@@ -563,9 +556,8 @@ def write_or_keep_where(
     path: Path | str, write: Callable[[Path], None]
 ) -> tuple[str | None, str | None]:
     """[`write_or_keep()`][rompicapo.common.write_or_keep], and where the result is now: ``(line,
-    where)`` with ``line``
-    None and ``where`` = ``path`` when the write succeeded, ``where`` the kept copy when it
-    was kept elsewhere, None when no folder took it."""
+    where)`` with ``line`` None and ``where`` = ``path`` when the write succeeded, ``where`` the
+    kept copy when it was kept elsewhere, None when no folder took it."""
     try:
         write(Path(path))
         return None, str(path)
@@ -582,8 +574,8 @@ def write_or_keep_where(
 def write_or_keep(path: Path | str, write: Callable[[Path], None]) -> str | None:
     """Call ``write(path)``; when it fails (a disk that filled up during the work, a folder
     removed), keep the result with [`keep_elsewhere()`][rompicapo.common.keep_elsewhere] and return
-    the one line that says
-    what failed and where the result is. Returns None when the write succeeded."""
+    the one line that says what failed and where the result is. Returns None when the write
+    succeeded."""
     return write_or_keep_where(path, write)[0]
 
 
@@ -591,8 +583,8 @@ def write_or_print(
     path: Path | str, write: Callable[[Path], None], fallback_text: Callable[[], str]
 ) -> str | None:
     """[`write_or_keep()`][rompicapo.common.write_or_keep], and when no folder takes the result,
-    ``fallback_text()`` printed
-    on stdout. Returns the one-line reason, or None when the write succeeded."""
+    ``fallback_text()`` printed on stdout. Returns the one-line reason, or None when the write
+    succeeded."""
     import sys
 
     line, where = write_or_keep_where(path, write)
@@ -625,8 +617,8 @@ def write_checked_json(path: Path | str, payload: dict[str, Any], *, kind: str) 
 
 def read_checked_json(path: Path | str, *, kind: str, what: str = "file") -> dict[str, Any]:
     """The payload written by [`write_checked_json()`][rompicapo.common.write_checked_json], or
-    InputError when the file is not
-    one, is of another kind, or its content does not match its checksum (edited or damaged)."""
+    InputError when the file is not one, is of another kind, or its content does not match its
+    checksum (edited or damaged)."""
     doc = loads_json(read_text(path, what), what, path=path)
     if not isinstance(doc, dict) or not {"kind", "payload", _CHECK_KEY} <= doc.keys():
         raise InputError(f"{what} {str(path)!r} is not a rompicapo {kind} file")

@@ -17,7 +17,13 @@ def available_memory() -> int:
 
 
 def format_bytes(n: float) -> str:
-    """``1.5 GB`` style, decimal units."""
+    """``1.5 GB`` style, decimal units.
+
+    ```pycon
+    >>> format_bytes(1536), format_bytes(3 * 1024**3)
+    ('1.5 KB', '3.2 GB')
+
+    ```"""
     for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
         if abs(n) < 1000 or unit == "PB":
             return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"

@@ -5,18 +5,17 @@ Every command that takes a scheduler address reaches it through
 [`connect_scheduler()`][rompicapo.common.connect_scheduler], so a
 wrong address is one line within `SCHEDULER_TIMEOUT` seconds wherever it is given.
 
-Stopping (`stop_signals()`): SIGTERM and SIGHUP (what ``kill``, ``timeout``, systemd,
-Docker and batch schedulers send, and a closed terminal) stop a run as Ctrl-C does, with a
-KeyboardInterrupt in the main thread, so every family's Ctrl-C path (keep the best result,
-flush the checkpoint) serves them too. Only the first stop signal raises; the next ones are
-dropped while the run saves what it keeps, so two signals 50 ms apart lose nothing. Worker
-processes of [`run_jobs()`][rompicapo.common.run_jobs] are stopped and reaped (joined, killed if
-they linger) before the
-interrupt reaches the caller. `stop_signals()` also takes a ``deadline``: a watchdog thread
-stops the run the same way when a command overruns its time limit (a phase that forgot to look
-at the clock loses the overrun, not the result). It never stops numba compiling a kernel
-(a first run after installing or changing a kernel): what is compiled is cached for every later
-run, which keeps the limit.
+Stopping (`stop_signals()`): SIGTERM and SIGHUP (what ``kill``, ``timeout``, systemd, Docker and
+batch schedulers send, and a closed terminal) stop a run as Ctrl-C does, with a KeyboardInterrupt in
+the main thread, so every family's Ctrl-C path (keep the best result, flush the checkpoint) serves
+them too. Only the first stop signal raises; the next ones are dropped while the run saves what it
+keeps, so two signals 50 ms apart lose nothing. Worker processes of
+[`run_jobs()`][rompicapo.common.run_jobs] are stopped and reaped (joined, killed if they linger)
+before the interrupt reaches the caller. `stop_signals()` also takes a ``deadline``: a watchdog
+thread stops the run the same way when a command overruns its time limit (a phase that forgot to
+look at the clock loses the overrun, not the result). It never stops numba compiling a kernel (a
+first run after installing or changing a kernel): what is compiled is cached for every later run,
+which keeps the limit.
 """
 
 from __future__ import annotations
@@ -448,9 +447,9 @@ def parse_scheduler_address(address: object) -> tuple[str, str, int]:
 
 def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     """A ``distributed.Client`` for ``address``, or [`InputError`][rompicapo.common.InputError] with
-    a one-line reason
-    within about ``timeout`` seconds: a malformed address, a host that does not resolve, a
-    closed port, or a port where no Dask scheduler answers. Nothing is left running on failure.
+    a one-line reason within about ``timeout`` seconds: a malformed address, a host that does not
+    resolve, a closed port, or a port where no Dask scheduler answers. Nothing is left running on
+    failure.
     """
     label = f"cannot connect to the Dask scheduler {address!r}"
     require_extra("cluster", "--scheduler")

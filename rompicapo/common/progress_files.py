@@ -1,18 +1,16 @@
 """Progress from worker processes: a folder of small JSON files, and a thread that reads them.
 
-A search spread over processes cannot call the parent's progress callback, and a worker
-stopped by Ctrl-C cannot send its result back. So each worker writes its latest report
-(counts and its best answer so far) to its own file in a
-[`ProgressFolder`][rompicapo.common.ProgressFolder] every so
+A search spread over processes cannot call the parent's progress callback, and a worker stopped by
+Ctrl-C cannot send its result back. So each worker writes its latest report (counts and its best
+answer so far) to its own file in a [`ProgressFolder`][rompicapo.common.ProgressFolder] every so
 often ([`JobChannel`][rompicapo.common.JobChannel]), atomically; the parent reads them all
-([`ProgressFolder.read()`][rompicapo.common.progress_files.ProgressFolder.read])
-to draw progress while the run goes on and to keep the best answer of a run that was stopped.
-A stop file in the same folder tells every worker to return its best now.
+([`ProgressFolder.read()`][rompicapo.common.progress_files.ProgressFolder.read]) to draw progress
+while the run goes on and to keep the best answer of a run that was stopped. A stop file in the same
+folder tells every worker to return its best now.
 
 [`Overseer`][rompicapo.common.Overseer] is the parent's thread: it reads the reports about every
-second, leaves
-the stop file when the time limit has passed, and ends the run's own worker processes that
-still have not answered a grace period later (a worker still starting, or stuck).
+second, leaves the stop file when the time limit has passed, and ends the run's own worker processes
+that still have not answered a grace period later (a worker still starting, or stuck).
 """
 
 from __future__ import annotations

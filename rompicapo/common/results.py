@@ -41,9 +41,14 @@ class SearchResult:
     """
 
     solve_seconds: float = 0.0
+    """Wall-clock seconds of the search, without the one-off compilation of the kernels."""
     compile_seconds: float = 0.0
+    """Seconds spent compiling (or loading from numba's cache) the kernels this call used; 0.0 when
+    they were already compiled in this process."""
     peak_bytes: int = 0
+    """The process's peak resident memory in bytes when the search ended (0 when not measured)."""
     counts: dict[str, int] = field(default_factory=dict)
+    """Machine-independent measures of the work done (nodes, rotations, updates, ...), by name."""
 
     _dict_exclude: ClassVar[tuple[str, ...]] = ()
 
@@ -111,5 +116,12 @@ def _json_default(obj: object) -> object:
 
 
 def dumps_json(obj: object, **kw: Any) -> str:
-    """``json.dumps`` that accepts numpy scalars and arrays, dataclasses and paths."""
+    """``json.dumps`` that accepts numpy scalars and arrays, dataclasses and paths.
+
+    ```pycon
+    >>> import numpy as np
+    >>> dumps_json({"a": np.int64(3), "b": np.arange(3)})
+    '{"a": 3, "b": [0, 1, 2]}'
+
+    ```"""
     return json.dumps(obj, default=_json_default, **kw)

@@ -72,6 +72,16 @@ def check_int(
     Accepts Python and numpy integers and integral strings (of at most `MAX_DIGITS`
     digits); refuses bools, floats with a fraction, and anything else. Huge values are compared
     exactly (no overflow).
+
+    ```pycon
+    >>> check_int("12", "jobs", minimum=1)
+    12
+    >>> check_int(0, "jobs", minimum=1)
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: jobs must be at least 1, got 0
+
+    ```
     """
     if isinstance(value, bool):
         raise InputError(f"{name} must be an integer, got {value!r}")
@@ -221,15 +231,26 @@ class ProgressEvent:
     """
 
     kind: str
+    """``"start"``, ``"progress"``, ``"best"`` (a better answer was found) or ``"done"``."""
     done: float = 0
+    """Work finished so far, in ``unit``."""
     total: float | None = None
+    """Work planned, in ``unit``; None when unknown."""
     unit: str = "jobs"
+    """What ``done`` and ``total`` count (``"jobs"``, ``"cells"``, ``"nodes"``, ...)."""
     elapsed: float = 0.0
+    """Seconds since the run started."""
     rate: float | None = None
+    """``unit`` per second, or None before it can be measured."""
     best: Any = None
+    """The best score or answer so far (family-specific, JSON-friendly), or None."""
     counts: dict[str, int] = field(default_factory=dict)
+    """Counters so far (nodes, placements, ...), by name."""
     message: str = ""
+    """A short free text for the user."""
     answer: Any = None
+    """The best answer itself when the family sends it beside its score (edges: the best board's
+    placements, ``[row, col, piece, turn]``), or None."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -245,9 +266,8 @@ class Progress:
     kernels' loops need no ``if progress`` of their own.
 
     A callback that raises ``KeyboardInterrupt`` ([`StopRequested`][rompicapo.common.StopRequested]
-    included) stops the
-    run, and is not called again: the family's closing ``finish()`` must not stop it a
-    second time, or the partial result it keeps for a stop would be lost.
+    included) stops the run, and is not called again: the family's closing ``finish()`` must not
+    stop it a second time, or the partial result it keeps for a stop would be lost.
     """
 
     def __init__(

@@ -1,13 +1,12 @@
 """Wall-clock timing, with the one-off compilation of numba kernels accounted apart.
 
-numba compiles a kernel the first time it is called with a given signature, then keeps the
-machine code in its on-disk cache (``cache=True``), so the wait happens once per installation.
-This module times that first call ([`jit_warmup()`][rompicapo.common.jit_warmup]), and watches
-numba's compilations in the
-process ([`watch_compilation()`][rompicapo.common.watch_compilation]) so that the command line can
-say, once and before the wait,
-what it is compiling and for about how long ("compiling the Sudoku solver, once: about 15 s"),
-and can tell when compilation ate most of a ``--time`` budget.
+numba compiles a kernel the first time it is called with a given signature, then keeps the machine
+code in its on-disk cache (``cache=True``), so the wait happens once per installation. This module
+times that first call ([`jit_warmup()`][rompicapo.common.jit_warmup]), and watches numba's
+compilations in the process ([`watch_compilation()`][rompicapo.common.watch_compilation]) so that
+the command line can say, once and before the wait, what it is compiling and for about how long
+("compiling the Sudoku solver, once: about 15 s"), and can tell when compilation ate most of a
+``--time`` budget.
 """
 
 from __future__ import annotations
@@ -183,11 +182,10 @@ _warmed: dict[str, float] = {}
 def jit_warmup(key: str, call: Callable[[], object]) -> float:
     """Run ``call`` (a kernel on a tiny input) once per process and return the seconds it took.
 
-    numba compiles a kernel (or loads it from its cache) on the first call with a given
-    signature. Running that first call on a tiny input, before the timed solve, lets results
-    report compilation apart from search. Later calls with the same ``key`` return 0.0.
-    Compilations are watched from here on
-    ([`watch_compilation()`][rompicapo.common.watch_compilation]).
+    numba compiles a kernel (or loads it from its cache) on the first call with a given signature.
+    Running that first call on a tiny input, before the timed solve, lets results report compilation
+    apart from search. Later calls with the same ``key`` return 0.0. Compilations are watched from
+    here on ([`watch_compilation()`][rompicapo.common.watch_compilation]).
     """
     if key in _warmed:
         return 0.0
@@ -325,16 +323,16 @@ _watcher = _CompileWatcher()
 
 
 def watch_compilation(stream: TextIO | None = sys.stderr) -> None:
-    """From now on, write one line to ``stream`` before the first numba compilation of a
-    rompicapo kernel in this process ("compiling the Sudoku solver, once: about 15 s"), and
-    count the seconds of every compilation
-    ([`compiled_seconds()`][rompicapo.common.compiled_seconds]). ``stream=None`` counts
-    without a word. A kernel loaded from numba's cache is no compilation and says nothing.
+    """From now on, write one line to ``stream`` before the first numba compilation of a rompicapo
+    kernel in this process ("compiling the Sudoku solver, once: about 15 s"), and count the seconds
+    of every compilation ([`compiled_seconds()`][rompicapo.common.compiled_seconds]).
+    ``stream=None`` counts without a word. A kernel loaded from numba's cache is no compilation and
+    says nothing.
 
     The command line calls it (``--quiet`` passes None); the kernels' warm-up
     ([`jit_warmup()`][rompicapo.common.jit_warmup]) starts the count without the line. It imports
-    numba only when numba
-    is already imported; otherwise the first [`jit_warmup()`][rompicapo.common.jit_warmup] does.
+    numba only when numba is already imported; otherwise the first
+    [`jit_warmup()`][rompicapo.common.jit_warmup] does.
     """
     _watcher.stream = stream
     if "numba" in sys.modules:

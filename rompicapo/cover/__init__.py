@@ -2,22 +2,17 @@
 and what they solve.
 
 - [`Problem`][rompicapo.cover.Problem]: items (primary with optional multiplicity bounds, secondary
-  with optional
-  colours) and options; [`read_dlx()`][rompicapo.cover.read_dlx] /
+  with optional colours) and options; [`read_dlx()`][rompicapo.cover.read_dlx] /
   [`parse_dlx()`][rompicapo.cover.parse_dlx] / [`format_dlx()`][rompicapo.cover.format_dlx] for
-  Knuth's
-  DLX1-DLX3 text format.
+  Knuth's DLX1-DLX3 text format.
 - `solve()` (first, at most k, all, random with a seed, time and node limits),
   [`count()`][rompicapo.cover.count] (exact, in parallel on all cores by default, on threads or a
-  Dask
-  ``scheduler``),
-  [`iter_solutions()`][rompicapo.cover.iter_solutions] (lazy). Each takes a
-  [`Problem`][rompicapo.cover.Problem] or a ``.dlx`` file name and
-  the run contract's keywords (``time_limit``, ``node_limit``, ``limit``, ``seed``, ``jobs``,
-  ``scheduler``, ``progress``), checked before any work, the memory of the search arrays
-  included ([`plan_engine()`][rompicapo.cover.plan_engine]). Results carry Knuth's counts,
-  ``to_dict()``, ``report()``
-  and ``verify()``.
+  Dask ``scheduler``), [`iter_solutions()`][rompicapo.cover.iter_solutions] (lazy). Each takes a
+  [`Problem`][rompicapo.cover.Problem] or a ``.dlx`` file name and the run contract's keywords
+  (``time_limit``, ``node_limit``, ``limit``, ``seed``, ``jobs``, ``scheduler``, ``progress``),
+  checked before any work, the memory of the search arrays included
+  ([`plan_engine()`][rompicapo.cover.plan_engine]). Results carry Knuth's counts, ``to_dict()``,
+  ``report()`` and ``verify()``.
 - Applications: [`sudoku`][rompicapo.cover.sudoku] (``solve_file``, ``rate_file``, ``generate``),
   `queens()`, [`langford()`][rompicapo.cover.langford], [`pack()`][rompicapo.cover.pack]
   (polyominoes; [`load_pieces()`][rompicapo.cover.load_pieces],

@@ -1,6 +1,5 @@
 """Counting in parallel: the search tree cut into subproblems ([`split()`][rompicapo.cover.split]),
-counted by
-threads of this process or on a Dask cluster (`count_parallel()`, behind
+counted by threads of this process or on a Dask cluster (`count_parallel()`, behind
 [`rompicapo.cover.count()`][rompicapo.cover.count]), the workers' measures summed.
 """
 

@@ -6,8 +6,8 @@ dancing cells (`rompicapo.cover._cells_kernel`) or on dancing links, Algorithm C
 and Algorithm M (multiplicities) on dancing links (`rompicapo.cover._kernel`).
 
 The entry points that drive a search (`rompicapo.cover.solve()`,
-[`rompicapo.cover.count()`][rompicapo.cover.count])
-live in `rompicapo.cover.solve` and `rompicapo.cover.counting`.
+[`rompicapo.cover.count()`][rompicapo.cover.count]) live in `rompicapo.cover.solve` and
+`rompicapo.cover.counting`.
 """
 
 from __future__ import annotations

@@ -350,11 +350,17 @@ class Packing:
     solution stands for (1 without symmetry breaking)."""
 
     pieces: dict[str, tuple[Cell, ...]]
+    """Each piece's name and cells."""
     region: frozenset[Cell]
+    """The cells to cover."""
     problem: Problem
+    """The exact-cover form: one primary item per piece and per cell."""
     placements: list[tuple[str, tuple[Cell, ...]]]
+    """``placements[k]``: the piece and the cells of option ``k``."""
     symmetry_factor: int = 1
+    """Tilings each counted solution stands for (1 without symmetry breaking)."""
     restricted_piece: str | None = None
+    """The piece whose placements were restricted to break the region's symmetry, or None."""
 
     @classmethod
     def build(
@@ -470,13 +476,21 @@ class PackingResult(SearchResult):
     """
 
     packing: Packing | None = None
+    """The pieces, the region and their exact-cover problem."""
     count: int = 0
+    """Packings found (once per symmetry class when the region's symmetry was used)."""
     solutions: list[list[int]] = field(default_factory=list)
+    """The packings kept, each a list of placement numbers (see ``drawings``)."""
     complete: bool = True
+    """True when every packing was counted."""
     stopped: str | None = None
+    """Why the count ended early, or None."""
     listing: bool = False
+    """True when the call listed packings rather than counting them all."""
     jobs: int = 1
+    """Workers that counted."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user."""
 
     _dict_exclude = ("packing", "solutions", "listing")
 
@@ -488,11 +502,24 @@ class PackingResult(SearchResult):
     def drawings(self) -> list[str]:
         return [self.packing.draw(s) for s in self.solutions] if self.packing else []
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the kept packings drawn with letters, or the count."""
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the first kept packing, one colour per piece (None when counting)."""
+        from rompicapo.cover.render import packing_svg
+
+        if self.packing is None or not self.solutions:
+            return None
+        drawing = self.packing.draw(self.solutions[0])
+        pieces = len(self.solutions[0])
+        title = f"a packing of {pieces} pieces, one colour and letter per piece" + (
+            f" (the first of {len(self.solutions)} kept)" if len(self.solutions) > 1 else ""
+        )
+        return packing_svg(drawing, title=title)
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter shows the count when no packing was kept (the picture otherwise)."""
         from html import escape
 
-        return "".join(f"<pre>{escape(d)}</pre>" for d in self.drawings) or escape(self.report())
+        return None if self.solutions else f"<pre>{escape(self.report())}</pre>"
 
     def verify(self) -> bool:
         """True when every kept packing is a tiling of the region by the pieces (checked
@@ -559,13 +586,11 @@ def pack(
     are found when there is a ``limit``, none when counting them all.
 
     ``pieces``: a set name, a file, a drawing or a dict of shapes
-    ([`load_pieces()`][rompicapo.cover.load_pieces]);
-    ``region``: ``"RxC"``, a file, a drawing or a set of cells
-    ([`load_region()`][rompicapo.cover.load_region]). Counting
-    runs on ``jobs`` workers (None = all cores) or a Dask ``scheduler``, as
+    ([`load_pieces()`][rompicapo.cover.load_pieces]); ``region``: ``"RxC"``, a file, a drawing or a
+    set of cells ([`load_region()`][rompicapo.cover.load_region]). Counting runs on ``jobs`` workers
+    (None = all cores) or a Dask ``scheduler``, as
     [`rompicapo.cover.count()`][rompicapo.cover.count] does; ``time_limit``, ``node_limit`` and
-    ``progress`` are
-    the run contract's. Everything is checked before the placements are listed.
+    ``progress`` are the run contract's. Everything is checked before the placements are listed.
     """
     from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve

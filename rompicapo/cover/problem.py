@@ -11,12 +11,10 @@ An exact-cover problem has
   once or consistently coloured.
 
 [`Problem`][rompicapo.cover.Problem] is built from Python values (any hashable item names and
-colours), read from
-Knuth's text format with [`read_dlx()`][rompicapo.cover.read_dlx] /
+colours), read from Knuth's text format with [`read_dlx()`][rompicapo.cover.read_dlx] /
 [`parse_dlx()`][rompicapo.cover.parse_dlx], written back with
 [`format_dlx()`][rompicapo.cover.format_dlx], and turned into flat integer arrays with
-[`Problem.arrays()`][rompicapo.cover.problem.Problem.arrays] for the
-kernels.
+[`Problem.arrays()`][rompicapo.cover.problem.Problem.arrays] for the kernels.
 
 Knuth's text format (as DLX1-DLX3 read it): ``|`` starts a comment line; the first other line
 names the items, primary first, then ``|``, then secondary; a primary item may carry bounds
@@ -114,9 +112,8 @@ class Problem:
 
     Item names and colours are any hashable values. ``options`` given to the constructor are
     iterables of item names (use [`add_option()`][rompicapo.cover.problem.Problem.add_option] for
-    colours); they are stored as tuples of
-    ``(item, colour or None)`` pairs. ``bounds`` maps a primary item to ``(lo, hi)``, how many
-    options must cover it (default ``(1, 1)``).
+    colours); they are stored as tuples of ``(item, colour or None)`` pairs. ``bounds`` maps a
+    primary item to ``(lo, hi)``, how many options must cover it (default ``(1, 1)``).
     """
 
     primary: list[Hashable] = field(default_factory=list)
@@ -295,8 +292,8 @@ def read_dlx(path: str | Path, *, strict: bool = False) -> Problem:
     """Read a problem in Knuth's DLX1/DLX2/DLX3 text format from a file (``"-"`` = stdin).
 
     The file is read with [`rompicapo.common.read_text()`][rompicapo.common.read_text]: a missing
-    file, a folder, a
-    binary or non-UTF-8 file is an [`InputError`][rompicapo.common.InputError] in one line.
+    file, a folder, a binary or non-UTF-8 file is an [`InputError`][rompicapo.common.InputError] in
+    one line.
     """
     text = read_text(path, ".dlx file")
     return parse_dlx(text, source="<stdin>" if path == "-" else str(path), strict=strict)

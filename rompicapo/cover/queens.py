@@ -42,7 +42,7 @@ __all__ = [
 
 
 def queens_problem(n: int, *, deadline: Deadline | None = None) -> Problem:
-    """The n-queens problem: 2n primary items, 4n-2 secondary items, n*n options
+    """The n-queens problem: 2n primary items, 4n-2 secondary items, n×n options
     (``1 <= n <= MAX_QUEENS``; the memory of the options is checked before they are built).
     ``deadline``: when it passes while the options are built, ``TimeoutError`` (a million
     options take seconds)."""
@@ -71,22 +71,41 @@ class QueensResult(SearchResult):
     """
 
     n: int = 0
+    """The side of the board and the number of queens."""
     count: int = 0
+    """Solutions found: all of them when ``complete``."""
     placements: list[list[int]] = field(default_factory=list)
+    """The solutions kept, each the column (from 0) of the queen in rows 0..n-1."""
     complete: bool = True
+    """True when every solution was counted."""
     stopped: str | None = None
+    """Why the count ended early, or None."""
     listing: bool = False
+    """True when the call listed solutions (a limit) rather than counting them all."""
     jobs: int = 1
+    """Workers that counted."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user."""
 
     _dict_exclude = ("listing",)
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the kept solutions' boards, or the count."""
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the first kept solution's board (None when only counting)."""
+        from rompicapo.cover.render import queens_svg
+
+        if not self.placements:
+            return None
+        kept = len(self.placements)
+        title = f"{self.n} queens on the {self.n}x{self.n} board, no two attacking" + (
+            f" (the first of {kept} solutions kept)" if kept > 1 else ""
+        )
+        return queens_svg(self.n, list(self.placements[0]), title=title)
+
+    def _repr_html_(self) -> str | None:
+        """Jupyter shows the count when no board was kept (the board otherwise)."""
         from html import escape
 
-        boards = [draw_queens(self.n, list(cols)) for cols in self.placements]
-        return "".join(f"<pre>{escape(b)}</pre>" for b in boards) or escape(self.report())
+        return None if self.placements else f"<pre>{escape(self.report())}</pre>"
 
     def verify(self) -> bool:
         """True when no two kept queens attack each other (checked independently);
@@ -141,7 +160,16 @@ def queens(
     ``keep_solutions`` (formerly ``keep``) is how many placements to keep: by default all that are
     found when there is a ``limit``, none when counting them all. Counting runs on ``jobs`` workers
     (None = all cores, 1 = this process); the other keywords are the run contract's (see
-    `rompicapo.cover.solve()`)."""
+    `rompicapo.cover.solve()`).
+
+    ```pycon
+    >>> eight = queens(8, jobs=1)
+    >>> eight.count, eight.complete
+    (92, True)
+    >>> queens(8, limit=1, jobs=1).placements  # the first, a column per row
+    [[0, 4, 7, 5, 2, 6, 1, 3]]
+
+    ```"""
     from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve
 
@@ -204,8 +232,11 @@ class LangfordResult(SearchResult):
     """``sequences``: the solutions kept, each the 2n slots' digits."""
 
     n: int = 0
+    """The pairs: digits 1..n, each twice."""
     count: int = 0
+    """Sequences found."""
     sequences: list[list[int]] = field(default_factory=list)
+    """The sequences kept, each the 2n slots' digits."""
 
     def verify(self) -> bool:
         """True when every kept sequence is a Langford pairing; NotVerifiable when none was
@@ -237,7 +268,13 @@ def langford(
     progress: ProgressCallback | None = None,
 ) -> LangfordResult:
     """Count Langford pairings of 1..n (``half``: one of each mirror pair), keeping the first
-    ``keep_solutions`` sequences (formerly ``keep``)."""
+    ``keep_solutions`` sequences (formerly ``keep``).
+
+    ```pycon
+    >>> langford(7).count  # Langford pairings of 1..7, each counted with its reversal
+    52
+
+    ```"""
     from rompicapo.cover.solve import solve
 
     keep = check_int(keep_solutions, "keep_solutions", minimum=0, maximum=10**18)

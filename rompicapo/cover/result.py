@@ -31,13 +31,22 @@ class CoverResult(SearchResult):
     """
 
     problem: Problem | None = None
+    """The problem searched."""
     solutions: list[list[int]] = field(default_factory=list)
+    """The solutions kept, each a list of option numbers (givens included)."""
     count: int = 0
+    """Solutions found: the exact total when ``complete``."""
     complete: bool = False
+    """True when the whole search tree was explored."""
     stopped: str | None = None
+    """Why the search ended early (``"limit"``, ``"time"``, ``"nodes"``, ``"interrupted"``), or
+    None."""
     algorithm: str = "X"
+    """The algorithm that ran (``"X"``: Knuth's Algorithm X with dancing links, ...)."""
     jobs: int = 1
+    """Workers that counted."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user (jobs capped, options dropped)."""
 
     _dict_exclude = ("problem", "solutions")
 

@@ -2,11 +2,9 @@
 limits by time and nodes, progress, and parallel counting (threads or a Dask cluster).
 
 Every entry point returns a [`CoverResult`][rompicapo.cover.CoverResult] (or yields solutions
-lazily); a solution is a list of option numbers of the
-[`Problem`][rompicapo.cover.Problem]. The engine is chosen from the problem
-([`plan_engine()`][rompicapo.cover.plan_engine]); the search over it is
-`Search`; counting in parallel is
-`rompicapo.cover.counting`.
+lazily); a solution is a list of option numbers of the [`Problem`][rompicapo.cover.Problem]. The
+engine is chosen from the problem ([`plan_engine()`][rompicapo.cover.plan_engine]); the search over
+it is `Search`; counting in parallel is `rompicapo.cover.counting`.
 """
 
 from __future__ import annotations
@@ -235,15 +233,14 @@ def count(
     measures (plus the splitting) and their CPU time (``worker_cpu_ms_max``: the busiest worker,
     ``worker_cpu_ms_total``: all of them).
 
-    ``time_limit`` covers the whole call (splitting and workers' start-up included): the
-    workers stop when it runs out and ``count`` is then a lower bound (``stopped="time"``). A
-    problem with multiplicities, ``givens`` or a ``node_limit`` is counted in one process: with
-    ``jobs=None`` silently (a note says so), with ``jobs > 1`` or a scheduler it is an
+    ``time_limit`` covers the whole call (splitting and workers' start-up included): the workers
+    stop when it runs out and ``count`` is then a lower bound (``stopped="time"``). A problem with
+    multiplicities, ``givens`` or a ``node_limit`` is counted in one process: with ``jobs=None``
+    silently (a note says so), with ``jobs > 1`` or a scheduler it is an
     [`InputError`][rompicapo.common.InputError]. The scheduler is reached
     ([`rompicapo.common.connect_scheduler()`][rompicapo.common.connect_scheduler]) before any work:
-    a wrong address is one line
-    within seconds. Ctrl-C stops the count and returns the lower bound so far
-    (``stopped="interrupted"``).
+    a wrong address is one line within seconds. Ctrl-C stops the count and returns the lower bound
+    so far (``stopped="interrupted"``).
     """
     deadline = Deadline(check_time_limit(time_limit))
     givens = check_givens(givens)

@@ -116,6 +116,16 @@ class GenerateResult(SearchResult):
 
     _dict_exclude = ("puzzle", "solution")
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the generated puzzle: its clues on the empty grid."""
+        from rompicapo.cover.render import sudoku_svg
+
+        p = self.puzzle
+        if p is None:
+            return None
+        title = f"a generated {p.size}x{p.size} Sudoku with {p.clue_count} clues"
+        return sudoku_svg(p.grid, p.box, regions=p.regions, title=title)
+
     def verify(self) -> bool:
         """The solution fills the puzzle by the rules (independent check), and the puzzle has
         exactly one solution (counted again by the solver, up to two)."""

@@ -1,7 +1,7 @@
 """A Sudoku and its text: the grid (any box size, both diagonals, jigsaw regions), reading it
 from a line, a printed grid or a file, drawing it, and its exact-cover form.
 
-Text: a puzzle is N*N symbols row by row, ``1-9`` then ``A-Z`` (N <= 35; for N = 16 the digits
+Text: a puzzle is N×N symbols row by row, ``1-9`` then ``A-Z`` (N <= 35; for N = 16 the digits
 are 1-9, A-G), with ``.``, ``0`` or ``_`` for an empty cell; blanks, ``|``, ``+`` and lines of
 ``-`` (a printed grid) are ignored. A file holds one puzzle (a line or a printed grid) or one
 puzzle per line (`load_puzzles()`); a file of classic 9x9 lines is read straight into an
@@ -329,12 +329,11 @@ def load_puzzles(
 ) -> list[Sudoku] | np.ndarray:
     """The puzzles of ``source``: a file name (``"-"`` = stdin) or a puzzle's own text.
 
-    A file of several lines of equal length (``#`` comments and blank lines skipped) holds
-    one puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+``
-    ignored) and the lines are not as many as their cells (then they are the rows of one
-    grid, printed or not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for
-    `solve_batch()`; anything else as a list of
-    `Sudoku`. Errors name the file and line.
+    A file of several lines of equal length (``#`` comments and blank lines skipped) holds one
+    puzzle per line when each line has a square number of cells (blanks, ``|`` and ``+`` ignored)
+    and the lines are not as many as their cells (then they are the rows of one grid, printed or
+    not). A file of classic 9x9 lines comes back as a ``uint8[P, 81]`` array for `solve_batch()`;
+    anything else as a list of `Sudoku`. Errors name the file and line.
     """
     name, text = _source_text(source)
     if name is None:

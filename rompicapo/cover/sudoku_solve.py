@@ -90,11 +90,19 @@ class SudokuResult(SearchResult):
     """
 
     puzzle: Sudoku | None = None
+    """The puzzle solved."""
     solutions: list[list[list[int]]] = field(default_factory=list)
+    """The solutions found, each a grid of digits (at most ``max_solutions``)."""
     count: int = 0
+    """Solutions found, up to ``max_solutions``: 1 with ``max_solutions >= 2`` proves the solution
+    unique."""
     max_solutions: int = 2
+    """The most solutions looked for (2 by default: enough to tell a unique solution)."""
     engine: str = "bitboard"
+    """The solver that ran: ``"bitboard"`` or ``"dlx"``."""
     stopped: str | None = None  # "time" or "interrupted": count is then a lower bound
+    """``"time"`` or ``"interrupted"`` when the search ended early: ``count`` is then a lower
+    bound."""
 
     _dict_exclude = ("puzzle", "solutions", "max_solutions")
 
@@ -110,14 +118,18 @@ class SudokuResult(SearchResult):
     def solution(self) -> Sudoku | None:
         return self.puzzle.with_grid(self.solutions[0]) if self.solutions and self.puzzle else None
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the first solution's grid (or the puzzle when there is none)."""
-        from html import escape
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the first solution's grid, the givens in black and the digits found in
+        blue (or the puzzle when there is no solution)."""
+        from rompicapo.cover.render import sudoku_svg
 
-        from rompicapo.cover.sudoku_model import format_grid
-
-        grid = self.solutions[0] if self.solutions else self.puzzle.grid
-        return f"<pre>{escape(format_grid(grid, self.puzzle.box))}</pre>"
+        p = self.puzzle
+        if p is None:
+            return None
+        grid = self.solutions[0] if self.solutions else p.grid
+        what = "solved" if self.solutions else "unsolved"
+        title = f"the {what} {p.size}x{p.size} Sudoku, givens in black, digits found in blue"
+        return sudoku_svg(grid, p.box, givens=p.grid, regions=p.regions, title=title)
 
     def verify(self) -> bool:
         """True when every solution found fills the puzzle by the rules (checked

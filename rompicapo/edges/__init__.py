@@ -1,13 +1,11 @@
 """Edge-matching puzzles (Eternity II and any R x C set) and Joshua Blackwood's search.
 
 One call per command (`rompicapo.edges.api`, re-exported here): [`solve()`][rompicapo.edges.solve]
-(search,
-then optionally polish), [`improve_board()`][rompicapo.edges.improve_board],
+(search, then optionally polish), [`improve_board()`][rompicapo.edges.improve_board],
 [`score_board()`][rompicapo.edges.score_board], [`render_board()`][rompicapo.edges.render_board],
 [`viewer_url()`][rompicapo.edges.viewer_url], [`make_puzzle()`][rompicapo.edges.make_puzzle]
-(generator). They take what a user names
-(``"eternity2"`` or a pieces file, a board file or a viewer URL) and check every argument and
-output path before any search.
+(generator). They take what a user names (``"eternity2"`` or a pieces file, a board file or a viewer
+URL) and check every argument and output path before any search.
 
 - `rompicapo.edges.puzzle`: pieces, boards, clues, score, validation, files, viewer URLs;
 - `rompicapo.edges.generate`: solvable puzzles of any size, with their solution;

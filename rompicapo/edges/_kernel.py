@@ -23,8 +23,8 @@ Memory picture (built by `rompicapo.edges.blackwood`; ``n`` cells, ``K = NC*NC``
   the bottom and left colours (``bottom | left << 6``), read only by checked orders;
 - state: ``avail[type]`` (copies not on the board), ``placed[i]`` (entry index at position
   ``i``, -1 empty), ``top[cell]``/``right[cell]`` (colours shown by the placed pieces; index
-  ``n`` is grey),
-  ``cum_breaks[i]``/``cum_heur[i]`` (totals over positions ``0..i-1``), ``counters``.
+  ``n`` is grey), ``cum_breaks[i]``/``cum_heur[i]`` (totals over positions ``0..i-1``),
+  ``counters``.
 
 Work is counted as Bucas counts it: ``placements`` = forward placements, ``nodes`` = loop
 iterations (one per placement or retreat; Blackwood's node count).

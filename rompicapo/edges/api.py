@@ -6,20 +6,18 @@ runs, writes what was asked for, and returns a result with ``to_dict()`` (what `
 prints), ``report()`` (what the CLI prints otherwise) and ``verify()``:
 
 - [`solve()`][rompicapo.edges.solve]: Blackwood's search on all cores, then optionally ``polish``
-  seconds of
-  large-neighbourhood search; the board, pictures and heat map written where asked;
+  seconds of large-neighbourhood search; the board, pictures and heat map written where asked;
 - [`improve_board()`][rompicapo.edges.improve_board]: the large-neighbourhood search on a given
   board;
 - [`score_board()`][rompicapo.edges.score_board], [`render_board()`][rompicapo.edges.render_board],
   [`viewer_url()`][rompicapo.edges.viewer_url]: a board's score and rule
   check, its pictures, its e2.bucas.name URL.
 
-A result that was computed is never lost: when a write still fails at the end (the disk
-filled up, the folder went away), the result is kept in another file
+A result that was computed is never lost: when a write still fails at the end (the disk filled up,
+the folder went away), the result is kept in another file
 ([`rompicapo.common.write_or_keep_where()`][rompicapo.common.write_or_keep_where]), ``write_errors``
-says what failed and where
-the result went, ``out`` is where the board is (the kept copy) and, when no folder took it,
-``report()`` includes the board.
+says what failed and where the result went, ``out`` is where the board is (the kept copy) and, when
+no folder took it, ``report()`` includes the board.
 """
 
 from __future__ import annotations
@@ -118,11 +116,9 @@ def solve(
 ):
     """Blackwood's search (`rompicapo.edges.blackwood.solve()`) for ``pieces`` (a
     [`Puzzle`][rompicapo.edges.Puzzle], ``"eternity2"`` or a pieces file) with ``clues`` (a Board, a
-    clues file,
-    ``"centre"``/``"all"``/``"none"``; None = Eternity II's centre clue on Eternity II), then,
-    with ``polish``, that many more seconds of `rompicapo.edges.improve.improve()` on its
-    best board. ``time_limit`` covers the search (workers' start-up included); ``polish`` is
-    extra.
+    clues file, ``"centre"``/``"all"``/``"none"``; None = Eternity II's centre clue on Eternity II),
+    then, with ``polish``, that many more seconds of `rompicapo.edges.improve.improve()` on its best
+    board. ``time_limit`` covers the search (workers' start-up included); ``polish`` is extra.
 
     Written when given (every path checked before the search): ``out`` (the board, .txt),
     ``svg``/``png`` (its picture), ``heat`` (placements per cell, .svg or .png). When Ctrl-C
@@ -228,13 +224,12 @@ def improve_board(
     interrupted_out: str | None = None,
     allow_duplicates: bool = False,
 ):
-    """`rompicapo.edges.improve.improve()` on ``board`` (a Board, a board file or a viewer
-    URL) of ``pieces``; ``clues`` as in [`solve()`][rompicapo.edges.solve] (None: Eternity II's
-    centre clue when
-    the board agrees with it). ``repair_nodes`` (None: the default) and ``acceptance`` (None:
-    the default) as in ``improve``. ``out`` (checked first) receives the board; after Ctrl-C
-    without ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names:
-    ``seconds``, ``max_iterations``, ``node_cap``.)"""
+    """`rompicapo.edges.improve.improve()` on ``board`` (a Board, a board file or a viewer URL) of
+    ``pieces``; ``clues`` as in [`solve()`][rompicapo.edges.solve] (None: Eternity II's centre clue
+    when the board agrees with it). ``repair_nodes`` (None: the default) and ``acceptance`` (None:
+    the default) as in ``improve``. ``out`` (checked first) receives the board; after Ctrl-C without
+    ``out``, ``interrupted_out`` (with ``{score}``) does. (Old keyword names: ``seconds``,
+    ``max_iterations``, ``node_cap``.)"""
     from rompicapo.edges.improve import DEFAULT_ACCEPTANCE, REPAIR_NODES, improve
 
     check_time_limit(time_limit)
@@ -274,17 +269,32 @@ class ScoreResult(SearchResult):
     """A board's matched joints and its rule check (the independent verifier's)."""
 
     score: int = 0
+    """Matched inner joints."""
     max_score: int = 0
+    """Inner joints of a complete board: the perfect score."""
     mismatched: int = 0
+    """Joints between two placed pieces whose colours differ."""
     placed: int = 0
+    """Pieces on the board."""
     cells: int = 0
+    """Cells of the board."""
     valid: bool = False
+    """True when the board keeps every rule and is complete."""
     problems: list[str] = field(default_factory=list)
+    """Every rule the board breaks, one line each."""
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The board scored."""
 
     _dict_exclude = ("puzzle", "board", "solve_seconds", "compile_seconds", "peak_bytes",
                      "counts")  # fmt: skip
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the board, its mismatched joints marked by red bars."""
+        from rompicapo.edges.render import board_picture
+
+        return board_picture(self.board, self.puzzle, "board scored")
 
     def verify(self) -> bool:
         """Recount with `rompicapo.edges.verify` (its own joint counter and rule check,
@@ -319,7 +329,20 @@ def score_board(
 ) -> ScoreResult:
     """Score ``board`` (a Board, a board file or a viewer URL): matched joints and every rule
     it breaks (an incomplete board breaks one), counted by the puzzle model; ``verify()``
-    recounts both with the independent verifier."""
+    recounts both with the independent verifier.
+
+    ```pycon
+    >>> from rompicapo.edges import make_puzzle
+    >>> made = make_puzzle("4x4", frame_colours=2, inner_colours=3, seed=1)
+    >>> swapped = made.solution.copy()  # two inner pieces swapped: some joints break
+    >>> swapped.piece[1, 1], swapped.piece[2, 2] = swapped.piece[2, 2], swapped.piece[1, 1]
+    >>> perfect, broken = score_board(made.solution, made.puzzle), score_board(swapped, made.puzzle)
+    >>> perfect.score, perfect.max_score, perfect.valid
+    (24, 24, True)
+    >>> broken.score < 24, broken.mismatched > 0, broken.verify()
+    (True, True, True)
+
+    ```"""
     puzzle = _puzzle(pieces, allow_duplicates)
     b = read_board(board, puzzle)
     problems = rule_problems(b, puzzle, complete=True)
@@ -341,7 +364,9 @@ class RenderResult(SearchResult):
     """The pictures written."""
 
     files: list[str] = field(default_factory=list)
+    """The pictures written."""
     score: int = 0
+    """Matched joints of the board drawn."""
     _dict_exclude = ("solve_seconds", "compile_seconds", "peak_bytes", "counts")
 
     def verify(self) -> bool:
@@ -386,6 +411,7 @@ class UrlResult(SearchResult):
     """A board's e2.bucas.name viewer URL."""
 
     url: str = ""
+    """The viewer URL."""
     _dict_exclude = ("solve_seconds", "compile_seconds", "peak_bytes", "counts")
 
     def verify(self) -> bool:
@@ -403,7 +429,15 @@ def viewer_url(
     allow_duplicates: bool = False,
 ) -> UrlResult:
     """The e2.bucas.name URL of ``board``; ``name`` (default: the board file's stem) is the
-    puzzle name the viewer shows."""
+    puzzle name the viewer shows.
+
+    ```pycon
+    >>> from rompicapo.edges import make_puzzle
+    >>> made = make_puzzle("4x4", frame_colours=2, inner_colours=3, seed=1)
+    >>> viewer_url(made.solution, made.puzzle, name="mine").url.startswith("https://e2.bucas.name/")
+    True
+
+    ```"""
     puzzle = _puzzle(pieces, allow_duplicates)
     b = read_board(board, puzzle)
     if name is None:

@@ -225,12 +225,11 @@ def quota_schedule(n_cells: int, kind: str | Sequence[int], heuristic_sides: int
 def break_schedule(n_cells: int, kind: str | Sequence[int]) -> np.ndarray:
     """Total breaks allowed once position ``i`` is filled: the number of break indexes ``<= i``.
 
-    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"bucas"``: Bucas's JB470 ten,
-    197..238; ``"clues"``: fifteen from 150 on
-    (256 cells, for Eternity II with all five clues); ``"score"``: his ten and
-    ``SCORE_EXTRA_BREAKS`` near the end (256 cells, a score hunt); ``"scaled"``: Blackwood's at
-    the same fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only); or a list
-    of indexes.
+    ``"blackwood"``: his ten indexes 201..239 (256 cells); ``"bucas"``: Bucas's JB470 ten, 197..238;
+    ``"clues"``: fifteen from 150 on (256 cells, for Eternity II with all five clues); ``"score"``:
+    his ten and ``SCORE_EXTRA_BREAKS`` near the end (256 cells, a score hunt); ``"scaled"``:
+    Blackwood's at the same fractions of ``n_cells``; ``"none"``: no breaks (perfect boards only);
+    or a list of indexes.
     """
     if isinstance(kind, str):
         if kind == "none":
@@ -288,15 +287,24 @@ class Settings:
     boards (a portfolio of fill orders, no quota, no breaks)."""
 
     order: str = "auto"
+    """The fill order: ``"auto"``, ``"blackwood"``, ``"rows"``, ``"frame"``, ``"diagonal"`` or
+    ``"portfolio"`` (several, restart by restart)."""
     # "auto", "blackwood", "scaled", "none", or a curve (one int per position of the fill
     # order: heuristic sides required once it is filled; see quota_schedule)
     quota: str | tuple[int, ...] = "auto"
+    """Heuristic sides required along the fill order: ``"auto"``, ``"blackwood"``, ``"scaled"``,
+    ``"none"``, or a curve of one integer per position."""
     breaks: str | tuple[int, ...] = "auto"
+    """Where mismatches ("breaks") are allowed: ``"auto"``, ``"blackwood"``, ``"bucas"``,
+    ``"clues"``, ``"score"``, ``"scaled"``, ``"none"``, or the positions themselves."""
     heuristic: tuple[int, ...] | None = None
+    """The prioritised colours (None: the puzzle's own, Blackwood's on Eternity II)."""
     # nodes per run before a restart with new tie-breaks (Settings(node_cap=...) in earlier
     # releases, still accepted with a DeprecationWarning)
     restart_nodes: int = BLACKWOOD_NODE_CAP
+    """Nodes per run before a restart with new tie-breaks."""
     quota_scale: float | None = None  # multiplies the quota (below 1: looser); None = auto
+    """Multiplies the quota (below 1: looser); None chooses by the puzzle."""
     # Candidate order of a perfect-board search (no quota, no breaks): "fail-first" runs the
     # exact kernel (forward checking; candidates leaving the next cell fewest options first),
     # "table" Blackwood's kernel (the tables' order). Measured here, row scan, median nodes to
@@ -304,21 +312,31 @@ class Settings:
     # (100 seeds), clue puzzle 1 0.10 (20 seeds); the exact kernel does ~0.65x the nodes per
     # CPU second (Brendan 8x8: 44-46 M vs 68 M).
     value_order: str = "fail-first"
+    """Candidate order of a perfect-board search: ``"fail-first"`` (the exact kernel, fewest options
+    next first) or ``"table"`` (Blackwood's tables' order)."""
     # How the walking search runs on boards of MACHINE_CELLS cells or more: "machine", the
     # plan's compiled machine (x1.24 on Eternity II; 13 s to compile once per plan shape, then
     # cached); "plain", the kernel every plan shares (no compilation); "auto", the machine when
     # it is compiled already or the search may run long enough to repay compiling it (see
     # MACHINE_MIN_SECONDS). Same nodes and boards either way.
     kernel: str = "auto"
+    """How the search runs on big boards: ``"machine"`` (the plan's compiled machine), ``"plain"``
+    (the shared kernel) or ``"auto"``; the same nodes and boards either way."""
     # Verhaard's end game (rompicapo.edges.blackwood_holdback): this many of the best-tiling
     # interior pieces are kept off every position of the fill order before holdback_release
     # (None: the last three rows' worth of positions). 0: off, the tables as without it.
     holdback: int = 0
+    """Verhaard's end game: this many of the best-tiling interior pieces kept off the board until
+    ``holdback_release`` (0: off)."""
     holdback_release: int | None = None
+    """The position of the fill order from which the held-back pieces may be placed (None: the last
+    three rows' worth)."""
     # A complete board with breaks ends the search (True: Blackwood's rule, his breaks allowing
     # 470 and nothing less) or the search goes on from it for complete boards with fewer breaks
     # (False: a score hunt's rule; only a perfect board ends it).
     stop_at_complete: bool = True
+    """True: a complete board with breaks ends the search (Blackwood's rule); False: it goes on for
+    complete boards with fewer breaks."""
 
     def __post_init__(self) -> None:
         # Everything that can be checked without the puzzle is checked here, when the settings

@@ -25,32 +25,51 @@ class EdgeSearchResult(SearchResult):
     """
 
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The best board, completed greedily with the leftover pieces."""
     partial: Board | None = None
+    """The best partial board of the search, before completion."""
     score: int = -1
+    """Matched joints of ``board`` (at least ``search_score``)."""
     search_score: int = -1
+    """Matched joints of ``partial``, among the placed pieces (Blackwood's and Bucas's figure)."""
     search_depth: int = 0
+    """Pieces placed on ``partial``."""
     deepest: int = 0
+    """The most pieces placed at once during the search."""
     solved: bool = False
+    """True when a perfect board was found (every joint matched)."""
     exhausted: bool = False
+    """True when the search tree was explored to the end."""
     interrupted: bool = False
+    """True when Ctrl-C or SIGTERM stopped the search (the best board is kept)."""
     heat: np.ndarray | None = None
+    """Placements per cell, rows x cols: where the search spent its work."""
     settings: dict = field(default_factory=dict)
+    """The search's settings, as a dict (fill order, colours, quota, breaks, ...)."""
     wall_seconds: float = 0.0  # solve(): including process start-up and compilation
+    """Wall-clock seconds of the whole call, process start-up and compilation included."""
     # CPU time of the searching thread(s): on a shared machine the wall clock also counts the
     # time other processes held the core, this does not
     cpu_seconds: float = 0.0
+    """CPU seconds of the searching thread(s): on a shared machine steadier than the wall clock."""
 
     # Set by the command-level solve (rompicapo.edges.solve): the viewer URL of the board,
     # where it was written, and the polish run's result.
     url: str | None = None
+    """The board's e2.bucas.name viewer URL (set by [`solve()`][rompicapo.edges.solve])."""
     out: str | None = None
+    """Where the board was written, if anywhere."""
     polish: SearchResult | None = None
+    """The improver's result when the board was polished after the search."""
     # Set by solve(): why fewer jobs ran than were asked for (jobs capped to the cores).
     note: str | None = None
+    """Why fewer jobs ran than were asked for, if so."""
     # Set by the command-level solve: the writes that failed after the work, each saying
     # where its result was kept instead (``out`` is then that copy, or None when lost).
     write_errors: list[str] = field(default_factory=list)
+    """The writes that failed after the work, each saying where its result was kept instead."""
 
     _dict_exclude = ("puzzle", "board", "partial", "heat")
 
@@ -74,12 +93,10 @@ class EdgeSearchResult(SearchResult):
         return self.counts.get("placements", 0) / self.cpu_seconds if self.cpu_seconds else 0.0
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter shows the board as its SVG, mismatched joints in red."""
-        from rompicapo.edges.render import board_svg
+        """Jupyter shows the best board, mismatched joints marked in red."""
+        from rompicapo.edges.render import board_picture
 
-        if self.board is None or self.puzzle is None:
-            return None
-        return board_svg(self.board, self.puzzle)
+        return board_picture(self.board, self.puzzle, "best board")
 
     def verify(self) -> bool:
         """Recount with `rompicapo.edges.verify` (code that shares nothing with the

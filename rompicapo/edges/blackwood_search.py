@@ -62,9 +62,9 @@ def _rng(seed: int) -> np.random.Generator:
 
 
 class _Restarts:
-    """The state of one [`search()`][rompicapo.edges.search]: totals over the runs, the best board
-    so far, and the
-    current run's kernel state (its counters are current after every kernel call)."""
+    """The state of one [`search()`][rompicapo.edges.search]: totals over the runs, the best
+    board so far, and the current run's kernel state (its counters are current after every kernel
+    call)."""
 
     def __init__(
         self,

@@ -152,11 +152,22 @@ class GeneratedPuzzle(SearchResult):
     """A generated puzzle, its solution, and where they were written (if anywhere)."""
 
     puzzle: Puzzle | None = None
+    """The pieces made."""
     solution: Board | None = None
+    """The board they were cut from: a perfect solution."""
     out: str | None = None
+    """Where the pieces were written, if anywhere."""
     solution_out: str | None = None
+    """Where the solution was written, if anywhere."""
     comment: str = ""
+    """The command line that makes the same set (written at the top of the files)."""
     _dict_exclude = ("puzzle", "solution", "comment")
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the solution the puzzle was made from."""
+        from rompicapo.edges.render import board_picture
+
+        return board_picture(self.solution, self.puzzle, "generated puzzle's solution")
 
     def verify(self) -> bool:
         """The solution is perfect by the independent verifier."""
@@ -199,7 +210,14 @@ def make_puzzle(
     solution_out: str | Path | None = None,
 ) -> GeneratedPuzzle:
     """`generate()` from ``"RxC"`` (or ``(rows, cols)``), writing the pieces to ``out`` and
-    the solution to ``solution_out`` when given (both paths checked before anything is made)."""
+    the solution to ``solution_out`` when given (both paths checked before anything is made).
+
+    ```pycon
+    >>> made = make_puzzle("6x6", frame_colours=3, inner_colours=5, seed=7)
+    >>> made.puzzle.n_pieces, made.puzzle.n_joints, made.verify()
+    (36, 60, True)
+
+    ```"""
     rows, cols = parse_size(size) if isinstance(size, str) else size
     if out is not None:
         check_board_path(out, "pieces file")

@@ -1,14 +1,12 @@
 """The score hunt: a portfolio of Blackwood restarts and the improver, for hours, resumable.
 
 [`hunt()`][rompicapo.edges.hunt.hunt] runs until it is stopped (Ctrl-C, SIGTERM, ``time_limit``) or
-finds a perfect
-board. Its workers (local processes, or a Dask cluster) run *tasks* of a few seconds each, and
-the coordinating process hands out the next task as each one ends:
+finds a perfect board. Its workers (local processes, or a Dask cluster) run *tasks* of a few seconds
+each, and the coordinating process hands out the next task as each one ends:
 
 - a **restart**: Blackwood's search ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search])
-  with a fresh
-  seed for ``restart_seconds`` (on Eternity II with the centre clue, with the score hunt's
-  breaks and on past complete boards: `HuntSettings.search_for()`); its best board (completed
+  with a fresh seed for ``restart_seconds`` (on Eternity II with the centre clue, with the score
+  hunt's breaks and on past complete boards: `HuntSettings.search_for()`); its best board (completed
   greedily if the search left cells empty) is offered to the pool;
 - an **improvement**: `rompicapo.edges.improve.improve()` for ``improve_seconds`` on a
   board drawn from the *elite pool* (better boards more often).
@@ -23,14 +21,13 @@ close to a member replaces it only when it scores more, a board far from all of 
 the place of the worst one when it scores more than it. So the improver works on several
 different boards, not on copies of one.
 
-Nothing is lost: every board a task returns is recounted by `rompicapo.edges.verify`
-(code that shares nothing with the search) before it is used; each new best board goes into
-the SQLite file (`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the
-task's seed and settings, and is written as a board file beside it (``hunt.best.txt`` for
-``hunt.sqlite``). Run [`hunt()`][rompicapo.edges.hunt.hunt] again on the same file to resume: its
-best and elite
-boards seed the pool, and the hunt's clock goes on. A worker process that dies is replaced
-(its task is lost, the hunt goes on); a Dask cluster replaces its own.
+Nothing is lost: every board a task returns is recounted by `rompicapo.edges.verify` (code that
+shares nothing with the search) before it is used; each new best board goes into the SQLite file
+(`rompicapo.edges.hunt_db`) at once, with its score, the hunt time, the task's seed and settings,
+and is written as a board file beside it (``hunt.best.txt`` for ``hunt.sqlite``). Run
+[`hunt()`][rompicapo.edges.hunt.hunt] again on the same file to resume: its best and elite boards
+seed the pool, and the hunt's clock goes on. A worker process that dies is replaced (its task is
+lost, the hunt goes on); a Dask cluster replaces its own.
 """
 
 from __future__ import annotations
@@ -301,26 +298,53 @@ class HuntResult(SearchResult):
     """
 
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The best board of the hunt file (all runs)."""
     score: int = -1
+    """Matched joints of ``board``; -1 when the file holds none."""
     start_score: int = -1
+    """The best score when this call began (-1 for a new file)."""
     max_score: int = 0
+    """The perfect score."""
     solved: bool = False
+    """True when a perfect board was found."""
     interrupted: bool = False
+    """True when Ctrl-C or SIGTERM stopped the hunt (everything found is in the file)."""
     stopped: str | None = None
+    """What stopped the hunt early: a signal's name (``"SIGINT"``, ``"SIGTERM"``) or ``"time"``
+    (the watchdog of the time limit); None when its time ran out or it solved the puzzle."""
     db: str | None = None
+    """The hunt file."""
     board_file: str | None = None
+    """Where the best board was written as text, if anywhere."""
     url: str | None = None
+    """The best board's e2.bucas.name viewer URL."""
     run: int = 0
+    """This call's run number in the hunt file."""
     jobs: int = 1
+    """Worker processes of this call."""
     seed: int = 0
+    """The seed of this call."""
     seconds: float = 0.0
+    """Hunt seconds over all runs of the file."""
     history: list = field(default_factory=list)
+    """``[hunt seconds, score, source]`` of each new best of this call."""
     parts: dict = field(default_factory=dict)
+    """Per part (``restart``, ``improve``): tasks run, new bests, joints won, boards per score and
+    CPU seconds (see the class text)."""
     settings: dict = field(default_factory=dict)
+    """The hunt's settings, as a dict."""
     note: str | None = None
+    """A remark for the user (jobs capped, say), or None."""
 
     _dict_exclude = ("puzzle", "board")
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter shows the hunt's best board, mismatched joints marked in red."""
+        from rompicapo.edges.render import board_picture
+
+        return board_picture(self.board, self.puzzle, "best board of the hunt")
 
     def verify(self) -> bool:
         """Recount the best board and every board of the hunt file with

@@ -1,11 +1,10 @@
 """The hunt's SQLite file: every new best board, the elite pool, the runs and a score trace.
 
-One process writes (the hunt's coordinator); readers (``hunt-report``, the playground's hunt
-panel, [`hunt_status()`][rompicapo.edges.hunt_status]) open it read-only while it runs. The file
-uses write-ahead logging
-(readers never block the writer) and a busy timeout (a reader holding the lock a moment makes
-the writer wait, not fail). Each board is written in its own transaction as soon as it is
-verified, so a kill loses nothing that was recorded.
+One process writes (the hunt's coordinator); readers (``hunt-report``, the playground's hunt panel,
+[`hunt_status()`][rompicapo.edges.hunt_status]) open it read-only while it runs. The file uses
+write-ahead logging (readers never block the writer) and a busy timeout (a reader holding the lock a
+moment makes the writer wait, not fail). Each board is written in its own transaction as soon as it
+is verified, so a kill loses nothing that was recorded.
 
 Tables:
 

@@ -137,20 +137,36 @@ class ImproveResult(SearchResult):
     """
 
     puzzle: Puzzle | None = None
+    """The pieces and the board's size."""
     board: Board | None = None
+    """The improved board."""
     start: Board | None = None
+    """The board given."""
     clues: Board | None = None
+    """The clue pieces kept in place, as a board."""
     score_before: int = 0
+    """Matched joints of the board given."""
     score_completed: int = 0
+    """Matched joints after its holes were filled (``score_before`` for a complete board)."""
     score_after: int = 0
+    """Matched joints of the improved board."""
     iterations: int = 0
+    """Destroy-and-repair rounds run."""
     operators: dict[str, dict] = field(default_factory=dict)
+    """Per destroy operator: uses, improved, moved, worse, best, gain, nodes, proven, capped, weight
+    and size (see the class text)."""
     repairs: dict[str, dict] = field(default_factory=dict)
+    """The same measures per repair method (no size)."""
     acceptance: str = DEFAULT_ACCEPTANCE
+    """The acceptance criterion of worse boards."""
     history: list[tuple[float, int]] = field(default_factory=list)
+    """``(seconds, score)`` at the start and at each new best."""
     solved: bool = False
+    """True when a perfect board was reached."""
     interrupted: bool = False
+    """True when Ctrl-C or SIGTERM stopped the run (the best board is kept)."""
     seed: int = 0
+    """The seed of the run."""
 
     @property
     def gain(self) -> int:
@@ -167,16 +183,15 @@ class ImproveResult(SearchResult):
     # Set by the command-level improve (rompicapo.edges.improve_board): where the board was
     # written.
     out: str | None = None
+    """Where the board was written, if anywhere."""
 
     _dict_exclude = ("puzzle", "board", "start", "clues")
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter shows the board as its SVG, mismatched joints in red."""
-        from rompicapo.edges.render import board_svg
+        """Jupyter shows the improved board, mismatched joints marked in red."""
+        from rompicapo.edges.render import board_picture
 
-        if self.board is None or self.puzzle is None:
-            return None
-        return board_svg(self.board, self.puzzle)
+        return board_picture(self.board, self.puzzle, "improved board")
 
     def verify(self) -> bool:
         """Recount with `rompicapo.edges.verify` (code that shares nothing with this
@@ -263,7 +278,7 @@ class ImproveResult(SearchResult):
 
 
 def _piece_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``rot_edges`` (p*16 + r*4 + s), ``grey_mask`` (p*4 + r; 16 for a repeated turn of a
+    """``rot_edges`` (p×16 + r×4 + s), ``grey_mask`` (p×4 + r; 16 for a repeated turn of a
     symmetric piece) and ``ptype`` (one id per set of pieces equal up to rotation)."""
     pieces = puzzle.pieces.astype(np.int64)
     n = len(pieces)
@@ -478,18 +493,15 @@ def improve(
     ``acceptance``: ``"hill"`` (default), ``"annealing"``, ``"lahc"`` or ``"record"`` (see
     the module's text).
 
-    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a
-    board that puts another piece on a clue cell is an [`InputError`][rompicapo.common.InputError].
-    The result is the
-    best board met: its score is never below the board given, and it is valid (each piece
+    ``clues`` (a partial board) are pinned: placed if their cell is empty, never moved; a board that
+    puts another piece on a clue cell is an [`InputError`][rompicapo.common.InputError]. The result
+    is the best board met: its score is never below the board given, and it is valid (each piece
     once, grey exactly on the rim). Ctrl-C ends the search and returns the best board so far
     (``interrupted``). ``progress`` receives [`ProgressEvent`][rompicapo.common.ProgressEvent]
-    objects
-    (``done``: repairs; ``best``: the best score; ``counts``: iterations, nodes, score,
-    current, max_score; ``message``: the operators' weights). Same seed and ``node_limit``
-    without a time limit: same board. Deprecated names: ``seconds``, ``max_iterations``,
-    ``node_cap`` (now ``repair_nodes``), ``on_progress`` (a dict callback; use
-    ``progress``).
+    objects (``done``: repairs; ``best``: the best score; ``counts``: iterations, nodes, score,
+    current, max_score; ``message``: the operators' weights). Same seed and ``node_limit`` without a
+    time limit: same board. Deprecated names: ``seconds``, ``max_iterations``, ``node_cap`` (now
+    ``repair_nodes``), ``on_progress`` (a dict callback; use ``progress``).
     """
     deadline = Deadline(check_time_limit(time_limit))
     max_iterations = check_node_limit(node_limit)
@@ -565,13 +577,12 @@ def _fill_holes(
 ) -> tuple[_State, int]:
     """Fill the empty cells with the unused pieces.
 
-    First a search for a perfect fill by the kernel (every joint of the holes must match). If
-    the node cap cut it (neither found nor ruled out), Blackwood's search for perfect boards
+    First a search for a perfect fill by the kernel (every joint of the holes must match). If the
+    node cap cut it (neither found nor ruled out), Blackwood's search for perfect boards
     ([`rompicapo.edges.blackwood.search()`][rompicapo.edges.search], the placed pieces pinned as
-    clues) gets
-    ``solver_seconds``: its candidate tables find a perfect fill of many holes far faster than
-    the kernel's scan of every free piece. Failing that, target-first searches (one joint
-    short of the bound, two, ...), then a branch and bound from any fill (its first descent
+    clues) gets ``solver_seconds``: its candidate tables find a perfect fill of many holes far
+    faster than the kernel's scan of every free piece. Failing that, target-first searches (one
+    joint short of the bound, two, ...), then a branch and bound from any fill (its first descent
     always completes: piece kinds match cell kinds).
     """
     unused = np.setdiff1d(np.arange(puzzle.n_pieces), state.piece[state.piece >= 0])

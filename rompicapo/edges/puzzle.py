@@ -1,13 +1,11 @@
 """Edge-matching puzzles: pieces, boards, clues, score, validation, files and viewer URLs.
 
 The memory picture first. A [`Puzzle`][rompicapo.edges.Puzzle] is ``rows x cols`` and a ``(n, 4)``
-array of edge
-colours, one row per piece in its *listed* orientation ``(top, right, bottom, left)``; colour 0
-is the grey of the frame. A [`Board`][rompicapo.edges.Board] is two ``rows x cols`` arrays: the
-zero-based piece
-index in each cell (-1 when empty) and its rotation, ``r`` clockwise quarter turns of the listed
-piece (one turn: ``(t, r, b, l) -> (l, t, r, b)``). Row 0 is the top row. Clues are a partial
-board.
+array of edge colours, one row per piece in its *listed* orientation ``(top, right, bottom, left)``;
+colour 0 is the grey of the frame. A [`Board`][rompicapo.edges.Board] is two ``rows x cols`` arrays:
+the zero-based piece index in each cell (-1 when empty) and its rotation, ``r`` clockwise quarter
+turns of the listed piece (one turn: ``(t, r, b, l) -> (l, t, r, b)``). Row 0 is the top row. Clues
+are a partial board.
 
 Files (the shared data folder's conventions; the header of every file repeats them):
 
@@ -92,9 +90,13 @@ class Puzzle:
     """``rows x cols`` board and its pieces, ``pieces[k] = (top, right, bottom, left)``."""
 
     rows: int
+    """Rows of the board."""
     cols: int
+    """Columns of the board."""
     pieces: np.ndarray
+    """``pieces[k] = (top, right, bottom, left)`` colours of piece k (0: grey, the frame)."""
     name: str = ""
+    """The set's name (``"eternity2"``, a file's stem, ...)."""
 
     @property
     def n_pieces(self) -> int:
@@ -151,7 +153,9 @@ class Board:
     """A full or partial board: ``piece[r, c]`` (0-based, -1 empty) and ``rotation[r, c]``."""
 
     piece: np.ndarray
+    """``piece[r, c]``: the piece (from 0) on cell (r, c), -1 when empty."""
     rotation: np.ndarray
+    """``rotation[r, c]``: its quarter turns clockwise, 0..3."""
 
     @classmethod
     def empty(cls, rows: int, cols: int) -> Board:
@@ -262,8 +266,8 @@ def mismatched_joints(board: Board, puzzle: Puzzle) -> list[tuple[int, int, int,
 
 def validate(board: Board, puzzle: Puzzle, *, complete: bool = True) -> None:
     """Raise [`InputError`][rompicapo.common.InputError] naming the first broken rule (each piece
-    once, grey exactly on
-    the rim, and with ``complete`` every cell filled); return quietly otherwise."""
+    once, grey exactly on the rim, and with ``complete`` every cell filled); return quietly
+    otherwise."""
     if (board.rows, board.cols) != (puzzle.rows, puzzle.cols):
         raise InputError(
             f"board is {board.rows}x{board.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}"
@@ -480,9 +484,8 @@ CLUE_NAMES = ("centre", "center", "all", "none")
 
 def load_clues(spec: str | Path | Board | None, puzzle: Puzzle) -> Board:
     """Pinned pieces from ``spec``: a [`Board`][rompicapo.edges.Board], a clues file, ``"none"``, or
-    on Eternity
-    II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity II,
-    none elsewhere)."""
+    on Eternity II ``"centre"``/``"all"``; None = the default (Eternity II's centre clue on Eternity
+    II, none elsewhere)."""
     if spec is None:
         return (
             eternity2_clues("centre")
@@ -517,7 +520,14 @@ def _eternity2_pieces() -> np.ndarray:
 
 
 def eternity2() -> Puzzle:
-    """The 256 official Eternity II pieces (Blackwood's numbering and colours), 16x16."""
+    """The 256 official Eternity II pieces (Blackwood's numbering and colours), 16x16.
+
+    ```pycon
+    >>> puzzle = eternity2()
+    >>> puzzle.rows, puzzle.cols, puzzle.n_pieces, puzzle.n_joints
+    (16, 16, 256, 480)
+
+    ```"""
     return Puzzle(16, 16, _eternity2_pieces().copy(), "eternity2")
 
 
@@ -544,10 +554,9 @@ def parse_board(text: str, puzzle: Puzzle, *, what: str = "board", strict: bool 
     """Read ``ROW COL PIECE ROTATION`` lines into a board of the puzzle's size.
 
     Raises [`InputError`][rompicapo.common.InputError] for malformed lines, cells outside the board,
-    unknown pieces,
-    rotations outside 0..3, a cell filled twice and (``strict``) any broken rule of
-    `validate()` for a partial board: a piece used twice, grey inside the board or a colour
-    on the rim.
+    unknown pieces, rotations outside 0..3, a cell filled twice and (``strict``) any broken rule of
+    `validate()` for a partial board: a piece used twice, grey inside the board or a colour on the
+    rim.
     """
     lines, size = _data_lines(text, what)
     if size is not None and size != (puzzle.rows, puzzle.cols):

@@ -13,11 +13,18 @@ from pathlib import Path
 
 import numpy as np
 
-from rompicapo.common import check_output_path, write_bytes_atomic, write_text_atomic
-from rompicapo.edges.puzzle import Board, Puzzle, mismatched_joints
+from rompicapo.common import (
+    check_output_path,
+    png_bytes,
+    svg_document,
+    write_bytes_atomic,
+    write_text_atomic,
+)
+from rompicapo.edges.puzzle import Board, Puzzle, mismatched_joints, score
 
 __all__ = [
     "PICTURE_SUFFIXES",
+    "board_picture",
     "board_png",
     "board_svg",
     "check_picture_path",
@@ -91,17 +98,16 @@ def _bars(board: Board, puzzle: Puzzle, cell: int, margin: int):
 def board_svg(
     board: Board, puzzle: Puzzle, *, cell: int = 40, numbers: bool = False, title: str = ""
 ) -> str:
-    """The board as an SVG document (text)."""
+    """The board as an SVG document (text), ``title`` its description (by default its size
+    and how many cells are filled)."""
     margin = cell // 2
     colours = palette(puzzle.max_colour)
     width, height = board.cols * cell + 2 * margin, board.rows * cell + 2 * margin
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-    ]
-    if title:
-        out.append(f"<title>{_escape(title)}</title>")
+    title = title or (
+        f"a {board.rows}x{board.cols} edge-matching board, {board.n_placed} of "
+        f"{board.rows * board.cols} cells filled"
+    )
+    out: list[str] = []
     for r in range(board.rows):
         for c in range(board.cols):
             x, y = margin + c * cell, margin + r * cell
@@ -130,8 +136,21 @@ def board_svg(
             f'<rect x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}" '
             f'fill="{_hex(MISMATCH_RGB)}"/>'
         )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return svg_document(width, height, title, out)
+
+
+def board_picture(board: Board | None, puzzle: Puzzle | None, what: str = "board") -> str | None:
+    """The SVG a result shows in Jupyter: ``board`` with its mismatched joints in red, titled
+    with its size, score and mismatches (``what`` names it: "best board", ...); None when
+    there is no board."""
+    if board is None or puzzle is None:
+        return None
+    bad = len(mismatched_joints(board, puzzle))
+    title = (
+        f"the {board.rows}x{board.cols} {what}: {score(board, puzzle)} of {puzzle.n_joints} "
+        f"joints matched, {bad} mismatched joints marked by red bars"
+    )
+    return board_svg(board, puzzle, title=title)
 
 
 def board_png(board: Board, puzzle: Puzzle, *, cell: int = 40):
@@ -202,14 +221,6 @@ def check_picture_path(path: object, what: str = "picture", suffixes=PICTURE_SUF
     return check_output_path(path, what, suffixes=suffixes)
 
 
-def _png_bytes(img) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    return buf.getvalue()
-
-
 def save_picture(path: str | Path, board: Board, puzzle: Puzzle, **kw) -> None:
     """Write ``path`` as SVG or PNG by its suffix (checked first; written atomically)."""
     p = check_picture_path(path)
@@ -217,7 +228,7 @@ def save_picture(path: str | Path, board: Board, puzzle: Puzzle, **kw) -> None:
         write_text_atomic(p, board_svg(board, puzzle, **kw))
     else:
         img = board_png(board, puzzle, **{k: v for k, v in kw.items() if k == "cell"})
-        write_bytes_atomic(p, _png_bytes(img))
+        write_bytes_atomic(p, png_bytes(img))
 
 
 def save_heat(path: str | Path, heat: np.ndarray) -> None:
@@ -226,7 +237,7 @@ def save_heat(path: str | Path, heat: np.ndarray) -> None:
     if p.name.lower().endswith(".svg"):
         write_text_atomic(p, heat_svg(heat))
     else:
-        write_bytes_atomic(p, _png_bytes(heat_png(heat)))
+        write_bytes_atomic(p, png_bytes(heat_png(heat)))
 
 
 def _escape(text: str) -> str:

@@ -15,10 +15,9 @@ module does the same with real parts:
 - `run_job()` runs one variant single-threaded for a node budget (reproducible: the same
   job gives the same counts on any machine and under any load) and/or a time budget;
 - [`run_study()`][rompicapo.edges.run_study] runs the jobs on local processes or a Dask cluster and
-  writes each result
-  into a SQLite file in its own transaction as it arrives. A job's identity is a hash of the
-  puzzle, parameters, seed and budget: finished jobs are never rerun, so an interrupted study
-  (Ctrl-C, a killed machine, ``limit``) resumes where it stopped;
+  writes each result into a SQLite file in its own transaction as it arrives. A job's identity is a
+  hash of the puzzle, parameters, seed and budget: finished jobs are never rerun, so an interrupted
+  study (Ctrl-C, a killed machine, ``limit``) resumes where it stopped;
 - `study()` is the ``rompicapo edges study`` command as one call (the budget, the
   design, the file checked before any job);
 - `rompicapo.edges.study_report` turns the file into a summary table and plots (it

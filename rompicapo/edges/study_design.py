@@ -1,12 +1,10 @@
 """Parameter studies, part 1: the design (what a study runs).
 
-A `Variant` is one setting of Blackwood's three hand-set things (prioritised colours,
-quota curve, break indexes); `base_variant()` is his, `colour_sets()`,
-`perturb_quota()` and `perturb_breaks()` move one of them; a [`Design`][rompicapo.edges.Design] says
-how
-many of each, a [`Budget`][rompicapo.edges.Budget] how long each job runs, and `plan_jobs()` makes
-the jobs.
-See `rompicapo.edges.study`.
+A `Variant` is one setting of Blackwood's three hand-set things (prioritised colours, quota curve,
+break indexes); `base_variant()` is his, `colour_sets()`, `perturb_quota()` and `perturb_breaks()`
+move one of them; a [`Design`][rompicapo.edges.Design] says how many of each, a
+[`Budget`][rompicapo.edges.Budget] how long each job runs, and `plan_jobs()` makes the jobs. See
+`rompicapo.edges.study`.
 """
 
 from __future__ import annotations
@@ -248,7 +246,9 @@ class Budget:
     with a DeprecationWarning."""
 
     node_limit: int | None = None
+    """Nodes each job may search (reproducible), or None."""
     time_limit: float | None = None
+    """Seconds each job may run, or None; with both, the first one hit ends the job."""
 
     def __post_init__(self) -> None:
         if self.node_limit is None and self.time_limit is None:

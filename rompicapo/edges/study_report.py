@@ -49,6 +49,10 @@ GROUPS = ("baseline", "colours", "quota", "breaks", "mixed")
 # search (measured in the replication), so the bins are narrow around 1.
 PEAK_BINS = (0.0, 0.98, 0.995, 1.005, 1.02, 1.05, 1.1, 10.0)
 DPI = 90  # small PNGs (tens of KB) that still read well in a markdown page
+# The figures are 11 inches wide and shown at a page's width (about 8 inches): text set at
+# matplotlib's usual sizes came out at 5-7 px. Every size is scaled up by this much, and the
+# defaults (axis labels, tick labels, colour bars) with it (see `write_report`).
+FONT_SCALE = 1.3
 
 
 # A job is *deep* when it placed more than this share of the cells (200 of 256): depths are
@@ -164,8 +168,8 @@ def _variants(rows: list[dict], base: Variant) -> list[dict]:
 @dataclass
 class StudyReport(SearchResult):
     """What [`study_report()`][rompicapo.edges.study_report.study_report] wrote: ``files``, and the
-    headline numbers in ``headline``
-    (``to_dict()`` puts them at the top level, as ``--json`` always printed them)."""
+    headline numbers in ``headline`` (``to_dict()`` puts them at the top level, as ``--json`` always
+    printed them)."""
 
     jobs: int = 0
     files: list[str] = field(default_factory=list)
@@ -232,6 +236,11 @@ def write_report(rows: list[dict], out: Path) -> dict:
     import matplotlib
 
     matplotlib.use("Agg")
+    with matplotlib.rc_context({"font.size": 10 * FONT_SCALE}):
+        return _write_report(rows, out)
+
+
+def _write_report(rows: list[dict], out: Path) -> dict:
     if not rows:
         write_text_atomic(out / "summary.md", "# Study report\n\nNo finished jobs yet.\n")
         return {"jobs": 0, "files": [str(out / "summary.md")]}
@@ -490,9 +499,11 @@ def _plot_colour_sets(path: Path, variants, base: Variant, puzzle: Puzzle | None
     im = None
     for ax, f in zip(axes[0], frame, strict=True):
         im = ax.imshow(grids[f], cmap="viridis", vmin=vmin, vmax=vmax, origin="upper")
-        ax.set_title(f"frame colour {f}", fontsize=9)
-        ax.set_xticks(range(len(inner)), [str(c) for c in inner], fontsize=5, rotation=90)
-        ax.set_yticks(range(len(inner)), [str(c) for c in inner], fontsize=5)
+        ax.set_title(f"frame colour {f}", fontsize=9 * FONT_SCALE)
+        ax.set_xticks(
+            range(len(inner)), [str(c) for c in inner], fontsize=5 * FONT_SCALE, rotation=90
+        )
+        ax.set_yticks(range(len(inner)), [str(c) for c in inner], fontsize=5 * FONT_SCALE)
         bh = base.heuristic
         if f in bh:
             ins = sorted(at[c] for c in bh if c in at)
@@ -502,7 +513,7 @@ def _plot_colour_sets(path: Path, variants, base: Variant, puzzle: Puzzle | None
     fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label="mean depth reached")
     fig.suptitle(f"Mean depth per prioritised colour set: frame colour (panel) x inner pair "
                  f"(red: Blackwood's {'+'.join(map(str, base.heuristic))})",
-                 fontsize=10)  # fmt: skip
+                 fontsize=10 * FONT_SCALE)  # fmt: skip
     with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
         fig.savefig(tmp, dpi=DPI, format="png")
     plt.close(fig)
@@ -529,8 +540,8 @@ def _plot_quota(path: Path, variants, base: Variant):
     ax.plot(xs, base.quota[:end], color="black", lw=2, label="Blackwood's curve")
     ax.set_xlabel("position in the fill order")
     ax.set_ylabel("heuristic sides required")
-    ax.set_title("Quota curves coloured by depth reached", fontsize=10)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title("Quota curves coloured by depth reached", fontsize=10 * FONT_SCALE)
+    ax.legend(loc="upper left", fontsize=8 * FONT_SCALE)
     fig.colorbar(cm.ScalarMappable(norm=norm, cmap="viridis"), ax=ax, label="depth reached")
     lv = np.array([d["peak"] for d in quota])
     dp = np.array([d["depth"][0] for d in quota])
@@ -542,10 +553,10 @@ def _plot_quota(path: Path, variants, base: Variant):
                     alpha=0.2, label=label)  # fmt: skip
         ax2.axhline(m, color="red", lw=1)
         ax2.axvline(1.0, color="red", lw=0.5, ls="--")
-        ax2.legend(loc="lower left", fontsize=8)
+        ax2.legend(loc="lower left", fontsize=8 * FONT_SCALE)
     ax2.set_xlabel("curve peak: largest ratio to Blackwood's curve")
     ax2.set_ylabel("depth reached")
-    ax2.set_title("Depth against how far the curve rises above his", fontsize=10)
+    ax2.set_title("Depth against how far the curve\nrises above his", fontsize=10 * FONT_SCALE)
     fig.tight_layout()
     with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
         fig.savefig(tmp, dpi=DPI, format="png")
@@ -573,9 +584,9 @@ def _plot_scores(path: Path, rows, variants, base: Variant):
             ax.plot(i, m, "o", color="red")
     sizes = [sum(classify(r["variant_obj"], base) == g for r in rows) for g in groups]
     ax.set_xticks(range(len(groups)), [f"{g}\n(n={k})" for g, k in zip(groups, sizes, strict=True)],
-                  fontsize=8)  # fmt: skip
+                  fontsize=8 * FONT_SCALE)  # fmt: skip
     ax.set_ylabel("score (matched joints)")
-    ax.set_title("Scores by factor moved (red: mean, 95 % CI)", fontsize=10)
+    ax.set_title("Scores by factor moved\n(red: mean, 95 % CI)", fontsize=10 * FONT_SCALE)
     show = [d for d in variants if d["group"] == "baseline"] + colour
     for i, d in enumerate(show):
         m, lo, hi = d["score"]
@@ -587,10 +598,12 @@ def _plot_scores(path: Path, rows, variants, base: Variant):
     ax2.set_xticks(
         range(len(show)),
         [f"{'-'.join(map(str, d['variant'].heuristic))}\nn={d['n']}" for d in show],
-        fontsize=7,
+        fontsize=7 * FONT_SCALE * 0.85,
     )
     more = " run 3+ times" if len(repeated) >= 3 else ""
-    ax2.set_title(f"Blackwood's colours (red) and the best colour sets{more}", fontsize=10)
+    ax2.set_title(
+        f"Blackwood's colours (red) and\nthe best colour sets{more}", fontsize=10 * FONT_SCALE
+    )
     ax2.set_ylabel("mean score")
     fig.tight_layout()
     with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
@@ -624,11 +637,11 @@ def _plot_heat(path: Path, rows, puzzle: Puzzle | None, base: Variant):
             return None
         im = ax.imshow(np.log10(heat.reshape(nr, nc) + 1), cmap="magma")
         fig.colorbar(im, ax=ax, shrink=0.85, label="log10 placements")
-        ax.set_title(f"{title} ({len(sel)} jobs)", fontsize=10)
+        ax.set_title(f"{title} ({len(sel)} jobs)", fontsize=10 * FONT_SCALE)
         ax.set_xticks([])
         ax.set_yticks([])
     fig.suptitle("Where the search spends its placements (board as printed, top row first)",
-                 fontsize=10)  # fmt: skip
+                 fontsize=10 * FONT_SCALE)  # fmt: skip
     fig.tight_layout()
     with atomic_path(path) as tmp:  # a stop or a full disk never leaves half a picture
         fig.savefig(tmp, dpi=DPI, format="png")

@@ -5,8 +5,8 @@ Any game that follows the protocol of `game` plugs into the searches,
 one module per job:
 
 - `plain`: [`minimax()`][rompicapo.games.minimax], [`alphabeta()`][rompicapo.games.alphabeta],
-  [`negamax()`][rompicapo.games.negamax] (the
-  Knuth-Moore window contract is stated there) and [`solve()`][rompicapo.games.solve] (memoised);
+  [`negamax()`][rompicapo.games.negamax] (the Knuth-Moore window contract is stated there) and
+  [`solve()`][rompicapo.games.solve] (memoised);
 - `engine`: the [`Engine`][rompicapo.games.Engine] (transposition table, killers,
   history, singular extensions, iterative deepening, MTD(f));
 - `chance`: [`expectiminimax()`][rompicapo.games.expectiminimax],
@@ -16,14 +16,12 @@ one module per job:
 - `play`: [`computer_move()`][rompicapo.games.computer_move], the engine's move in any of the games.
 
 The games: [`TicTacToe`][rompicapo.games.TicTacToe] and [`MNKGame`][rompicapo.games.MNKGame],
-[`Connect4`][rompicapo.games.Connect4] with its
-[`Connect4Solver`][rompicapo.games.Connect4Solver], [`Nim`][rompicapo.games.Nim] and the
-Sprague-Grundy theory of
-`impartial`, [`Pig`][rompicapo.games.Pig], and [`ExplicitTree`][rompicapo.games.ExplicitTree] for
-trees given
-by hand. Every search takes the run contract's ``time_limit``, ``node_limit`` and
-``progress``, and returns a result with ``counts``, ``to_dict()``, ``report()`` and
-``verify()``; `verify` holds the independent checks.
+[`Connect4`][rompicapo.games.Connect4] with its [`Connect4Solver`][rompicapo.games.Connect4Solver],
+[`Nim`][rompicapo.games.Nim] and the Sprague-Grundy theory of `impartial`,
+[`Pig`][rompicapo.games.Pig], and [`ExplicitTree`][rompicapo.games.ExplicitTree] for trees given by
+hand. Every search takes the run contract's ``time_limit``, ``node_limit`` and ``progress``, and
+returns a result with ``counts``, ``to_dict()``, ``report()`` and ``verify()``; `verify` holds the
+independent checks.
 
 ```pycon
 >>> from rompicapo.games import TicTacToe, alphabeta

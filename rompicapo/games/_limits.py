@@ -3,18 +3,15 @@
 Every search of the family takes ``time_limit`` (seconds of wall clock for the whole call),
 ``node_limit`` (the most positions to visit, counted as ``counts["nodes"]`` counts them) and
 ``progress`` (a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] objects),
-checked
-by `rompicapo.common` before any work. The searches' hot loops pay one integer comparison
-per node for all three: ``if nodes >= check_at: check_at = limits.check(nodes)``. The check
-comes every `CHECK_EVERY` nodes when a clock or a progress callback is watching, and
-exactly at ``node_limit``, so a search cut by the node limit has visited exactly
-``node_limit`` nodes.
+checked by `rompicapo.common` before any work. The searches' hot loops pay one integer comparison
+per node for all three: ``if nodes >= check_at: check_at = limits.check(nodes)``. The check comes
+every `CHECK_EVERY` nodes when a clock or a progress callback is watching, and exactly at
+``node_limit``, so a search cut by the node limit has visited exactly ``node_limit`` nodes.
 
 A search that a limit stops returns its result with ``complete=False`` and ``stopped`` set to
 ``"nodes"``, ``"time"`` or ``"interrupted"`` (Ctrl-C, or a progress callback raising
 [`StopRequested`][rompicapo.common.StopRequested]): what it had found is kept, and ``verify()``
-raises
-[`NotVerifiable`][rompicapo.common.NotVerifiable] for it.
+raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for it.
 """
 
 from __future__ import annotations

@@ -142,11 +142,18 @@ class Connect4Result(SearchResult):
     when a limit stopped the search (``stopped`` says which); ``score`` is then None."""
 
     moves: str = ""
+    """The position: the columns played from the empty board, ``1``..``7``."""
     score: int | None = 0
+    """Pons' score for the player to move (positive: he wins, the sooner the higher); None when a
+    limit stopped the search."""
     weak: bool = False
+    """True when only the sign was asked for (+1 win, 0 draw, -1 loss)."""
     cpu_seconds: float = 0.0  # CPU time of the solve: on a shared machine steadier than wall
+    """CPU time of the solve: on a shared machine steadier than the wall clock."""
     complete: bool = True
+    """False when a limit stopped the search."""
     stopped: str | None = None
+    """Which limit stopped the search, or None."""
 
     @property
     def nodes(self) -> int:
@@ -169,19 +176,18 @@ class Connect4Result(SearchResult):
             ]
         )
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the report, the position drawn in it."""
-        from html import escape
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the position (the score is in ``report()``)."""
+        from rompicapo.games.render import connect4_svg
 
-        return f"<pre>{escape(self.report())}</pre>"
+        return connect4_svg(self.moves)
 
     def verify(self, max_empty: int = 12) -> bool:
         """Replay the moves and recompute the score with the independent pure-Python search of
-        `rompicapo.games.verify`: True when it agrees, False when not (or when the moves
-        are not a legal game). Positions with more than ``max_empty`` empty cells are too big
-        for that search: [`NotVerifiable`][rompicapo.common.NotVerifiable] is raised for them (a
-            check
-        of the score's range alone is not a verification)."""
+        `rompicapo.games.verify`: True when it agrees, False when not (or when the moves are not a
+        legal game). Positions with more than ``max_empty`` empty cells are too big for that search:
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] is raised for them (a check of the score's
+        range alone is not a verification)."""
         from rompicapo.games import verify as V
 
         if not self.complete or self.score is None:
@@ -218,11 +224,17 @@ class Connect4Analysis(SearchResult):
     scores."""
 
     moves: str = ""
+    """The position: the columns played from the empty board, ``1``..``7``."""
     scores: list[int | None] = field(default_factory=list)
+    """The score of playing each column 1..7 (None for a full or unsolved column)."""
     weak: bool = False
+    """True when only the signs were asked for."""
     unsolved: list[int] = field(default_factory=list)
+    """Columns (from 1) a limit left without a score."""
     complete: bool = True
+    """False when a limit stopped the analysis."""
     stopped: str | None = None
+    """Which limit stopped the analysis, or None."""
 
     @property
     def score(self) -> int | None:
@@ -263,18 +275,18 @@ class Connect4Analysis(SearchResult):
         lines.append(f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s")
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        """Jupyter shows the report, the position drawn in it."""
-        from html import escape
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the position with the score of each column under it, the best
+        underlined."""
+        from rompicapo.games.render import connect4_svg
 
-        return f"<pre>{escape(self.report())}</pre>"
+        return connect4_svg(self.moves, self.scores, best=self.best_columns, unsolved=self.unsolved)
 
     def verify(self, max_empty: int = 12) -> bool:
-        """Every column's score against the independent search of `rompicapo.games.verify`
-        (a full column must be full there, a column winning at once must connect four there);
-        raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for an analysis a limit stopped,
-        and
-        when some column leaves more than ``max_empty`` empty cells (see
+        """Every column's score against the independent search of `rompicapo.games.verify` (a full
+        column must be full there, a column winning at once must connect four there); raises
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] for an analysis a limit stopped, and when
+        some column leaves more than ``max_empty`` empty cells (see
         [`Connect4Result.verify()`][rompicapo.games.connect4.Connect4Result.verify])."""
         from rompicapo.games import verify as V
 
@@ -652,10 +664,9 @@ class Connect4Solver:
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> int:
-        """A best column (1-based, centre first) if the analysis of every column finishes
-        within the limits (``node_limit`` counts the nodes of the whole analysis), or a column
-        that wins at once; otherwise
-        [`safe_move()`][rompicapo.games.connect4.Connect4Solver.safe_move]."""
+        """A best column (1-based, centre first) if the analysis of every column finishes within the
+        limits (``node_limit`` counts the nodes of the whole analysis), or a column that wins at
+        once; otherwise [`safe_move()`][rompicapo.games.connect4.Connect4Solver.safe_move]."""
         p = _to_play(moves)
         analysis = self.analyse(p, time_limit=time_limit, node_limit=node_limit, progress=progress)
         return self.safe_move(p) if analysis.move is None else analysis.move
@@ -680,8 +691,7 @@ class Connect4(Game):
     first player.
 
     ``solver`` is the [`Connect4Solver`][rompicapo.games.Connect4Solver] the computer's moves use;
-    without one, a solver
-    with the default table is made when a move is first asked for."""
+    without one, a solver with the default table is made when a move is first asked for."""
 
     name = "connect4"
 

@@ -2,16 +2,15 @@
 loses (misère: whoever makes the last move loses).
 
 - [`mex()`][rompicapo.games.mex] and [`grundy()`][rompicapo.games.grundy]: the Sprague-Grundy value
-  of any position of any impartial
-  game given by a move function, ``g(s) = mex {g(t) : s -> t}``; a position is lost for the
-  player to move (a P-position) iff ``g(s) == 0``, and ``g(G + H) = g(G) XOR g(H)``;
+  of any position of any impartial game given by a move function, ``g(s) = mex {g(t) : s -> t}``; a
+  position is lost for the player to move (a P-position) iff ``g(s) == 0``, and ``g(G + H) = g(G)
+  XOR g(H)``;
 - Nim ([`nim_outcome()`][rompicapo.games.nim_outcome],
   [`nim_winning_move()`][rompicapo.games.nim_winning_move]): Bouton's rule, normal and misère;
 - subtraction games and octal games (Kayles is ``0.77``) with their Grundy sequences and the
   detection of their period;
 - [`ImpartialGame`][rompicapo.games.ImpartialGame]: any impartial game as a two-player
-  [`Game`][rompicapo.games.Game],
-  so the search library can check these rules by minimax.
+  [`Game`][rompicapo.games.Game], so the search library can check these rules by minimax.
 """
 
 from __future__ import annotations
@@ -59,7 +58,13 @@ __all__ = [
 
 
 def mex(values: Iterable[int]) -> int:
-    """The minimum excludant: the least non-negative integer not in ``values``."""
+    """The minimum excludant: the least non-negative integer not in ``values``.
+
+    ```pycon
+    >>> mex([0, 1, 3])
+    2
+
+    ```"""
     seen = set(values)
     m = 0
     while m in seen:
@@ -101,7 +106,13 @@ def grundy(
 
 
 def grundy_sum(values: Iterable[int]) -> int:
-    """The Grundy value of a sum of games: the XOR of the parts' values."""
+    """The Grundy value of a sum of games: the XOR of the parts' values.
+
+    ```pycon
+    >>> grundy_sum([3, 5, 8])  # 0011 xor 0101 xor 1000
+    14
+
+    ```"""
     return reduce(xor, values, 0)
 
 
@@ -112,8 +123,13 @@ def grundy_sum(values: Iterable[int]) -> int:
 
 def parse_heaps(heaps: Sequence[int | str]) -> tuple[int, ...]:
     """Heap sizes as a tuple of non-negative integers, or an
-    [`InputError`][rompicapo.common.InputError] naming the bad
-    one."""
+    [`InputError`][rompicapo.common.InputError] naming the bad one.
+
+    ```pycon
+    >>> parse_heaps(["3", 5, "8"])
+    (3, 5, 8)
+
+    ```"""
     out = []
     for i, h in enumerate(heaps, 1):
         try:
@@ -134,7 +150,13 @@ def nim_outcome(heaps: Sequence[int], misere: bool = False) -> str:
     """``"P"`` if the player to move loses with perfect play, ``"N"`` if he wins.
 
     Normal play (Bouton, 1901): P iff the XOR of the heaps is 0. Misère: the same, except when
-    every heap has at most one object, where P iff the number of heaps of one is odd."""
+    every heap has at most one object, where P iff the number of heaps of one is odd.
+
+    ```pycon
+    >>> nim_outcome((3, 5, 8), False), nim_outcome((1, 2, 3), False)
+    ('N', 'P')
+
+    ```"""
     heaps = parse_heaps(heaps)
     if misere and all(h <= 1 for h in heaps):
         return "P" if sum(heaps) % 2 == 1 else "N"
@@ -147,7 +169,13 @@ def nim_winning_move(heaps: Sequence[int], misere: bool = False) -> tuple[int, i
 
     Normal play: with ``t`` the XOR of all heaps, some heap ``x_i`` has ``x_i XOR t < x_i``;
     reduce it to ``x_i XOR t``. Misère: play as in normal play unless that would leave only
-    heaps of 0 and 1; then leave an odd number of heaps of one."""
+    heaps of 0 and 1; then leave an odd number of heaps of one.
+
+    ```pycon
+    >>> nim_winning_move((3, 5, 8), False)  # from heap 2 (from 0), take 2
+    (2, 2)
+
+    ```"""
     heaps = parse_heaps(heaps)
     if nim_outcome(heaps, misere) == "P" or not any(heaps):
         return None
@@ -219,12 +247,19 @@ class GrundySequence(SearchResult):
     computed before it)."""
 
     name: str = ""
+    """The game's name (``"subtract-{1,2,3}"``, ``"octal 0.77"``, ...)."""
     values: list[int] = field(default_factory=list)
+    """``values[n]``: the Grundy value of a heap of ``n``."""
     preperiod: int | None = None
+    """Where the periodic part begins; None when no period was found."""
     period: int | None = None
+    """The period of the values from ``preperiod`` on; None when none was found."""
     kind: str = ""
+    """``"subtract"`` or ``"octal"``."""
     spec: str = ""
+    """The game's spec (``"1,2,3"``, ``"0.77"``)."""
     stopped: str | None = None
+    """``"time"`` when the time limit cut the table short, else None."""
 
     def report(self) -> str:
         return self.describe()
@@ -418,9 +453,8 @@ def _first_periodic_start(g: list[int], p: int, t: int) -> int | None:
 
 class ImpartialGame(Game):
     """An impartial game as a [`Game`][rompicapo.games.Game]: a state is ``(position, player)``; the
-    player who
-    cannot move loses (or, with ``misere``, wins). ``moves(position)`` lists the positions one
-    move away."""
+    player who cannot move loses (or, with ``misere``, wins). ``moves(position)`` lists the
+    positions one move away."""
 
     def __init__(
         self,
@@ -454,8 +488,7 @@ class ImpartialGame(Game):
 
 class Nim(Game):
     """Nim as a [`Game`][rompicapo.games.Game]: a state is ``(heaps, player)``, a move ``(heap
-    index,
-    amount)``; normal play (the last to move wins) or misère (the last to move loses)."""
+    index, amount)``; normal play (the last to move wins) or misère (the last to move loses)."""
 
     def __init__(self, heaps: Sequence[int] = (3, 5, 8), *, misere: bool = False) -> None:
         self.heaps = parse_heaps(heaps)
@@ -517,11 +550,17 @@ class NimAdvice(SearchResult):
     optionally the number of distinct games to the end."""
 
     heaps: tuple[int, ...] = ()
+    """The heap sizes."""
     misere: bool = False
+    """True under the misère rule (who takes the last object loses)."""
     outcome: str = "P"
+    """``"P"``: the player to move loses with best play; ``"N"``: he wins."""
     nim_sum: int = 0
+    """The exclusive or of the heap sizes (Bouton)."""
     move: tuple[int, int] | None = None
+    """A winning move, ``(heap from 1, objects to take)``, or None in a P-position."""
     games: int | None = None
+    """Distinct games to the end, when counted (None otherwise)."""
 
     def report(self) -> str:
         rule = "misère" if self.misere else "normal play"
@@ -540,6 +579,12 @@ class NimAdvice(SearchResult):
         if self.games is not None:
             text += f"\ndistinct games to the end: {self.games:,}"
         return text
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows the heaps, the winning move's counters hollow in red."""
+        from rompicapo.games.render import nim_svg
+
+        return nim_svg(self.heaps, self.move)
 
     def verify(self) -> bool:
         """The outcome and the move against the brute force of `rompicapo.games.verify`

@@ -1,9 +1,8 @@
 """What every game search returns, and the pieces the searches share.
 
 Every search counts its work in [`SearchStats`][rompicapo.games.SearchStats] (machine-independent)
-and returns a
-[`SearchOutcome`][rompicapo.games.SearchOutcome] (value, best move, principal variation, counts,
-seconds).
+and returns a [`SearchOutcome`][rompicapo.games.SearchOutcome] (value, best move, principal
+variation, counts, seconds).
 
 Counting convention (the one the tic-tac-toe figures use): ``nodes`` counts every position
 the search visits (every recursive call, root included); ``leaves`` counts the terminal
@@ -36,13 +35,22 @@ class SearchStats:
     """Machine-independent work counts of one search (see the module docstring)."""
 
     nodes: int = 0
+    """Positions visited: every recursive call, the root included."""
     leaves: int = 0
+    """Terminal positions whose utility was evaluated."""
     evaluations: int = 0
+    """Heuristic evaluations at the depth horizon."""
     cutoffs: int = 0
+    """Nodes left before their last move because the window closed."""
     tt_hits: int = 0
+    """Transposition-table probes that answered without searching."""
     tt_probes: int = 0
+    """Transposition-table probes."""
     chance_cutoffs: int = 0
+    """Chance nodes cut by the bounds of their outcomes (Star1, Star2)."""
     extensions: int = 0
+    """Singular extensions of the [`Engine`][rompicapo.games.Engine]: a move searched deeper
+    because every other move stayed below it."""
 
     def to_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -64,15 +72,27 @@ class SearchOutcome(SearchResult):
     ``move`` is the best move found at the root so far (None if none was finished)."""
 
     value: float | None = 0.0
+    """The position's value (see ``perspective``); None when a limit stopped the search before a
+    bound was proven."""
     move: Any = None
+    """The best move at the root (the best found so far when not ``complete``; None if none was
+    finished)."""
     pv: list[Any] = field(default_factory=list)
+    """The principal variation: the moves of best play from the root."""
     stats: SearchStats = field(default_factory=SearchStats)
+    """The search's work counts (also in ``counts``)."""
     depth: int | None = None
+    """The depth searched to, for a depth-limited search; None for a search to the end."""
     complete: bool = True
+    """False when a limit stopped the search."""
     stopped: str | None = None
+    """``"nodes"``, ``"time"`` or ``"interrupted"`` when a limit stopped the search, else None."""
     perspective: str = "max"
+    """``"max"``: ``value`` is from MAX's point of view; ``"mover"``: from the player to move's."""
     game: Game | None = None
+    """The game searched."""
     state: Any = None
+    """The position searched."""
 
     # the game and its state are objects, not data; the counts carry the stats
     _dict_exclude = ("game", "state", "stats")
@@ -119,8 +139,7 @@ class SearchOutcome(SearchResult):
         `rompicapo.games.verify` and compare: True when they agree, False when not.
 
         Raises [`NotVerifiable`][rompicapo.common.NotVerifiable] for what has no exact value to
-        compare
-        with: a search stopped by a limit or a depth limit, or one without its game."""
+        compare with: a search stopped by a limit or a depth limit, or one without its game."""
         from rompicapo.games.verify import exact_value
 
         if self.game is None:

@@ -3,12 +3,10 @@ likes; a 1 ends the turn with nothing banked, anything else adds to the turn tot
 banks the turn total and passes the turn.
 
 - [`solve_pig()`][rompicapo.games.solve_pig]: the optimal policy and win probabilities by value
-  iteration (Neller and
-  Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004): for goal 100 the
-  first player wins with probability 0.5306 when both play optimally;
+  iteration (Neller and Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25(1), 2004): for
+  goal 100 the first player wins with probability 0.5306 when both play optimally;
 - [`Pig`][rompicapo.games.Pig]: the game with its chance nodes for the search library
-  (expectiminimax, Star1,
-  Star2), values being MAX's (the first player's) probability of winning.
+  (expectiminimax, Star1, Star2), values being MAX's (the first player's) probability of winning.
 """
 
 from __future__ import annotations
@@ -127,12 +125,11 @@ def solve_pig(
 ) -> PigSolution:
     """Optimal play of Pig to ``goal`` by value iteration (numba).
 
-    The tables are swept one sweep per kernel call, so ``time_limit`` (seconds of wall clock)
-    and Ctrl-C stop between two sweeps: the result then has ``complete=False``, ``stopped``
-    saying why, and values not yet converged (``counts["largest_change"]`` says how far).
-    ``progress`` receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] per sweep (throttled),
-    its
-    ``done`` the sweeps made.
+    The tables are swept one sweep per kernel call, so ``time_limit`` (seconds of wall clock) and
+    Ctrl-C stop between two sweeps: the result then has ``complete=False``, ``stopped`` saying why,
+    and values not yet converged (``counts["largest_change"]`` says how far). ``progress`` receives
+    a [`ProgressEvent`][rompicapo.common.ProgressEvent] per sweep (throttled), its ``done`` the
+    sweeps made.
     """
     goal = check_int(goal, "goal", minimum=2, maximum=400)
     deadline = Deadline(check_time_limit(time_limit))
@@ -171,11 +168,10 @@ def solve_pig(
 
 class Pig(Game):
     """Pig as a [`Game`][rompicapo.games.Game] with chance nodes. A state is ``(scores, turn_total,
-    mover,
-    rolling)``: ``scores`` of (MAX, MIN), the mover's turn total, the mover (MAX or MIN), and
-    whether a die is in the air (a chance node). Moves: ``"roll"``, ``"hold"`` (with a turn
-    total above 0); die outcomes 1..6. Reaching the goal ends the game; the utility is 1 when
-    MAX wins, 0 when MIN does, so values are MAX's probability of winning."""
+    mover, rolling)``: ``scores`` of (MAX, MIN), the mover's turn total, the mover (MAX or MIN), and
+    whether a die is in the air (a chance node). Moves: ``"roll"``, ``"hold"`` (with a turn total
+    above 0); die outcomes 1..6. Reaching the goal ends the game; the utility is 1 when MAX wins, 0
+    when MIN does, so values are MAX's probability of winning."""
 
     bounds = (0.0, 1.0)
 

@@ -118,8 +118,7 @@ def _maxmin_alphabeta(
     game: Game, order: Order | None, limits: Limits, fail_soft: bool
 ) -> tuple[Callable[..., float], Callable[[], SearchStats], list[Any]]:
     """The recursive alpha-beta of [`alphabeta()`][rompicapo.games.alphabeta] (fail-soft or
-    fail-hard), a function
-    returning its counts, and the cell holding the best root move so far."""
+    fail-hard), a function returning its counts, and the cell holding the best root move so far."""
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
     to_move, evaluate, check = game.to_move, game.evaluate, limits.check
     best_at_root: list[Any] = [None]
@@ -257,8 +256,7 @@ def _negamax(
     fail_soft: bool,
 ) -> tuple[Callable[..., float], Callable[[], SearchStats], list[Any]]:
     """The recursive negamax of [`negamax()`][rompicapo.games.negamax], a function returning its
-    counts, and the cell
-    holding the best root move so far."""
+    counts, and the cell holding the best root move so far."""
     moves_of, apply, terminal, utility = game.moves, game.apply, game.is_terminal, game.utility
     to_move, evaluate, check = game.to_move, game.evaluate, limits.check
     best_at_root: list[Any] = [None]

@@ -77,12 +77,20 @@ class MoveChoice(SearchResult):
     search (``complete``, ``stopped``)."""
 
     move: Any = None
+    """The move the computer plays."""
     how: str = ""
+    """How it was chosen (Bouton's winning move, the solver's best, a heuristic, ...)."""
     value: float | None = None
+    """The position's value for the player to move when the move is proven best; None for a
+    heuristic move."""
     complete: bool = True
+    """False when a limit cut the search."""
     stopped: str | None = None
+    """Which limit cut the search, or None."""
     game: Game | None = None
+    """The game played."""
     state: Any = None
+    """The position the move is played from."""
 
     _dict_exclude = ("game", "state")
 

@@ -1,11 +1,10 @@
 """Retrograde analysis: every position reachable from a start, solved backwards from the end.
 
 [`retrograde()`][rompicapo.games.retrograde.retrograde] tabulates the positions breadth-first, then
-works backwards from the
-finished games: a position is won if some move reaches a position lost for the opponent, lost
-when every move reaches a position won for the opponent; the rest (including cycles that
-nobody can force out of) are draws. It uses only the sign of the utility and no recursion, so
-it also works on games with cycles. The result is a
+works backwards from the finished games: a position is won if some move reaches a position lost for
+the opponent, lost when every move reaches a position won for the opponent; the rest (including
+cycles that nobody can force out of) are draws. It uses only the sign of the utility and no
+recursion, so it also works on games with cycles. The result is a
 [`PositionTable`][rompicapo.games.PositionTable].
 """
 

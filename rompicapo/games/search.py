@@ -7,8 +7,7 @@
 - `rompicapo.games.chance`: expectiminimax, Star1 and Star2;
 - `rompicapo.games.retrograde`: retrograde analysis into a table of every position;
 - `rompicapo.games.outcome`: what they return ([`SearchOutcome`][rompicapo.games.SearchOutcome]),
-  their counts,
-  and the move-ordering hook [`static_order()`][rompicapo.games.static_order];
+  their counts, and the move-ordering hook [`static_order()`][rompicapo.games.static_order];
 - ``time_limit``, ``node_limit`` and ``progress`` inside them: the private ``_limits`` module.
 
 Every name here is also in `rompicapo.games`, the way to import it.

@@ -2,11 +2,10 @@
 
 [`alphabeta_tree()`][rompicapo.games.alphabeta_tree] runs the same fail-soft alpha-beta as
 [`rompicapo.games.plain.alphabeta()`][rompicapo.games.alphabeta] (max/min form, values from MAX's
-point of view, moves
-in the game's order or an ordering hook's) but records every node it visits: the move that led
-there, the window it was searched with, its value, and, where a cutoff ended the loop over the
-moves, the moves left unexplored (``cut``). The web playground draws this tree; it is meant for
-small trees (a tic-tac-toe position a few moves in), so by default it stops after
+point of view, moves in the game's order or an ordering hook's) but records every node it visits:
+the move that led there, the window it was searched with, its value, and, where a cutoff ended the
+loop over the moves, the moves left unexplored (``cut``). The web playground draws this tree; it is
+meant for small trees (a tic-tac-toe position a few moves in), so by default it stops after
 `TREE_NODES` nodes and returns the tree cut there (``complete=False``).
 
 ```pycon
@@ -51,14 +50,23 @@ class TraceNode:
     cut); ``terminal`` whether the game is over here."""
 
     move: Any
+    """The move that led here (None at the root)."""
     player: int | None
+    """The player to move here, MAX (+1) or MIN (-1); None at a terminal position."""
     alpha: float
+    """The lower end of the window the node was searched with."""
     beta: float
+    """The upper end of the window."""
     value: float | None = None
+    """Its fail-soft value; None where a limit stopped the search inside it."""
     terminal: bool = False
+    """True when the game is over here."""
     cutoff: bool = False
+    """True when the loop over the moves ended on a bound."""
     children: list[TraceNode] = field(default_factory=list)
+    """The visited children, in search order."""
     cut: list[Any] = field(default_factory=list)
+    """The moves a cutoff left unexplored."""
 
     def counts(self) -> dict[str, int]:
         """Nodes, leaves (terminal evaluations), cutoffs (as
@@ -111,8 +119,8 @@ class _Counts(dict):
 @dataclass
 class AlphaBetaTree(SearchResult):
     """The traced search: its ``root`` [`TraceNode`][rompicapo.games.TraceNode], the root's
-    ``value``, the window,
-    and whether it finished (``complete``; ``stopped`` says which limit cut it).
+    ``value``, the window, and whether it finished (``complete``; ``stopped`` says which limit cut
+    it).
 
     ``to_dict()`` holds the result's keys (counts, timings, ``complete``, ``stopped``) and the
     root node's (``move``, ``player``, ``alpha``, ``beta``, ``value``, ``terminal``,
@@ -204,8 +212,8 @@ def alphabeta_tree(
     ([`AlphaBetaTree`][rompicapo.games.AlphaBetaTree]).
 
     Raises [`InputError`][rompicapo.common.InputError] for an empty window. A limit returns the tree
-    explored so far
-    (``complete=False``); ``max_nodes=`` is the old, deprecated name of ``node_limit=``."""
+    explored so far (``complete=False``); ``max_nodes=`` is the old, deprecated name of
+    ``node_limit=``."""
     if not alpha < beta:
         raise InputError(f"the window must have alpha < beta, got ({alpha}, {beta})")
     limits = Limits(time_limit, node_limit, progress)

@@ -1,17 +1,15 @@
 """Independent checks of the games family's answers. Imports nothing from the solvers.
 
 - [`exact_value()`][rompicapo.games.exact_value]: the value of a small game by a memoised minimax
-  written afresh here
-  (iterative, so deep games do not hit Python's recursion limit);
+  written afresh here (iterative, so deep games do not hit Python's recursion limit);
 - `nim_is_p_position()` and [`check_nim_move()`][rompicapo.games.check_nim_move]: Nim by brute force
-  over the game
-  graph, not by Bouton's XOR rule;
+  over the game graph, not by Bouton's XOR rule;
 - [`connect4_replay()`][rompicapo.games.connect4_replay] and
   [`connect4_score()`][rompicapo.games.connect4_score]: Connect Four from a move string with a
   plain 2-D list board, and a small exact solver in pure Python for positions near the end;
 - [`grundy_sequence_holds()`][rompicapo.games.grundy_sequence_holds]: the Grundy values of a
-  subtraction or octal game computed
-  afresh from the game's text, and a claimed period tested by Guy and Smith's theorem;
+  subtraction or octal game computed afresh from the game's text, and a claimed period tested by Guy
+  and Smith's theorem;
 - [`pig_residual()`][rompicapo.games.pig_residual]: how far a table of Pig's win probabilities is
   from optimal.
 """

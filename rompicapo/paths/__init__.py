@@ -1,15 +1,14 @@
 """Jump-grid paths: fill an R x C grid visiting every cell once with leaper moves.
 
-"Il gioco delle 100 caselle": write 1..R*C on the board so that each number is one jump from
+"Il gioco delle 100 caselle": write 1..R×C on the board so that each number is one jump from
 the previous one, a jump being 3 cells along a row or column or 2 along a diagonal. Other
 leapers (the knight, any symmetric set of (dr, dc)) work the same way.
 
 - `construct()` finds one path (Warnsdorff's rule + Pósa rotations, any board, any start);
   [`find_path()`][rompicapo.paths.find_path] also checks it and writes and draws it where asked,
-  every output path
-  checked before the search; [`write_path()`][rompicapo.paths.write_path] saves a path as ``.npy``,
-  ``.rpath`` or
-  ``.txt`` (the numbered grid), and [`load_path()`][rompicapo.paths.load_path] reads each back;
+  every output path checked before the search; [`write_path()`][rompicapo.paths.write_path] saves a
+  path as ``.npy``, ``.rpath`` or ``.txt`` (the numbered grid), and
+  [`load_path()`][rompicapo.paths.load_path] reads each back;
 - `rompicapo.paths.cycles` makes closed tours by blocks (caselle, the knight, any leaper
   with a block table), read from any start, with O(1) ``cell_at`` / ``step_of``;
 - [`count_paths()`][rompicapo.paths.count_paths] counts them all exactly,
@@ -37,6 +36,7 @@ from rompicapo.paths.api import (
     find_path,
     steps_of,
 )
+from rompicapo.paths.blocks import BlockPath
 from rompicapo.paths.board import parse_cell, parse_size
 from rompicapo.paths.construct import construct
 from rompicapo.paths.count import (
@@ -57,6 +57,7 @@ __all__ = [
     "CASELLE",
     "KNIGHT",
     "BlockLookup",
+    "BlockPath",
     "CountResult",
     "ExhaustiveResult",
     "FileCheck",

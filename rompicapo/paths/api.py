@@ -1,16 +1,15 @@
 """The paths family's entry points, one per command, each validating everything before work.
 
 - [`find_path()`][rompicapo.paths.find_path] (``rompicapo path``): one path, written and drawn where
-  asked. Every output
-  path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are checked *before* the
-  search, so a typo costs a second, not the search;
+  asked. Every output path (``out``, ``pdf``, ``png``, ``svg``) and the scheduler address are
+  checked *before* the search, so a typo costs a second, not the search;
 - [`write_path()`][rompicapo.paths.write_path] (here for earlier releases' imports): a path to
   ``.npy``, ``.rpath`` or ``.txt``, read back by [`load_path()`][rompicapo.paths.load_path];
 - [`check_path_file()`][rompicapo.paths.check_path_file] (``rompicapo verify-path``): the verdict on
   a saved path;
 - [`cells_at()`][rompicapo.paths.cells_at] and [`steps_of()`][rompicapo.paths.steps_of] (``rompicapo
-  path-at`` / ``step-of``): random access to
-  the block construction's path, sizes and steps compared as exact integers.
+  path-at`` / ``step-of``): random access to the block construction's path, sizes and steps compared
+  as exact integers.
 """
 
 from __future__ import annotations
@@ -91,11 +90,11 @@ def find_path(
 ) -> PathResult:
     """Find one path through every cell, check it, and write and draw it where asked.
 
-    ``rows`` may be a size text (``"10"``, ``"5x7"``). ``start=None`` means (0, 0) with the
-    block construction where it applies (``method="auto"``); a given start means the greedy
-    search, unless ``method`` says otherwise. ``options`` go to
-    [`construct()`][rompicapo.paths.construct.construct]
-    (``closed``, ``seed``, ``tie_break``, ``max_attempts``, ``prove``, ``strips``).
+    ``rows`` may be a size text (``"10"``, ``"5x7"``). ``start=None`` means (0, 0) with the block
+    construction where it applies (``method="auto"``); a given start means the greedy search, unless
+    ``method`` says otherwise. ``options`` go to
+    [`construct()`][rompicapo.paths.construct.construct] (``closed``, ``seed``, ``tie_break``,
+    ``max_attempts``, ``prove``, ``strips``).
 
     - ``out``: ``.npy`` or ``.rpath``; with the block construction and no picture, an
       ``.rpath`` is written chunk by chunk and never held in memory (``resume`` keeps the
@@ -105,13 +104,12 @@ def find_path(
     - ``time_limit``: seconds of wall clock for the whole call (the block construction is not
       a search and always completes).
 
-    Every output path, the scheduler address and every size are checked before the search.
-    A file that still cannot be written at the end (a disk that filled up) is written to
-    another file instead ([`rompicapo.common.write_or_keep()`][rompicapo.common.write_or_keep]) and
-    ``result.unwritten``
-    says what failed and where it went. Returns a [`PathResult`][rompicapo.paths.PathResult] with
-    ``verified``
-    set by the independent verifier when a path was found.
+    Every output path, the scheduler address and every size are checked before the search. A file
+    that still cannot be written at the end (a disk that filled up) is written to another file
+    instead ([`rompicapo.common.write_or_keep()`][rompicapo.common.write_or_keep]) and
+    ``result.unwritten`` says what failed and where it went. Returns a
+    [`PathResult`][rompicapo.paths.PathResult] with ``verified`` set by the independent verifier
+    when a path was found.
     """
     deadline = Deadline(check_time_limit(time_limit))
     if isinstance(rows, str):
@@ -300,16 +298,27 @@ class FileCheck(SearchResult):
     """The verdict on a saved path: ``valid``, or the first problem (``reason``)."""
 
     file: str = ""
+    """The file checked."""
     rows: int = 0
+    """Rows of the board, from the file."""
     cols: int = 0
+    """Columns of the board, from the file."""
     moves: str = "caselle"
+    """The move set's spec, from the file."""
     closed: bool = False
+    """True when the file holds a closed tour (or one was asked for)."""
     valid: bool = False
+    """True when the file holds a valid path."""
     reason: str = ""
+    """The first problem found and where it is; ``""`` when valid."""
     verify_seconds: float = 0.0
+    """Seconds the check took."""
     streamed: bool = False
+    """True when the file was checked streaming (never loaded whole)."""
     stopped: str | None = None  # "time": not checked to the end (neither valid nor wrong)
+    """``"time"`` when the time limit stopped the check first (neither valid nor wrong)."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user."""
     _name: str = ""
 
     _dict_exclude = ("streamed",)
@@ -414,14 +423,25 @@ class BlockLookup(SearchResult):
     ``"cells"`` (steps asked for cells)."""
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     method: str = "blocks"
+    """``"blocks"`` (the corner path from (0, 0)) or ``"blocks-cycle"`` (a closed tour read from
+    ``start``)."""
     moves: str = "caselle"
+    """The move set's spec."""
     start: tuple[int, int] = (0, 0)
+    """The first cell of the path."""
     closed: bool = False
+    """True for a closed tour."""
     steps: list[int] = field(default_factory=list)
+    """The steps looked up or answered (1 = the start), in the order asked."""
     cells: list[tuple[int, int]] = field(default_factory=list)
+    """``cells[i]`` is visited at ``steps[i]``, ``(row, col)`` from 0."""
     query: str = "steps"
+    """``"steps"`` when cells were asked for their steps, ``"cells"`` when steps were asked for
+    their cells."""
 
     _dict_exclude = ("query",)
 
@@ -498,11 +518,17 @@ def cells_at(
     closed: bool = False,
     moves: str | MoveSet = "caselle",
 ) -> BlockLookup:
-    """The cells the block construction's path visits at ``steps`` (1 = the start, R*C the
-    end): exact integers, each checked against 1..R*C before any arithmetic. O(1) each.
+    """The cells the block construction's path visits at ``steps`` (1 = the start, R×C the
+    end): exact integers, each checked against 1..R×C before any arithmetic. O(1) each.
 
     The corner path serves caselle from (0, 0); the block cycle (cut open at ``start``) serves
-    other starts, closed tours and other leapers with a block table."""
+    other starts, closed tours and other leapers with a block table.
+
+    ```pycon
+    >>> cells_at(10, 10, [1, 100]).cells  # the first and the last cell of the 10x10 path
+    [(0, 0), (6, 2)]
+
+    ```"""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
     walker, kind = _walker(rows, cols, start, moves, closed)
@@ -526,12 +552,17 @@ def steps_of(
     closed: bool = False,
     moves: str | MoveSet = "caselle",
 ) -> BlockLookup:
-    """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or
-    ``"r,c"``, 0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
+    """The steps at which the block construction's path visits ``cells`` (``(r, c)`` or ``"r,c"``,
+    0-based, on the board). O(1) each. ``start``, ``closed`` and ``moves`` as for
     [`cells_at()`][rompicapo.paths.cells_at]. ``cells`` may also be an integer array of shape (n,
-    2): the cells are
-    then checked and looked up as arrays (a map's tile of 65,536 cells in milliseconds), and
-    ``steps`` is an array."""
+    2): the cells are then checked and looked up as arrays (a map's tile of 65,536 cells in
+    milliseconds), and ``steps`` is an array.
+
+    ```pycon
+    >>> steps_of(10, 10, [(0, 0), (9, 9)]).steps
+    [1, 68]
+
+    ```"""
     if isinstance(rows, str):
         rows, cols = parse_size(rows)
     walker, kind = _walker(rows, cols, start, moves, closed)

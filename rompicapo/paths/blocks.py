@@ -14,7 +14,7 @@ building anything: step 10^12 of a 10^6 x 10^6 board costs the same as step 1. W
 whole path (`BlockPath.fill_path()`) or its moves (`BlockPath.fill_moves()`) copies table
 rows with an offset, in threads over slices.
 
-Steps are numbered from 1, as on the paper board: step 1 is the start, step R*C the last cell.
+Steps are numbered from 1, as on the paper board: step 1 is the start, step R×C the last cell.
 
 ```pycon
 >>> bp = BlockPath(10, 10)
@@ -112,6 +112,13 @@ class BlockPath:
     whole: ask for cells, steps, slices of the path or of its moves.
 
     Raises [`InputError`][rompicapo.common.InputError] when a side is shorter than 5.
+
+    ```pycon
+    >>> bp = BlockPath(10**6, 10**6)  # 10^12 cells, nothing stored
+    >>> bp.cell_at(10**12), bp.step_of((999999, 0))
+    ((999998, 3), 999999999964)
+
+    ```
     """
 
     def __init__(self, rows: int, cols: int) -> None:
@@ -153,10 +160,10 @@ class BlockPath:
     # ---------------------------------------------------------------- random access
 
     def cell_at(self, step):
-        """The cell ``(row, col)`` visited at step ``step`` (1 = the start, R*C = the end).
+        """The cell ``(row, col)`` visited at step ``step`` (1 = the start, R×C = the end).
 
         ``step`` may be an int (returns a tuple of ints) or an integer array (returns two arrays,
-        rows and columns). O(1) per step. Raises InputError outside 1..R*C.
+        rows and columns). O(1) per step. Raises InputError outside 1..R×C.
         """
         scalar = np.ndim(step) == 0
         if scalar or isinstance(step, (list, tuple)):
@@ -245,7 +252,7 @@ class BlockPath:
 
     def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = None) -> np.ndarray:
         """Write the moves from step ``first + t`` to ``first + t + 1`` into ``out[t]`` (uint8
-        indices into `CASELLE`); there are R*C - 1 moves in all."""
+        indices into `CASELLE`); there are R×C - 1 moves in all."""
         self._check_slice(first, len(out), self.cells - 1)
         self._in_threads(
             lambda f, o: kernel.fill(self.geom, self._moves, f, o, False), first, out, jobs

@@ -21,7 +21,13 @@ _CELL = re.compile(r"\s*(-?\d+)\s*[,:]\s*(-?\d+)\s*")
 def parse_size(text: str | int | tuple[int, int]) -> tuple[int, int]:
     """``"10"`` -> (10, 10); ``"5x7"`` (also ``5X7``, ``5×7``, ``5*7``) -> (5, 7); an int or a
     pair is checked as it is. Both sides must be at least 1;
-    [`InputError`][rompicapo.common.InputError] otherwise."""
+    [`InputError`][rompicapo.common.InputError] otherwise.
+
+    ```pycon
+    >>> parse_size("10"), parse_size("5x7")
+    ((10, 10), (5, 7))
+
+    ```"""
     if isinstance(text, tuple):
         rows, cols = text
     elif isinstance(text, int | np.integer):
@@ -50,6 +56,12 @@ def parse_cell(
     With ``rows`` and ``cols`` the cell must be on that board
     ([`InputError`][rompicapo.common.InputError] otherwise,
     naming the cell ``what``).
+
+    ```pycon
+    >>> parse_cell("2,3", 5, 7), parse_cell(17, 5, 7)
+    ((2, 3), (2, 3))
+
+    ```
     """
     if isinstance(text, str):
         m = _CELL.fullmatch(text)

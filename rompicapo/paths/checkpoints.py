@@ -3,9 +3,8 @@ crash, the time limit) resumes and gives the same total.
 
 A checkpoint is a JSON file with a checksum of its content
 ([`write_checked_json()`][rompicapo.common.write_checked_json]): an edited count or a damaged file
-is refused,
-never added to a total. It records its problem (board, start, moves, closed, split depth, and
-whether counts are by end cell), and a file of another problem is refused too.
+is refused, never added to a total. It records its problem (board, start, moves, closed, split
+depth, and whether counts are by end cell), and a file of another problem is refused too.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """construct(): one path through every cell of an R x C board, for any start and leaper.
 
 [`construct()`][rompicapo.paths.construct.construct] checks its arguments and walks `STRATEGIES`, a
-table of strategies
-tried in order until one answers:
+table of strategies tried in order until one answers:
 
 1. ``blocks``: the block constructions of `rompicapo.paths.blocks` (the corner path) and
    `rompicapo.paths.cycles` (a block cycle read from the start), no search at all;
@@ -167,14 +166,12 @@ def construct(
             (compilation included).
         prove: on small boards (<= 42 cells), settle a failure by exhaustive search.
         progress: a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] (cells of
-            the
-            path done); the library draws nothing.
+            the path done); the library draws nothing.
         jobs: threads solving bands of the board at once (default: all cores; more than the
             cores are capped, with a note in ``result.notes``).
-        strips: bands of rows the board is cut into (default: 1 below 0.5M cells, then 2, then
-            one per ~1M cells, at most 64, bands of at least 64 rows; 1 for closed tours). The
-            bands, not the jobs, decide the
-            path: a seed gives the same path whatever the number of cores.
+        strips: bands of rows the board is cut into (default: 1 below 0.5M cells, then 2, then one
+            per ~1M cells, at most 64, bands of at least 64 rows; 1 for closed tours). The bands,
+            not the jobs, decide the path: a seed gives the same path whatever the number of cores.
         method: ``"greedy"`` (default: the walk, any board, start and move set, then the
             proofs), ``"blocks"`` (no search, no seed: a block construction, or an InputError
             in one line when none applies; a board below the blocks' minimum gets the direct
@@ -186,11 +183,17 @@ def construct(
             at the board's centre and read the cycle from ``start``.
 
     Returns a [`PathResult`][rompicapo.paths.PathResult]; ``status`` says whether a path was found,
-    shown impossible,
-    not found, or interrupted. Raises [`InputError`][rompicapo.common.InputError] for a bad size,
-    start or move set, and [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError]
-    when the arrays
-    would not fit in the memory available (checked before allocating).
+    shown impossible, not found, or interrupted. Raises [`InputError`][rompicapo.common.InputError]
+    for a bad size, start or move set, and
+    [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the arrays would not
+    fit in the memory available (checked before allocating).
+
+    ```pycon
+    >>> result = construct(5, 7, start=(2, 3), seed=1)  # the "Solitario del 35"
+    >>> result.found, result.verify(), int(result.grid()[2, 3])
+    (True, True, 1)
+
+    ```
     """
     deadline = Deadline(check_time_limit(time_limit))
     rows, cols = parse_size((rows, rows if cols is None else cols))

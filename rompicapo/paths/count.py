@@ -5,9 +5,8 @@ it is a numpy array of flat cells ``r * cols + c``. Two paths that differ by a s
 board count separately. A closed tour is a path whose last cell is one move from its first.
 
 - [`count_paths()`][rompicapo.paths.count_paths] counts the paths from one start or from every start
-  (each class of
-  starts under the board's symmetries is searched once), in parallel prefix jobs with a
-  progress bar and a resumable checkpoint file.
+  (each class of starts under the board's symmetries is searched once), in parallel prefix jobs with
+  a progress bar and a resumable checkpoint file.
 - [`search_path()`][rompicapo.paths.search_path] finds one path or proves that none exists.
 - [`iter_paths()`][rompicapo.paths.iter_paths] streams the paths from a start in search order.
 
@@ -142,8 +141,7 @@ def count_paths(
     - ``scheduler``: a Dask scheduler address (or ``distributed.Client``) to run the jobs on;
       a wrong address is refused before any search.
     - ``progress``: a callable receiving [`ProgressEvent`][rompicapo.common.ProgressEvent] (jobs
-      done of
-      the total); the library draws nothing.
+      done of the total); the library draws nothing.
     - ``samples``: keep one path per class of starts in the result, for ``verify()``.
     - ``time_limit``: seconds of wall clock for the whole call; when it runs out the jobs
       finished so far are saved (with ``checkpoint``) and the result has ``complete=False``.
@@ -152,6 +150,12 @@ def count_paths(
     move set) is counted once; ``table`` has every start. Raises InputError for a bad size,
     start, move set, path or address, and for a board too large for an exhaustive search. On
     KeyboardInterrupt the checkpoint is saved and the interrupt re-raised.
+
+    ```pycon
+    >>> count_paths(5, 5, start=(0, 0), jobs=1).count
+    552
+
+    ```
     """
     deadline = Deadline(check_time_limit(time_limit))
     ms = check_board(rows, cols, moves)
@@ -262,8 +266,7 @@ def search_path(
 
     ``node_limit`` caps the nodes (over all starts); ``seed`` (any integer) tries moves in a
     random order, which gives a random (not uniform) path. See
-    [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] for
-    ``proven``.
+    [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] for ``proven``.
     """
     ms = check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)

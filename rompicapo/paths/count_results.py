@@ -1,8 +1,9 @@
-"""The results of exhaustive searches: [`CountResult`][rompicapo.paths.CountResult] (of
-[`count_paths()`][rompicapo.paths.count_paths]),
-[`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] (of
-[`search_path()`][rompicapo.paths.search_path]) and `EndCountResult` (of
-`count_end_matrix()`).
+"""The results of exhaustive searches:
+
+- [`CountResult`][rompicapo.paths.CountResult], of [`count_paths()`][rompicapo.paths.count_paths];
+- [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult], of
+  [`search_path()`][rompicapo.paths.search_path];
+- `EndCountResult`, of `count_end_matrix()`.
 
 Their ``verify()`` recounts or checks with `rompicapo.paths.verify`, which shares no code
 with the search.
@@ -34,20 +35,35 @@ class CountResult(SearchResult):
     """
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     moves: str = "caselle"
+    """The move set's spec (``"caselle"``, ``"knight"``, ``"DR,DC;..."``)."""
     closed: bool = False
+    """True when closed tours were counted (the last cell one move from the first)."""
     start: Cell | None = None
+    """The start counted from, ``(row, col)``; None for every start (see ``table``)."""
     count: int = 0
+    """Paths from ``start``, or the total over all starts; a lower bound when not ``complete``."""
     table: np.ndarray | None = None
+    """The count from every start, rows x cols (int64), when ``start`` is None."""
     nodes: int = 0
+    """Search states visited, start states included: the same however the count is split into
+    jobs."""
     jobs: int = 0
+    """Jobs the count was split into."""
     split_depth: int = 0
+    """The depth at which the search tree was cut into jobs (0: not split)."""
     samples: dict[Cell, np.ndarray] = field(default_factory=dict)
+    """One path from a start of each class of symmetric starts that has any, for ``verify()``."""
     # False when the time limit stopped the count first: ``count`` is then a lower bound
     complete: bool = True
+    """False when the time limit stopped the count first: ``count`` is then a lower bound."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user (jobs capped, a resumed checkpoint)."""
     checkpoint: str | None = None
+    """The checkpoint file the count resumed from and saved to, if any."""
 
     _dict_exclude = ("samples", "table")
 
@@ -121,14 +137,12 @@ class CountResult(SearchResult):
         """Recount with independent code: True when the recount equals ``count`` (and the table
         from every start, when there is one), False when not.
 
-        The recount (`rompicapo.paths.verify.recount_paths()`, a plain depth-first search
-        in Python) is slow on purpose, so it runs on boards of at most
-        `RECOUNT_MAX_CELLS` cells; larger counts raise
-        [`NotVerifiable`][rompicapo.common.NotVerifiable] (their sample paths can still be checked
-        with
-        [`check_samples()`][rompicapo.paths.count_results.CountResult.check_samples], which is
-        evidence, not a verification). An incomplete count
-        (time limit) raises NotVerifiable too.
+        The recount (`rompicapo.paths.verify.recount_paths()`, a plain depth-first search in Python)
+        is slow on purpose, so it runs on boards of at most `RECOUNT_MAX_CELLS` cells; larger counts
+        raise [`NotVerifiable`][rompicapo.common.NotVerifiable] (their sample paths can still be
+        checked with [`check_samples()`][rompicapo.paths.count_results.CountResult.check_samples],
+        which is evidence, not a verification). An incomplete count (time limit) raises
+        NotVerifiable too.
         """
         from rompicapo.paths.verify import RECOUNT_MAX_CELLS, recount_paths
 
@@ -157,12 +171,12 @@ class CountResult(SearchResult):
     def check_samples(self) -> bool:
         """Check every sample path with the independent verifier, and the table's bookkeeping.
 
-        True when each sample is a valid path (closed when asked) from its start, the count
-        from that start is non-zero, every start with a non-zero count has a sample in its
-        class of symmetric starts, and the table sums to ``count``. This is evidence, not a
-        recount: see [`verify()`][rompicapo.paths.count_results.CountResult.verify]. Raises
-            [`NotVerifiable`][rompicapo.common.NotVerifiable] for an
-        incomplete count and for a count of zero (no path to check).
+        True when each sample is a valid path (closed when asked) from its start, the count from
+        that start is non-zero, every start with a non-zero count has a sample in its class of
+        symmetric starts, and the table sums to ``count``. This is evidence, not a recount: see
+        [`verify()`][rompicapo.paths.count_results.CountResult.verify]. Raises
+        [`NotVerifiable`][rompicapo.common.NotVerifiable] for an incomplete count and for a count of
+        zero (no path to check).
         """
         from rompicapo.paths.verify import verify_path
 
@@ -213,13 +227,21 @@ class ExhaustiveResult(SearchResult):
     """
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     moves: str = "caselle"
+    """The move set's spec."""
     closed: bool = False
+    """True when a closed tour was asked for."""
     start: Cell | None = None
+    """The start searched from; None for any start."""
     path: np.ndarray | None = None
+    """The path found (flat cells ``r * cols + c``), or None."""
     proven: bool = False
+    """True when the search finished: ``path`` is a path, or None because none exists."""
     nodes: int = 0
+    """Search states visited."""
 
     @property
     def exists(self) -> bool | None:
@@ -239,9 +261,8 @@ class ExhaustiveResult(SearchResult):
         return f"{head}: not settled within the node limit ({self.nodes:,} nodes)"
 
     def verify(self) -> bool:
-        """A found path passes the independent verifier (True) or not (False). Without a
-        path there is nothing to check: [`NotVerifiable`][rompicapo.common.NotVerifiable] (a proof
-            of
+        """A found path passes the independent verifier (True) or not (False). Without a path there
+        is nothing to check: [`NotVerifiable`][rompicapo.common.NotVerifiable] (a proof of
         non-existence rests on the exhaustive search alone)."""
         if self.path is None:
             raise NotVerifiable(
@@ -267,11 +288,10 @@ class EndCountResult(SearchResult):
     """The paths (or closed tours) counted by (start, end) pair: ``matrix[s, e]`` (flat cells
     ``r * cols + c``, int64) is the number of paths from ``s`` that end at ``e``.
 
-    Read backwards, a path from s to e is a path from e to s, so the matrix must be symmetric;
-    a symmetry of the board maps paths to paths, so ``matrix[g(s), g(e)] = matrix[s, e]``; the
-    row sums are the per-start counts of [`count_paths()`][rompicapo.paths.count_paths]. `checks()`
-    tests all three
-    (the first two are real tests only where the rows were counted, not copied: with
+    Read backwards, a path from s to e is a path from e to s, so the matrix must be symmetric; a
+    symmetry of the board maps paths to paths, so ``matrix[g(s), g(e)] = matrix[s, e]``; the row
+    sums are the per-start counts of [`count_paths()`][rompicapo.paths.count_paths]. `checks()`
+    tests all three (the first two are real tests only where the rows were counted, not copied: with
     ``symmetry=True`` one start per class is counted and the other rows are its images).
     """
 

@@ -6,7 +6,7 @@ The layout and the table are described in `rompicapo.paths.leaper_blocks`: bands
 climbs back up the strip. Every block's place along the cycle is arithmetic, so
 `BlockCycle.cell_at()` and `BlockCycle.step_of()` cost O(1); a path from ``start`` is
 the cycle read from ``start``'s position, so it is the same arithmetic plus an offset modulo
-R*C, and its last cell is one move from its first (every path this class gives is a closed
+R×C, and its last cell is one move from its first (every path this class gives is a closed
 tour).
 
 ```pycon
@@ -178,7 +178,7 @@ def _arrays_of(name: str, moves: tuple[tuple[int, int], ...]):
 
 class BlockCycle:
     """The block cycle of a ``rows`` x ``cols`` board for a leaper, read as a path from
-    ``start`` (default ``(0, 0)``); never stored whole. Step 1 is ``start``, step R*C is one
+    ``start`` (default ``(0, 0)``); never stored whole. Step 1 is ``start``, step R×C is one
     move from it.
 
     Raises [`InputError`][rompicapo.common.InputError] with `cycle_refusal()`'s reason when the
@@ -229,7 +229,7 @@ class BlockCycle:
     # ---------------------------------------------------------------- random access
 
     def cell_at(self, step):
-        """The cell ``(row, col)`` at step ``step`` (1 = the start, R*C = the last, one move
+        """The cell ``(row, col)`` at step ``step`` (1 = the start, R×C = the last, one move
         from the start). An int gives a tuple, an integer array two arrays. O(1) per step."""
         scalar = np.ndim(step) == 0
         steps = np.atleast_1d(np.asarray(step, dtype=np.int64)) - 1
@@ -294,7 +294,7 @@ class BlockCycle:
 
     def fill_moves(self, out: np.ndarray, first: int = 1, *, jobs: int | None = None) -> np.ndarray:
         """Write the moves from step ``first + t`` to the next into ``out[t]`` (uint8 indices
-        into ``moves``); R*C - 1 moves in all (the closing move is not written). Threads
+        into ``moves``); R×C - 1 moves in all (the closing move is not written). Threads
         (``jobs``, default all cores) write slices at once."""
         BlockPath._check_slice(first, len(out), self.cells - 1)
         BlockPath._in_threads(

@@ -46,11 +46,9 @@ def count_end_matrix(
 
     ``symmetry``: count one start per class of symmetric starts and fill the other rows by the
     symmetry (as [`count_paths()`][rompicapo.paths.count_paths] does); False counts every start, so
-    that the matrix's
-    symmetry and invariance test the counts themselves. ``jobs``, ``checkpoint``, ``scheduler``
-    and ``progress`` as for [`count_paths()`][rompicapo.paths.count_paths] (the checkpoint records
-    the end counts of each
-    job and is a different problem from a plain count's).
+    that the matrix's symmetry and invariance test the counts themselves. ``jobs``, ``checkpoint``,
+    ``scheduler`` and ``progress`` as for [`count_paths()`][rompicapo.paths.count_paths] (the
+    checkpoint records the end counts of each job and is a different problem from a plain count's).
     """
     ms = check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)

@@ -85,13 +85,11 @@ def write_path(
     numbered grid); [`load_path()`][rompicapo.paths.load_path] reads each back.
 
     ``path_or_result`` is a [`PathResult`][rompicapo.paths.PathResult] with a path (its board, moves
-    and start are
-    used), or an array of flat cells with ``rows`` and ``cols`` (and ``moves``, ``start``,
-    ``closed`` when they matter). With ``verify`` the independent verifier checks the path
-    first: an invalid array is an [`InputError`][rompicapo.common.InputError], an invalid result an
-    [`InternalError`][rompicapo.common.InternalError] (a solver bug). The extension must be known
-    (no
-    suffix is appended) and the folder writable; the file appears whole or not at all.
+    and start are used), or an array of flat cells with ``rows`` and ``cols`` (and ``moves``,
+    ``start``, ``closed`` when they matter). With ``verify`` the independent verifier checks the
+    path first: an invalid array is an [`InputError`][rompicapo.common.InputError], an invalid
+    result an [`InternalError`][rompicapo.common.InternalError] (a solver bug). The extension must
+    be known (no suffix is appended) and the folder writable; the file appears whole or not at all.
     Returns the path written.
     """
     method = ""
@@ -172,17 +170,15 @@ _WRITERS = {".npy": _write_npy, ".rpath": _write_rpath, ".txt": _write_text}
 
 def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
     """The path saved in ``filename`` by [`write_path()`][rompicapo.paths.write_path], as a 1-D
-    integer array of flat
-    cells ``r * cols + c``: a ``.npy`` file memory-mapped read-only (any name other than
-    ``.rpath`` and ``.txt`` is read as ``.npy``), an ``.rpath`` file decoded from its start and
-    moves (int32 below 2^31 cells, int64 above), a ``.txt`` numbered grid (int64).
+    integer array of flat cells ``r * cols + c``: a ``.npy`` file memory-mapped read-only (any name
+    other than ``.rpath`` and ``.txt`` is read as ``.npy``), an ``.rpath`` file decoded from its
+    start and moves (int32 below 2^31 cells, int64 above), a ``.txt`` numbered grid (int64).
 
     Raises [`InputError`][rompicapo.common.InputError] with one line, ``"FILE is not a path: ..."``,
-    for a missing file,
-    a directory, a file of another kind (text, pickle, ``.npz``, truncated), an array that is
-    not a 1-D integer array, a damaged ``.rpath`` chunk, or a grid that does not number every
-    cell once. The path itself is not checked: [`verify_path()`][rompicapo.paths.verify_path] does
-    that.
+    for a missing file, a directory, a file of another kind (text, pickle, ``.npz``, truncated), an
+    array that is not a 1-D integer array, a damaged ``.rpath`` chunk, or a grid that does not
+    number every cell once. The path itself is not checked:
+    [`verify_path()`][rompicapo.paths.verify_path] does that.
     """
     name = os.fspath(filename)
     if not os.path.exists(name):

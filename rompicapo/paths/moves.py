@@ -50,7 +50,9 @@ class MoveSet:
     """A symmetric set of leaper moves with a name (``caselle``, ``knight`` or the spec)."""
 
     name: str
+    """``"caselle"``, ``"knight"``, or the spec the set was read from."""
     moves: tuple[tuple[int, int], ...]
+    """The moves ``(dr, dc)``, each with its negation."""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MoveSet):
@@ -116,8 +118,14 @@ def parse_moves(spec: str | MoveSet | Iterable[tuple[int, int]] = "caselle") -> 
     [`MoveSet`][rompicapo.paths.MoveSet].
 
     Raises [`InputError`][rompicapo.common.InputError] for an unknown name, a malformed pair, the
-    null
-    move (0, 0), or a move longer than 64 cells along an axis.
+    null move (0, 0), or a move longer than 64 cells along an axis.
+
+    ```pycon
+    >>> knight = parse_moves("knight")
+    >>> knight.name, len(knight), knight.reach
+    ('knight', 8, 2)
+
+    ```
     """
     if isinstance(spec, MoveSet):
         return spec
@@ -163,3 +171,7 @@ def parse_moves(spec: str | MoveSet | Iterable[tuple[int, int]] = "caselle") -> 
     if name is None:
         name = ";".join(f"{dr},{dc}" for dr, dc in moves)
     return MoveSet(name, moves)
+
+
+# The default move set of results and searches ("Il gioco delle 100 caselle").
+CASELLE_MOVES: MoveSet = parse_moves("caselle")

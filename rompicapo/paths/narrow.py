@@ -166,8 +166,7 @@ def _stretch_end(ctype: tuple, long: int, short: int, s: int, reach: int) -> int
 
 def check_plan_memory(long: int) -> None:
     """Raise [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the column
-    plan of a
-    board ``long`` columns long (one int32 step id per column) would not fit in memory."""
+    plan of a board ``long`` columns long (one int32 step id per column) would not fit in memory."""
     check_memory(long * 4, f"the column plan of a board {long:,} columns long")
 
 
@@ -190,11 +189,10 @@ def narrow_path(
     exists (with ``closed``: a closed tour, read from ``start``), and return one if it does
     (see the module's docstring).
 
-    Exact: ``"impossible"`` only when no path exists, ``"found"`` with a path the caller can
-    check with [`verify_path()`][rompicapo.paths.verify_path]; ``"not found"`` only when
-    ``time_limit``
-    seconds ran out first. Raises [`InputError`][rompicapo.common.InputError] when
-    the board or moves are out of scope (`narrow_applies()`), and
+    Exact: ``"impossible"`` only when no path exists, ``"found"`` with a path the caller can check
+    with [`verify_path()`][rompicapo.paths.verify_path]; ``"not found"`` only when ``time_limit``
+    seconds ran out first. Raises [`InputError`][rompicapo.common.InputError] when the board or
+    moves are out of scope (`narrow_applies()`), and
     [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] before a step whose arrays
     would not fit.
     """

@@ -67,7 +67,7 @@ def in_lattice(moves: list[tuple[int, int]], step: tuple[int, int]) -> bool:
 
 
 def _extended_gcd(a: int, b: int) -> tuple[int, int, int]:
-    """(g, x, y) with g = gcd(a, b) >= 0 and a*x + b*y = g."""
+    """(g, x, y) with g = gcd(a, b) >= 0 and a×x + b×y = g."""
     x0, y0, x1, y1 = 1, 0, 0, 1
     while b:
         q, a, b = a // b, b, a % b

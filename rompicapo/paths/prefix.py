@@ -95,11 +95,10 @@ def complete_prefix(
     node_limit: int | None = None,
 ) -> PrefixResult:
     """Complete the path whose first cells are ``prefix`` (``(row, col)`` pairs, 0-based) on a
-    ``rows`` x ``cols`` board (at most `MAX_PREFIX_CELLS` cells), or prove it cannot be
-    completed, within ``time_limit`` seconds (and ``node_limit`` nodes). Raises
+    ``rows`` x ``cols`` board (at most `MAX_PREFIX_CELLS` cells), or prove it cannot be completed,
+    within ``time_limit`` seconds (and ``node_limit`` nodes). Raises
     [`InputError`][rompicapo.common.InputError] for a bad board, a cell off the board, a repeated
-    cell or a step that
-    is not a move."""
+    cell or a step that is not a move."""
     rows = check_int(rows, "rows", minimum=1, maximum=MAX_PREFIX_CELLS)
     cols = check_int(cols, "cols", minimum=1, maximum=MAX_PREFIX_CELLS)
     if rows * cols > MAX_PREFIX_CELLS:

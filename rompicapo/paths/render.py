@@ -12,7 +12,7 @@ What each picture shows, by board size:
   colour-graded polyline up to 250,000 cells; above, the visit order as a downsampled image
 - **PNG**: small boards: the path drawn over the grid, with step numbers, both sides <= 40; large
   boards: the visit order as a colour image, one or a few pixels per cell, downsampled (mean step
-      per block) above ``max_side``
+  per block) above ``max_side``
 - **SVG**: small boards: grid, graded path, numbers <= 30; large boards: refused above 200x200 cells
 
 Colours run along viridis (perceptually uniform, readable in grey and by colour-blind readers)
@@ -43,6 +43,7 @@ from rompicapo.common import InputError, check_memory
 __all__ = [
     "grid_text",
     "path_from_step_grid",
+    "png_image",
     "png_size",
     "step_grid",
     "write_pdf",
@@ -101,9 +102,9 @@ END_RGB = (214, 39, 40)  # red
 def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The ``(rows, cols)`` grid of step numbers: ``grid[r, c]`` is when cell (r, c) is visited.
 
-    Steps count from 1. dtype uint32 when R*C < 2^32, else int64. Raises
-    [`InputError`][rompicapo.common.InputError]
-    when the path does not visit every cell exactly once.
+    Steps count from 1. dtype uint32 when R×C < 2^32, else int64. Raises
+    [`InputError`][rompicapo.common.InputError] when the path does not visit every cell exactly
+    once.
 
     ```pycon
     >>> step_grid(np.array([0, 1, 3, 2]), 2, 2).tolist()
@@ -126,11 +127,11 @@ def step_grid(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def path_from_step_grid(grid: object) -> np.ndarray:
-    """The path (flat indices, int32 or int64) of a grid of step numbers 1..R*C, each once.
+    """The path (flat indices, int32 or int64) of a grid of step numbers 1..R×C, each once.
 
     The inverse of [`step_grid()`][rompicapo.paths.render.step_grid]. Raises
     [`InputError`][rompicapo.common.InputError] for a grid that is not 2-D,
-    not integer, or not a numbering of its cells by 1..R*C.
+    not integer, or not a numbering of its cells by 1..R×C.
 
     ```pycon
     >>> path_from_step_grid([[1, 2], [4, 3]]).tolist()
@@ -302,10 +303,23 @@ def write_png(
 
     Small boards (both sides <= 40): the path drawn as lines between cell centres over the grid,
     coloured from step 1 (dark purple) to the last (yellow), step numbers in the cells' corners
-    up to 30x30, start and end marked green and red. Larger boards: the visit order as a
-    colour image, computed in chunks from the path without an R x C array, start and end
-    ringed.
+    up to 30x30, start and end marked green and red. Larger boards: the visit order as a colour
+    image, computed in chunks from the path without an R x C array, start and end ringed.
     """
+    image = png_image(path, rows, cols, max_side=max_side)
+    image.save(os.fspath(filename), format="PNG", optimize=False)
+    return image.size
+
+
+def png_image(path: np.ndarray, rows: int, cols: int, *, max_side: int = 2048):
+    """The Pillow image [`write_png()`][rompicapo.paths.render.write_png] writes, of
+    [`png_size()`][rompicapo.paths.render.png_size] pixels.
+
+    ```pycon
+    >>> png_image(np.arange(64 * 64), 64, 64, max_side=256).size
+    (256, 256)
+
+    ```"""
     from PIL import Image
 
     rows, cols = _board_size(rows, cols)
@@ -322,8 +336,7 @@ def write_png(
             image = image.resize(size, Image.Resampling.NEAREST)
         _ring_ends(image, arr, rows, cols)
     assert image.size == size, (image.size, size)
-    image.save(os.fspath(filename), format="PNG", optimize=False)
-    return size
+    return image
 
 
 def _drawn_png(arr: np.ndarray, rows: int, cols: int, cell: int):
@@ -402,12 +415,20 @@ def _ring_ends(image, arr: np.ndarray, rows: int, cols: int) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def _svg_title(rows: int, cols: int, numbered: bool) -> str:
+    steps = ", each cell numbered by its step" if numbered else ""
+    return (
+        f"a path through the {rows * cols:,} cells of the {rows}x{cols} board{steps}, coloured "
+        "from dark purple at the start (green dot) to yellow at the end (red dot)"
+    )
+
+
 def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLike[str]) -> None:
     """Write an SVG of the path: grid, graded path, step numbers up to 30x30, start and end.
 
     Refused ([`InputError`][rompicapo.common.InputError]) above 200x200 = 40,000 cells, where the
-    file would hold tens
-    of thousands of elements: use [`write_png()`][rompicapo.paths.render.write_png] for those.
+    file would hold tens of thousands of elements: use
+    [`write_png()`][rompicapo.paths.render.write_png] for those.
     """
     rows, cols = _board_size(rows, cols)
     n = rows * cols
@@ -427,7 +448,7 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
-        f"<title>{escape(f'a path over the {rows}x{cols} board')}</title>",
+        f"<title>{escape(_svg_title(rows, cols, numbered))}</title>",
         f'<rect width="{width}" height="{height}" fill="white"/>',
     ]
     grid = [f"M{m} {m + r * s}h{cols * s}" for r in range(rows + 1)]
@@ -436,16 +457,6 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
         f'<path d="{"".join(grid)}" stroke="#c8c8c8" stroke-width="{max(0.5, s / 40):g}" '
         'fill="none"/>'
     )
-    if numbered:
-        font = s * 0.26
-        out.append(
-            f'<g font-family="Helvetica, Arial, sans-serif" font-size="{font:g}" fill="#6e6e6e">'
-        )
-        dx, dy = s * 0.07 - s / 2, s * 0.07 - s / 2 + font
-        for step in range(n):
-            x, y = xs[step] + dx, ys[step] + dy
-            out.append(f'<text x="{x:g}" y="{y:g}">{step + 1}</text>')
-        out.append("</g>")
     out.append(
         f'<g fill="none" stroke-width="{max(1.0, s / 10):g}" stroke-linecap="round" '
         'stroke-linejoin="round">'
@@ -454,6 +465,19 @@ def write_svg(path: np.ndarray, rows: int, cols: int, filename: str | os.PathLik
         points = " ".join(f"{xs[i]},{ys[i]}" for i in range(a, b + 1))
         out.append(f'<polyline stroke="{_hex(rgb)}" points="{points}"/>')
     out.append("</g>")
+    if numbered:
+        # numbers after the lines, on a white halo: diagonal moves cross the cells' corners
+        font = s * 0.26
+        out.append(
+            f'<g font-family="Helvetica, Arial, sans-serif" font-size="{font:g}" fill="#505050" '
+            f'stroke="white" stroke-width="{font * 0.3:g}" paint-order="stroke" '
+            'stroke-linejoin="round">'
+        )
+        dx, dy = s * 0.07 - s / 2, s * 0.07 - s / 2 + font
+        for step in range(n):
+            x, y = xs[step] + dx, ys[step] + dy
+            out.append(f'<text x="{x:g}" y="{y:g}">{step + 1}</text>')
+        out.append("</g>")
     radius = max(s * 0.2, max(width, height) / 150)  # markers stay visible on 200x200
     for i, rgb, name in ((0, START_RGB, "start"), (n - 1, END_RGB, "end")):
         out.append(
@@ -634,7 +658,7 @@ def _board_size(rows: object, cols: object) -> tuple[int, int]:
 
 
 def _checked_path(path: object, rows: int, cols: int) -> np.ndarray:
-    """The path as a 1-D integer array of length rows*cols with every index on the board."""
+    """The path as a 1-D integer array of length rows×cols with every index on the board."""
     rows, cols = _board_size(rows, cols)
     arr = path if isinstance(path, np.ndarray) else np.asarray(path)
     if arr.dtype.kind not in "iu" or arr.ndim != 1:

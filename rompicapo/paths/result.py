@@ -12,13 +12,16 @@ from typing import Any
 import numpy as np
 
 from rompicapo.common import InputError, NotVerifiable, SearchResult
-from rompicapo.paths.moves import MoveSet, parse_moves
+from rompicapo.paths.moves import CASELLE_MOVES, MoveSet
 
 __all__ = ["TEXT_GRID_CELLS", "TEXT_GRID_COLS", "PathResult"]
 
 # Boards with at most this many columns and cells are printed as a numbered grid.
 TEXT_GRID_COLS = 40
 TEXT_GRID_CELLS = 2500
+# The longest side of the PNG Jupyter shows for a board too big for SVG: the width of a
+# notebook's output area, give or take.
+JUPYTER_PNG_SIDE = 1024
 
 
 @dataclass
@@ -31,29 +34,53 @@ class PathResult(SearchResult):
     """
 
     rows: int = 0
+    """Rows of the board."""
     cols: int = 0
+    """Columns of the board."""
     start: tuple[int, int] = (0, 0)
-    moves: MoveSet = field(default_factory=lambda: parse_moves("caselle"))
+    """The first cell, ``(row, col)`` from 0."""
+    moves: MoveSet = CASELLE_MOVES
+    """The leaper's moves (default: the caselle jumps, 3 along a row or column, 2 along a
+    diagonal)."""
     closed: bool = False
+    """Whether a closed tour was asked for (the last cell one move from the first)."""
     seed: int | None = None
+    """The seed of the search (None for a method without one, such as the blocks)."""
     method: str = "greedy"
+    """How the path was found: ``"greedy"``, ``"blocks"``, ``"blocks-cycle"``, ``"profile"``,
+    ``"dfs"``, ``"greedy+exhaustive"``, ..."""
     status: str = "not found"
+    """``"found"``, ``"impossible"`` (with a ``proof``), ``"not found"`` or ``"interrupted"``."""
     path: np.ndarray | None = None
+    """The flat cells ``r * cols + c`` in visiting order (int32 or int64), or None when there is no
+    path or it was streamed to a file."""
     proof: str = ""
+    """How a path was shown impossible (empty otherwise)."""
     rotations: int = 0
+    """Pósa rotations the greedy walk made."""
     restarts: int = 0
+    """Times the greedy walk started again from scratch."""
     # the verifier's verdict once checked (None: not checked yet), what was written, and notes
     # for the user (a capped number of jobs, say)
     verified: bool | None = None
+    """The independent verifier's verdict once checked; None until then."""
     written: list[str] = field(default_factory=list)
+    """The files written (path, pictures), each a line for the user."""
     unwritten: list[str] = field(default_factory=list)
+    """The writes that failed after the search, each saying where the result was kept instead."""
     notes: list[str] = field(default_factory=list)
+    """Remarks for the user (a capped number of jobs, say)."""
     # a path streamed to an .rpath file and never held in memory (path is None then)
     out: str | None = None
+    """The ``.rpath`` file a streamed path went to (``path`` is None then)."""
     out_bytes: int = 0
+    """Bytes of the streamed file."""
     write_seconds: float = 0.0
+    """Seconds spent writing the streamed file."""
     verify_seconds: float = 0.0
+    """Seconds the verifier took."""
     reason: str = ""
+    """Why the path was streamed rather than held in memory."""
 
     _dict_exclude = (
         "path", "moves", "verified", "written", "unwritten", "notes", "out", "out_bytes",
@@ -82,7 +109,8 @@ class PathResult(SearchResult):
         return step_grid(self.path, self.rows, self.cols)
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter shows a found path as its SVG (boards up to 200x200)."""
+        """Jupyter shows a found path as its SVG (boards up to 200x200; larger ones get the PNG
+        of `_repr_png_`)."""
         import tempfile
         from pathlib import Path
 
@@ -94,6 +122,22 @@ class PathResult(SearchResult):
             svg = Path(folder) / "path.svg"
             write_svg(self.path, self.rows, self.cols, svg)
             return svg.read_text()
+
+    def _repr_png_(self) -> tuple[bytes, dict[str, str]] | None:
+        """Jupyter shows a found path too big for SVG as a PNG of its visit order (a colour
+        ramp from dark purple at step 1 to yellow at the last step, at most 1024 pixels a
+        side), with its alternative text."""
+        from rompicapo.common import png_with_alt
+        from rompicapo.paths.render import SVG_MAX_CELLS, png_image
+
+        if self.path is None or self.status != "found" or self.rows * self.cols <= SVG_MAX_CELLS:
+            return None
+        image = png_image(self.path, self.rows, self.cols, max_side=JUPYTER_PNG_SIDE)
+        alt = (
+            f"the visit order of a path over the {self.rows}x{self.cols} board, coloured from "
+            "dark purple at step 1 to yellow at the last step"
+        )
+        return png_with_alt(image, alt)
 
     def verify(self) -> bool:
         """Check the path with the independent verifier: True when it is a valid path (closed

@@ -12,8 +12,7 @@ search (`rompicapo.paths.window`, which makes open paths from the closed tours t
 Proofs: "impossible" is only said with one. The cheap ones are exact facts
 (`rompicapo.paths.obstructions`). On small boards (<= 42 cells) an exhaustive search
 ([`rompicapo.paths.count.search_path()`][rompicapo.paths.search_path]) settles a failed search.
-Otherwise the answer is
-"not found".
+Otherwise the answer is "not found".
 """
 
 from __future__ import annotations
@@ -144,10 +143,9 @@ def dispatch(request: Request, table: tuple[Strategy, ...]) -> PathResult:
 def choose_blocks(
     rows: int, cols: int, start: tuple[int, int], mset: MoveSet, closed: bool, method: str
 ) -> str:
-    """``"blocks"`` or ``"blocks-cycle"`` when ``method`` asks for a block construction and
-    one makes the path, else ``""``; an [`InputError`][rompicapo.common.InputError] for an unknown
-    method, and for
-    ``method="blocks"`` on a board no block construction or direct search takes."""
+    """``"blocks"`` or ``"blocks-cycle"`` when ``method`` asks for a block construction and one
+    makes the path, else ``""``; an [`InputError`][rompicapo.common.InputError] for an unknown
+    method, and for ``method="blocks"`` on a board no block construction or direct search takes."""
     if method not in METHODS:
         raise InputError(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
     # knight boards with a side of 3 or 4 are below every block table's minimum: they go

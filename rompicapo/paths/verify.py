@@ -3,7 +3,7 @@
 A *path* on an R x C board is a 1-D integer array of flat row-major cell indices
 (``r * cols + c``). It is valid when
 
-1. it has exactly R*C entries, all in ``0 .. R*C-1``;
+1. it has exactly R×C entries, all in ``0 .. R*C-1``;
 2. no cell appears twice (so, with 1., every cell appears once);
 3. every two consecutive cells are one move of the move set apart;
 4. optionally, it starts at a given cell, and (``closed=True``) its last cell is one move from
@@ -100,10 +100,9 @@ class Moves:
 
 def read_moves(moves: object) -> Moves:
     """``"caselle"``, ``"knight"``, ``"DR,DC;DR,DC;..."`` (the negations added), pairs, or any
-    object with a ``moves`` attribute of pairs (a [`MoveSet`][rompicapo.paths.MoveSet]), as
-    a `Moves`. [`InputError`][rompicapo.common.InputError] for anything else, an empty set, (0, 0),
-    or a move
-    longer than 64 cells along an axis."""
+    object with a ``moves`` attribute of pairs (a [`MoveSet`][rompicapo.paths.MoveSet]), as a
+    `Moves`. [`InputError`][rompicapo.common.InputError] for anything else, an empty set, (0, 0), or
+    a move longer than 64 cells along an axis."""
     if isinstance(moves, str) and moves.strip().lower() in _NAMED:
         name = moves.strip().lower()
         return Moves(tuple(sorted(_NAMED[name])), name)
@@ -141,7 +140,9 @@ class PathCheck:
     """
 
     ok: bool
+    """True when the path is valid."""
     reason: str = ""
+    """The first problem found and where it is; ``""`` when the path is valid."""
 
     def __bool__(self) -> bool:
         return self.ok
@@ -168,16 +169,21 @@ def verify_path(
     must also be one move from the first. ``chunk``: steps checked per vectorised batch.
 
     Returns a [`PathCheck`][rompicapo.paths.PathCheck]; a wrong path (including a non-integer dtype,
-    a wrong number of
-    dimensions or an empty array) is a ``PathCheck(False, reason)``, never an exception. The
-    reason names the first problem: a wrong length first, then a wrong start cell, then, in step
-    order, an index outside the board, a step that is not a move, or a repeated cell (at the
-    same step, in that order).
+    a wrong number of dimensions or an empty array) is a ``PathCheck(False, reason)``, never an
+    exception. The reason names the first problem: a wrong length first, then a wrong start cell,
+    then, in step order, an index outside the board, a step that is not a move, or a repeated cell
+    (at the same step, in that order).
 
     Raises [`InputError`][rompicapo.common.InputError] for a bad board size, start cell, move set or
-    chunk, and
-    [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the seen-array would
-    not fit.
+    chunk, and [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when the
+    seen-array would not fit.
+
+    ```pycon
+    >>> import numpy as np
+    >>> verify_path(np.array([0, 1, 2, 3]), 2, 2).reason
+    'step 1 -> 2: (0, 0) to (0, 1) is not a caselle move'
+
+    ```
     """
     rows, cols = _board_size(rows, cols)
     move_set = read_moves(moves)
@@ -238,13 +244,12 @@ def verify_path_file(
     closed: bool = False,
 ) -> PathCheck:
     """[`verify_path()`][rompicapo.paths.verify_path] on a ``.npy`` file, memory-mapped read-only
-    (never loaded whole), or
-    on a ``.txt`` numbered grid (one line per row, the step of each cell, 1 = the start).
+    (never loaded whole), or on a ``.txt`` numbered grid (one line per row, the step of each cell, 1
+    = the start).
 
     Raises [`InputError`][rompicapo.common.InputError] ("FILE is not a path: ...") when the file is
-    missing or is not a
-    1-D integer ``.npy`` array (or a grid of integers); a readable array that is a wrong path
-    gives ``PathCheck(False, reason)``.
+    missing or is not a 1-D integer ``.npy`` array (or a grid of integers); a readable array that is
+    a wrong path gives ``PathCheck(False, reason)``.
     """
     if os.fspath(filename).lower().endswith(".txt"):
         grid = _read_grid(filename)
@@ -285,9 +290,8 @@ def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
     path format).
 
     Raises [`InputError`][rompicapo.common.InputError] with one line, ``"FILE is not a path: ..."``,
-    for a missing file,
-    a directory, a file that is not ``.npy`` (text, pickle, ``.npz``, truncated), or an array
-    that is not a 1-D integer array.
+    for a missing file, a directory, a file that is not ``.npy`` (text, pickle, ``.npz``,
+    truncated), or an array that is not a 1-D integer array.
     """
     name = os.fspath(filename)
 

@@ -3,7 +3,7 @@
 The file's moves are read chunk by chunk (by this module's own reader of the format described in
 `rompicapo.paths.rpath`, not the writer's code) and the path is valid
 when every chunk's checksum matches, every byte names a move, every cell lies on the board and
-no cell is reached twice (with R*C cells in all, that means every cell once); a closed tour's
+no cell is reached twice (with R×C cells in all, that means every cell once); a closed tour's
 last cell must also be one move from its first. Two passes:
 
 1. every chunk is summarised in parallel (its moves' sum and the extremes of its rows and
@@ -13,7 +13,7 @@ last cell must also be one move from its first. Two passes:
    each partition replays only the chunks whose rows meet it. A path made of bands (as the
    block construction's) touches one or two partitions per chunk, so the work splits evenly.
 
-Memory: the bitmaps in flight (R*C/8 bytes in all, less when there are more partitions than
+Memory: the bitmaps in flight (R×C/8 bytes in all, less when there are more partitions than
 workers) plus a 16 MiB buffer per worker. Runs on all cores by default (threads: the kernels,
 file reads and zlib release the GIL) or on a Dask cluster (``scheduler``); the workers read the
 file by name, so they must see it.
@@ -110,8 +110,8 @@ class StreamHeader:
 
 def read_stream_header(filename: str | os.PathLike[str]) -> StreamHeader:
     """Read and check the header of an ``.rpath`` file; [`InputError`][rompicapo.common.InputError]
-    when the file is
-    not one (no magic, another version, damaged JSON, inconsistent fields, a wrong length)."""
+    when the file is not one (no magic, another version, damaged JSON, inconsistent fields, a wrong
+    length)."""
     name = os.fspath(filename)
     try:
         with open_input(name, ".rpath file") as f:

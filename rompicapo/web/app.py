@@ -1,14 +1,12 @@
 """The playground's ASGI app: pages, the families' routes, jobs, and error handling.
 
-Every error a request can cause is an HTTP status with ``{"error": "one line"}``: the user's
-mistake ([`InputError`][rompicapo.common.InputError]) 400; a request from elsewhere or another
-page's job 403 (`rompicapo.web.guard`); no such job or route 404; a busy playground 409
-(this page runs a job) or 429 (the playground is full); a body too large 413, of the wrong
-type 415; an answer that cannot be checked ([`NotVerifiable`][rompicapo.common.NotVerifiable]) 422;
-a
-failure of rompicapo itself ([`InternalError`][rompicapo.common.InternalError], or anything
-unexpected) 500 with "please report it", its traceback in the server's log only. The server
-keeps serving after any of them.
+Every error a request can cause is an HTTP status with ``{"error": "one line"}``: the user's mistake
+([`InputError`][rompicapo.common.InputError]) 400; a request from elsewhere or another page's job
+403 (`rompicapo.web.guard`); no such job or route 404; a busy playground 409 (this page runs a job)
+or 429 (the playground is full); a body too large 413, of the wrong type 415; an answer that cannot
+be checked ([`NotVerifiable`][rompicapo.common.NotVerifiable]) 422; a failure of rompicapo itself
+([`InternalError`][rompicapo.common.InternalError], or anything unexpected) 500 with "please report
+it", its traceback in the server's log only. The server keeps serving after any of them.
 
 The pages are the HTML files of ``static/`` with the server's CSRF secret and a new owner
 token written into their ``<head>`` each time one is sent (`rompicapo.web.guard`).
@@ -40,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from rompicapo.common import InputError, NotVerifiable, RompicapoError, default_jobs
 from rompicapo.web.guard import Guard, Tokens, allowed_hosts, one_line_response
 from rompicapo.web.jobs import Busy, Failed, Forbidden, JobManager, NoSuchJob
-from rompicapo.web.params import MAX_UPLOAD_BYTES
+from rompicapo.web.params import MAX_UPLOAD_BYTES, BodyTooLarge
 from rompicapo.web.run import owner_of
 from rompicapo.web.warmup import start_warm_up
 from rompicapo.web.worker import BUG
@@ -65,7 +63,7 @@ log = logging.getLogger("rompicapo.web")
 # ------------------------------------------------------------------ errors
 
 _STATUS = [(NotVerifiable, 422), (Busy, None), (Failed, None), (Forbidden, 403),
-           (NoSuchJob, 404), (InputError, 400)]  # fmt: skip
+           (NoSuchJob, 404), (BodyTooLarge, 413), (InputError, 400)]  # fmt: skip
 
 
 async def _on_rompicapo_error(request: Request, exc: Exception) -> Response:
@@ -102,14 +100,20 @@ class _BodyLimit:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             for key, value in scope.get("headers", []):
-                if key == b"content-length" and (
-                    not value.isdigit() or int(value) > self.max_bytes
-                ):
+                if key != b"content-length":
+                    continue
+                if not value.isdigit():
+                    response = one_line_response(
+                        400, "the Content-Length header is not a number of bytes"
+                    )
+                elif int(value) > self.max_bytes:
                     response = one_line_response(
                         413, f"the request is larger than {self.max_bytes} bytes"
                     )
-                    await response(scope, receive, send)
-                    return
+                else:
+                    continue
+                await response(scope, receive, send)
+                return
         await self.app(scope, receive, send)
 
 
@@ -131,10 +135,12 @@ def _page(name: str, tokens: Tokens) -> HTMLResponse:
 
 
 async def _index(request: Request) -> Response:
+    """The playground's home page."""
     return _page("index", request.app.state.tokens)
 
 
 async def _static_page(request: Request) -> Response:
+    """A page of the playground (index, paths, cover, games, edges), with its tokens."""
     name = request.path_params["name"]
     if name not in PAGES:
         raise HTTPException(404, f"no page {name[:40]!r}")
@@ -142,6 +148,7 @@ async def _static_page(request: Request) -> Response:
 
 
 async def _favicon(request: Request) -> Response:
+    """The icon."""
     return FileResponse(
         STATIC / "favicon.svg", media_type="image/svg+xml",
         headers={"Cache-Control": "max-age=86400"},
@@ -149,6 +156,7 @@ async def _favicon(request: Request) -> Response:
 
 
 async def _health(request: Request) -> Response:
+    """Whether the server runs: jobs running, the most at once, kernels compiling and warmed."""
     jobs: JobManager = request.app.state.jobs
     return JSONResponse(
         {
@@ -162,16 +170,19 @@ async def _health(request: Request) -> Response:
 
 
 async def _job(request: Request) -> Response:
+    """A job of this page: its state, progress and, once done, its answer."""
     jobs: JobManager = request.app.state.jobs
     return JSONResponse(jobs.get(request.path_params["job"], owner_of(request)).summary())
 
 
 async def _job_stop(request: Request) -> Response:
+    """Stop a job of this page (its best answer so far is kept)."""
     jobs: JobManager = request.app.state.jobs
     return JSONResponse(jobs.stop(request.path_params["job"], owner_of(request)).summary())
 
 
 async def _job_events(request: Request) -> Response:
+    """A job's progress and answer as server-sent events, until it ends."""
     jobs: JobManager = request.app.state.jobs
     job = jobs.get(request.path_params["job"], owner_of(request))
     return StreamingResponse(
@@ -202,7 +213,20 @@ def create_app(
     """The playground app for a server listening on ``host:port`` (the addresses its pages may
     come from). ``jobs``: the most jobs running at once, one worker process each (default:
     all cores); ``warm_up``: compile the kernels in the workers as the server starts;
-    ``hunt_db``: a hunt file the edges page follows (read-only; see `check_hunt_db()`)."""
+    ``hunt_db``: a hunt file the edges page follows (read-only; see `check_hunt_db()`).
+
+    ```pycon
+    >>> from starlette.testclient import TestClient
+    >>> app = create_app(jobs=1, warm_up=False)
+    >>> with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+    ...     client.get("/api/health").json()["ok"]
+    True
+    >>> with TestClient(app, base_url="http://elsewhere.example") as client:  # not its host
+    ...     answer = client.get("/api/health")
+    >>> answer.status_code, list(answer.json())
+    (403, ['error'])
+
+    ```"""
     manager = JobManager(default_jobs() if jobs is None else jobs)
     tokens = Tokens()
 
@@ -257,6 +281,34 @@ def check_hunt_db(path: str | Path) -> Path:
     return p
 
 
+def json_errors_protocol() -> Any:
+    """The HTTP/1.1 protocol of the server (uvicorn's h11 one) answering a request it cannot
+    parse (a bogus ``Content-Length``, a broken request line) with the JSON one-liner of every
+    other error, not uvicorn's plain text."""
+    import json
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class JsonErrorsH11(H11Protocol):
+        def send_400_response(self, msg: str) -> None:
+            body = json.dumps({"error": "the request is not valid HTTP"}).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+            for event in (
+                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                h11.Data(data=body),
+                h11.EndOfMessage(),
+            ):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+    return JsonErrorsH11
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -305,4 +357,4 @@ def serve(
     if open_browser:
         webbrowser.open(url)
     app = create_app(jobs=jobs, host=host, port=port, hunt_db=hunt_db)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", http=json_errors_protocol())

@@ -101,16 +101,19 @@ def hint_sudoku(text: str) -> dict[str, Any]:
 
 
 async def sudoku_solve(request: Request) -> JSONResponse:
+    """Solve a Sudoku (any box size): the solution and whether it is unique."""
     text = _sudoku(known(await json_body(request), "puzzle"))
     return JSONResponse(await quick(request, solve_sudoku, text, **SUDOKU))
 
 
 async def sudoku_rate(request: Request) -> JSONResponse:
+    """How hard a Sudoku is, by the techniques a person needs."""
     text = _sudoku(known(await json_body(request), "puzzle"))
     return JSONResponse(await quick(request, rate_sudoku, text, **SUDOKU))
 
 
 async def sudoku_hint(request: Request) -> JSONResponse:
+    """The next step a person can take, and why."""
     text = _sudoku(known(await json_body(request), "puzzle"))
     return JSONResponse(await quick(request, hint_sudoku, text, **SUDOKU))
 
@@ -133,6 +136,7 @@ def generate_sudoku(box: str, symmetric: bool, difficulty: str, seed: int) -> di
 
 
 async def sudoku_generate(request: Request) -> JSONResponse:
+    """A new puzzle with a unique solution, of the box size and difficulty asked."""
     body = known(await json_body(request), "box", "symmetric", "difficulty", "seed")
     box = field(body, "box", str, "3x3", choices=("2x2", "2x3", "3x3", "3x4", "4x4"))
     symmetric = field(body, "symmetric", bool, False)
@@ -173,6 +177,7 @@ def queens_solution(n: int, index: int) -> dict[str, Any]:
 
 
 async def queens_route(request: Request) -> JSONResponse:
+    """Solution ``index`` (from 0) of ``n`` queens, checked."""
     body = known(await json_body(request), "n", "index")
     n = field(body, "n", int, 8, minimum=1, maximum=QUEENS_MAX)
     index = field(body, "index", int, 0, minimum=0, maximum=POLY_MAX_INDEX)
@@ -219,6 +224,7 @@ def count_packings(pieces: str, region_text: str) -> dict[str, Any]:
 
 
 async def polyomino_route(request: Request) -> JSONResponse:
+    """The ``index``-th packing of the pieces into the region."""
     body = known(await json_body(request), "pieces", "region", "index")
     pieces, region = _packing_input(body)
     index = field(body, "index", int, 0, minimum=0, maximum=POLY_MAX_INDEX)
@@ -226,6 +232,7 @@ async def polyomino_route(request: Request) -> JSONResponse:
 
 
 async def polyomino_count(request: Request) -> JSONResponse:
+    """A job counting every packing of the pieces into the region."""
     pieces, region = _packing_input(known(await json_body(request), "pieces", "region"))
     return JSONResponse(await heavy(request, count_packings, pieces, region, **COVER))
 

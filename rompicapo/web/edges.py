@@ -128,6 +128,7 @@ def view_board(pieces: str, board_text: str | None) -> dict[str, Any]:
 
 
 async def board_route(request: Request) -> JSONResponse:
+    """A board checked and scored: its pieces, mismatched joints and broken rules."""
     pieces, board = _texts(known(await json_body(request), "pieces", "board"))
     return JSONResponse(await quick(request, view_board, pieces, board, time_limit=10.0))
 

@@ -219,12 +219,11 @@ def connect4_columns(
     loss; from the book or the weak search), ``"bound"`` (the score lies within
     ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
 
-    The weak search (win/draw/loss) is several times cheaper, so the first half of the time
-    goes to it, the rest to exact scores; a shallow search bounds what remains.
-    ``max_try_seconds`` bounds one solver call (the kernel cannot be interrupted, and a job must
-    stop within 2 s): a column that fails a try of that length is not tried again in that phase.
-    ``progress`` receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] after every try (and
-    may raise
+    The weak search (win/draw/loss) is several times cheaper, so the first half of the time goes
+    to it, the rest to exact scores; a shallow search bounds what remains. ``max_try_seconds``
+    bounds one solver call (the kernel cannot be interrupted, and a job must stop within 2 s): a
+    column that fails a try of that length is not tried again in that phase. ``progress``
+    receives a [`ProgressEvent`][rompicapo.common.ProgressEvent] after every try (and may raise
     StopRequested)."""
     from rompicapo.games.connect4 import parse_position
 
@@ -547,11 +546,13 @@ def tictactoe_tree(cells: tuple[int, ...], ordered: bool) -> dict[str, Any]:
 
 
 async def ttt_analyze(request: Request) -> JSONResponse:
+    """Tic-tac-toe: the value of every move and the search's statistics."""
     cells = _ttt_cells(known(await json_body(request), "moves"))
     return JSONResponse(await quick(request, tictactoe_stats, cells, time_limit=TTT_SECONDS))
 
 
 async def ttt_tree(request: Request) -> JSONResponse:
+    """Tic-tac-toe: the alpha-beta tree of the position, for the picture."""
     body = known(await json_body(request), "moves", "ordered")
     cells = _ttt_cells(body)
     ordered = field(body, "ordered", bool, False)
@@ -567,6 +568,7 @@ NIM_MAX_HEAP = 1_000_000
 
 
 async def nim(request: Request) -> JSONResponse:
+    """Nim: Bouton's advice (who wins, the nim-sum, a winning move)."""
     from rompicapo.games.impartial import nim_advice
 
     body = known(await json_body(request), "heaps", "misere")

@@ -3,24 +3,22 @@ server's event loop.
 
 Two lanes of workers (`rompicapo.web.worker`), each a process started with ``spawn``:
 
-- ``"jobs"``: ``--jobs`` processes for the long runs. A *job* (a live solve, a count) is
-  started by a page, streams its [`ProgressEvent`][rompicapo.common.ProgressEvent] objects back to
-  the
-  server, and is read, followed or stopped by its owner only; a *heavy call* (generating a
-  Sudoku, a greedy board, a study report) is awaited by the request that made it. Both take a
-  slot: at most one per page (409) and ``--jobs`` in all (429).
+- ``"jobs"``: ``--jobs`` processes for the long runs. A *job* (a live solve, a count) is started by
+  a page, streams its [`ProgressEvent`][rompicapo.common.ProgressEvent] objects back to the server,
+  and is read, followed or stopped by its owner only; a *heavy call* (generating a Sudoku, a greedy
+  board, a study report) is awaited by the request that made it. Both take a slot: at most one per
+  page (409) and ``--jobs`` in all (429).
 - ``"quick"``: one process for the answers a page waits for (a Connect Four move, a Sudoku,
   a tic-tac-toe tree), each under a time cap of a few seconds, queued in order: at most
   `QUICK_PER_OWNER` waiting per page and `QUICK_QUEUE` in all (429).
 
-The server keeps the state: a job's latest event, its result or its one-line error. Stop sets
-the worker's stop flag, and the run's next progress report raises
+The server keeps the state: a job's latest event, its result or its one-line error. Stop sets the
+worker's stop flag, and the run's next progress report raises
 [`StopRequested`][rompicapo.common.StopRequested] in the worker (the family keeps its best result,
-as on
-Ctrl-C). A worker that does not stop within `STOP_GRACE` seconds, that overruns its
-task's time limit by `KILL_GRACE`, or that dies, is ended and started again; its task
-is reported stopped or failed, never left running. `JobManager.close()` (the server
-stopping: Ctrl-C, SIGTERM) ends every worker; a worker whose server is killed ends itself.
+as on Ctrl-C). A worker that does not stop within `STOP_GRACE` seconds, that overruns its task's
+time limit by `KILL_GRACE`, or that dies, is ended and started again; its task is reported stopped
+or failed, never left running. `JobManager.close()` (the server stopping: Ctrl-C, SIGTERM) ends
+every worker; a worker whose server is killed ends itself.
 
 Job ids are 128 random bits (``secrets.token_urlsafe(16)``); owners are the server-issued
 page tokens of `rompicapo.web.guard`.

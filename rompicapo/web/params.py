@@ -19,6 +19,7 @@ from rompicapo.common import InputError
 __all__ = [
     "MAX_BODY_BYTES",
     "MAX_UPLOAD_BYTES",
+    "BodyTooLarge",
     "field",
     "json_body",
     "known",
@@ -32,17 +33,26 @@ MAX_BODY_BYTES = 256 * 1024
 _MISSING = object()
 
 
+class BodyTooLarge(InputError):
+    """A request body over its route's limit: HTTP 413, whatever the limit (the JSON body's or
+    an upload's)."""
+
+    status = 413
+
+
 async def read_body(request: Request, max_bytes: int, what: str) -> bytes:
     """The raw body, refused (InputError naming ``what``) once it passes ``max_bytes``: by its
     declared length before reading, and by what arrives while reading."""
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > max_bytes):
-        raise InputError(f"{what} is larger than {max_bytes} bytes")
+    if size is not None and not size.isdigit():
+        raise InputError("the Content-Length header is not a number of bytes")
+    if size is not None and int(size) > max_bytes:
+        raise BodyTooLarge(f"{what} is larger than {max_bytes} bytes")
     data = b""
     async for chunk in request.stream():
         data += chunk
         if len(data) > max_bytes:
-            raise InputError(f"{what} is larger than {max_bytes} bytes")
+            raise BodyTooLarge(f"{what} is larger than {max_bytes} bytes")
     return data
 
 
@@ -126,10 +136,9 @@ MAX_UPLOAD_BYTES = 8 * 1024 * 1024
 
 
 async def upload_text(request: Request, *, max_bytes: int = MAX_UPLOAD_BYTES) -> str:
-    """The request body as an uploaded text file (sent raw, not multipart): checked for size,
-    NUL bytes and UTF-8 by [`rompicapo.common.decode_text()`][rompicapo.common.decode_text]. The
-    file name a page may send
-    is never used as a path on the server."""
+    """The request body as an uploaded text file (sent raw, not multipart): checked for size, NUL
+    bytes and UTF-8 by [`rompicapo.common.decode_text()`][rompicapo.common.decode_text]. The file
+    name a page may send is never used as a path on the server."""
     from rompicapo.common import decode_text
 
     data = await read_body(request, max_bytes, "the upload")

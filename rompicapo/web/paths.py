@@ -2,13 +2,12 @@
 
 - ``prefix``: the paper game's hint and "still possible?" (`rompicapo.paths.prefix.
   complete_prefix()`, time-limited, in the quick lane);
-- ``board``: a board from a start, as the page will read it. Where the block construction
-  applies ([`rompicapo.paths.steps_of()`][rompicapo.paths.steps_of]: from (0, 0) on boards with both
-  sides >= 5,
-  from other starts on the boards its block cycle covers) any cell's step is O(1), so a
-  10^6 x 10^6 map is drawn tile by tile; other boards (up to `GREEDY_MAX_CELLS` cells)
-  get the greedy constructor's path, built once by a job worker and kept for the few boards
-  last asked. The answer carries a *board handle* that the other routes take;
+- ``board``: a board from a start, as the page will read it. Where the block construction applies
+  ([`rompicapo.paths.steps_of()`][rompicapo.paths.steps_of]: from (0, 0) on boards with both sides
+  >= 5, from other starts on the boards its block cycle covers) any cell's step is O(1), so a 10^6 x
+  10^6 map is drawn tile by tile; other boards (up to `GREEDY_MAX_CELLS` cells) get the greedy
+  constructor's path, built once by a job worker and kept for the few boards last asked. The answer
+  carries a *board handle* that the other routes take;
 - ``tile`` (GET), ``cell``, ``step``, ``window``: read a board shown before, by its handle.
   They never build one (an unknown or dropped handle is a 404): a tile is an ``<img>`` and
   must not start work;

@@ -10,10 +10,9 @@ A worker is a process started with ``spawn`` that waits on its pipe for a task
 
 A streamed task's function is called as ``function(progress, *args)``; ``progress`` takes a
 [`ProgressEvent`][rompicapo.common.ProgressEvent] and raises
-[`StopRequested`][rompicapo.common.StopRequested]
-once the server has set the worker's stop flag (Stop, a closed page), which every family
-treats as Ctrl-C: the run stops and returns its best result so far. Any other task is called
-as ``function(*args)``.
+[`StopRequested`][rompicapo.common.StopRequested] once the server has set the worker's stop flag
+(Stop, a closed page), which every family treats as Ctrl-C: the run stops and returns its best
+result so far. Any other task is called as ``function(*args)``.
 
 A worker ignores Ctrl-C (the terminal sends it to the whole process group; the server stops
 its workers itself) and ends on its own when the server process is gone.

@@ -84,10 +84,13 @@ def serving(**options):
     import uvicorn
 
     from rompicapo.web import create_app
+    from rompicapo.web.app import json_errors_protocol
 
     port = _free_port()
     app = create_app(port=port, **options)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(  # as `rompicapo serve` runs it
+        app, host="127.0.0.1", port=port, log_level="warning", http=json_errors_protocol()
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

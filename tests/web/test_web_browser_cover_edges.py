@@ -68,6 +68,29 @@ def test_sudoku_solve_and_generate_in_the_page(page, artifacts):
     assert errors == []
 
 
+def test_an_error_shows_next_to_the_control_that_caused_it(page):
+    """A bad paste is refused under the Load button that was clicked, not at the page's top."""
+    errors = _watch(page)
+    page.goto("/static/cover.html")
+    page.wait_for_selector("#q-status:has-text('of 92')", timeout=60_000)
+    page.fill("#sd-paste", "12345")
+    page.click("#sd-load")
+    page.wait_for_selector("#error:has-text('got 5')")
+    button = page.locator("#sd-load").bounding_box()
+    error = page.locator("#error").bounding_box()
+    assert 0 <= error["y"] - (button["y"] + button["height"]) < 60, (button, error)
+    assert errors == []
+
+
+def test_the_edges_page_opens_on_a_sample_board(page):
+    """No grey empty board: Blackwood's published 470, its ten mismatches marked, unasked."""
+    errors = _watch(page)
+    page.goto("/static/edges.html")
+    page.wait_for_selector("#e-score:has-text('score 470 / 480')", timeout=60_000)
+    assert page.locator("#e-board line.bad").count() == 10
+    assert errors == []
+
+
 def test_eternity2_viewer_reads_the_piece_under_the_pointer(page, artifacts):
     errors = _watch(page)
     page.goto("/static/edges.html")

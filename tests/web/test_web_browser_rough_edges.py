@@ -100,6 +100,12 @@ def test_tictactoe_tree_fits_and_its_labels_do_not_overlap(page, artifacts):
             }"""
         )
         assert overlaps[1] > 100 and overlaps[0] == 0, (zoom, overlaps)
+        # readable when fitted: the labels (10 px) are drawn at 8.5 px or more on the screen
+        shown = page.evaluate(
+            "(() => { const s = document.querySelector('#ttt-tree svg');"
+            " return s.getBoundingClientRect().width / Number(s.dataset.width); })()"
+        )
+        assert shown >= 0.85, (zoom, shown)
         box = page.evaluate(
             "(() => { const b = document.getElementById('ttt-tree');"
             " return [b.scrollWidth, b.clientWidth, getComputedStyle(b).overflowX,"

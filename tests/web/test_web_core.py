@@ -92,6 +92,61 @@ def test_a_body_too_large_is_413(client):
     assert r.status_code == 413
 
 
+def test_any_body_over_its_routes_limit_is_413_with_one_line(client):
+    """3 MB is under the upload limit but over a JSON body's: 413 too, as the guide says, and
+    the upload limit still holds for an upload."""
+    from rompicapo.web.params import MAX_BODY_BYTES, MAX_UPLOAD_BYTES
+
+    body = b'{"heaps": [3]' + b" " * (3 * 1024 * 1024) + b"}"
+    assert MAX_BODY_BYTES < len(body) < MAX_UPLOAD_BYTES
+    r = client.post("/api/games/nim", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and list(r.json()) == ["error"], r.text
+    assert str(MAX_BODY_BYTES) in r.json()["error"]
+    small = client.post("/api/games/nim", json={"heaps": [3]})
+    assert small.status_code == 200  # the same route takes a body within the limit
+
+
+def test_a_bogus_content_length_gets_the_json_one_liner(client):
+    r = client.post(
+        "/api/games/nim",
+        content=b'{"heaps": [3]}',
+        headers={"Content-Type": "application/json", "Content-Length": "ten"},
+    )
+    assert r.status_code == 400
+    assert r.headers["content-type"].startswith("application/json")
+    assert r.json() == {"error": "the Content-Length header is not a number of bytes"}
+
+
+def _raw_answer(url: str, request: bytes) -> bytes:
+    import socket
+
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(4096):
+            data += chunk
+    return data
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"POST /api/games/nim HTTP/1.1\r\nHost: H\r\nContent-Length: ten\r\n\r\n{}",
+        b"NOT HTTP AT ALL\r\n\r\n",
+    ],
+)
+def test_a_request_the_server_cannot_parse_gets_the_json_one_liner(serve, request_bytes):
+    """What the HTTP parser refuses before the app runs is answered as every other error."""
+    import json
+
+    with serve(jobs=1, warm_up=False) as url:
+        answer = _raw_answer(url, request_bytes.replace(b"H\r\n", url[7:].encode() + b"\r\n"))
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head.lower()
+    assert json.loads(body) == {"error": "the request is not valid HTTP"}
+
+
 def test_jobs_one_per_page_and_a_global_cap_and_stop(manager):
     a = manager.start_job("page-a", "slow", slow)
     with pytest.raises(Busy) as busy:

@@ -22,8 +22,27 @@ function errorLine() {
   return el;
 }
 
+// The controls the person used last: an error shows right under them, where the person is
+// looking, not at the top of the page.
+let lastControls = null;
+function noteControls(event) {
+  const target = event.target instanceof Element ? event.target : null;
+  // the block the control stands in: its row of controls, its paragraph, its section
+  const place = target && target.closest(".controls, p, section");
+  if (place && !place.matches("#error")) lastControls = place;
+}
+document.addEventListener("click", noteControls, true);
+document.addEventListener("change", noteControls, true);
+document.addEventListener("submit", noteControls, true);
+
 export function showError(message) {
   const el = errorLine();
+  if (message && lastControls && lastControls.isConnected) {
+    const anchor = lastControls.matches("section")
+      ? lastControls.querySelector(".controls") || lastControls.firstElementChild
+      : lastControls;
+    if (anchor && el.previousElementSibling !== anchor) anchor.after(el);
+  }
   el.textContent = message ? String(message).split("\n")[0] : "";
   el.hidden = !message;
 }

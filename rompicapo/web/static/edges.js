@@ -326,7 +326,13 @@ async function pollHunt() {
 }
 $("h-show").onclick = () => { if (st.huntBoard) drawBoard(st.huntBoard); };
 
-show("");
+// The page opens on a sample: Joshua Blackwood's published board of 470 (its ten mismatched
+// joints drawn in red), a board to point at and polish before any search.
+const SAMPLE = "/static/eternity2-blackwood-470.txt";
+fetch(SAMPLE)
+  .then((r) => (r.ok ? r.text() : ""))
+  .catch(() => "")
+  .then((text) => show(text));
 pollHunt();
 // for the browser tests: the score and depth reported so far
 window.edgesHistory = () => st.history.map((h) => ({ ...h }));

@@ -285,16 +285,18 @@ async function tttTree(a) {
   box.scrollLeft = Math.max(0, t.tree._x * ttt.scale - box.clientWidth / 2); // the root in view
 }
 
-// The tree's zoom: "fit" shrinks a wide tree to the box (down to 60%, then the box scrolls:
-// smaller labels could not be read), "1" draws it at full size (the box scrolls). Labels
-// never overlap at any zoom: the layout keeps them apart and the zoom scales it whole.
+// The tree's zoom: "fit" shrinks a wide tree to the box (down to TREE_MIN_SCALE, then the box
+// scrolls: at 60% its 10 px labels were 6 px, a sliver no one reads), "1" draws it at full
+// size (the box scrolls). Labels never overlap at any zoom: the layout keeps them apart and
+// the zoom scales it whole.
+const TREE_MIN_SCALE = 0.85;
 function tttZoom(mode) {
   ttt.zoom = mode;
   const tree = $("ttt-tree").querySelector("svg");
   if (!tree) return;
   const w = Number(tree.dataset.width), h = Number(tree.dataset.height);
   const room = $("ttt-tree").clientWidth - 2;
-  ttt.scale = mode === "fit" ? Math.max(0.6, Math.min(1, room / w)) : 1;
+  ttt.scale = mode === "fit" ? Math.max(TREE_MIN_SCALE, Math.min(1, room / w)) : 1;
   tree.setAttribute("width", Math.round(w * ttt.scale));
   tree.setAttribute("height", Math.round(h * ttt.scale));
   $("ttt-zoom-fit").setAttribute("aria-pressed", String(mode === "fit"));
