@@ -83,6 +83,7 @@ TIERS = {
     "processes": (
         "tests/hostile/",
         "tests/web/",  # the playground's job manager runs every job in worker processes
+        "rompicapo/web/app.py::rompicapo.web.app.create_app",
         "tests/test_extras.py",
     ),
     "long": (
