@@ -13,10 +13,10 @@ It prints each family's median for both trees, their ratio (base / this: above 1
 here) and the machine's load and CPU model, and appends the rows to
 ``benchmarks/results/kernel_speed.json``.
 
-The workloads, one per family, each a few CPU seconds: Sudoku (the 1465 hardest of
-magictour's list, solved 3 times), exact cover (all 14,200 solutions of 12 queens), Connect
-Four (Pons' L2_R2 test positions, every 50th), Eternity II (Blackwood's search for 30 million
-nodes on one job) and the paths count (every 5x6 path of the caselle moves).
+The workloads, one per family, each a second or a few of CPU: Sudoku (the 1465 hardest of
+magictour's list, solved 60 times), exact cover (all 365,596 solutions of 14 queens), Connect
+Four (the first 200 of Pons' L1_R1 test positions, one solver), Eternity II (Blackwood's search
+for 150 million nodes on one job) and the paths count (every 5x7 path of the caselle moves).
 """
 
 from __future__ import annotations
@@ -42,26 +42,26 @@ WORKLOADS = {
         "from rompicapo.cover.sudoku_model import read_puzzles\n"
         f"puzzles = read_puzzles({str(DATA / 'sudoku' / 'puzzles3_magictour_top1465.txt')!r})\n"
         "solve_batch(puzzles[:2])",
-        "for _ in range(3): solve_batch(puzzles)",
+        "for _ in range(60): solve_batch(puzzles)",
     ),
     "cover": (
         "from rompicapo import cover\ncover.queens(6, jobs=1)",
-        "assert cover.queens(12, jobs=1).count == 14200",
+        "assert cover.queens(14, jobs=1).count == 365596",
     ),
     "connect4": (
         "from rompicapo.games import Connect4Solver, connect4_test_set\n"
-        f"tests = connect4_test_set({str(DATA / 'connect4-speed' / 'Test_L2_R2_every50')!r})\n"
+        f"tests = connect4_test_set({str(DATA / 'connect4' / 'Test_L1_R1')!r})[:200]\n"
         "solver = Connect4Solver()\nsolver.solve('4455443')",
         "for moves, _ in tests: solver.solve(moves)",
     ),
     "edges": (
         "from rompicapo import edges\ne2 = edges.eternity2()\n"
         "edges.search(e2, node_limit=1000, time_limit=None)",
-        "edges.search(e2, node_limit=30_000_000, time_limit=None)",
+        "edges.search(e2, node_limit=150_000_000, time_limit=None)",
     ),
     "paths": (
         "from rompicapo import paths\npaths.count_paths(3, 4, jobs=1)",
-        "assert paths.count_paths(5, 6, jobs=1, samples=False).count > 0",
+        "assert paths.count_paths(5, 7, jobs=1, samples=False).count > 0",
     ),
 }
 
