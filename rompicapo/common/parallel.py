@@ -36,12 +36,12 @@ from concurrent.futures import (
     ThreadPoolExecutor,
     wait,
 )
-from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from rompicapo.common.errors import InputError
 from rompicapo.common.run import check_int, default_jobs
 from rompicapo.common.timing import Deadline
+from rompicapo.common.workers import worker_context
 
 __all__ = [
     "SCHEDULER_TIMEOUT",
@@ -103,11 +103,11 @@ def run_jobs(
     limit = max_pending or 4 * n
     it = iter(jobs)
     # spawn, not fork: workers start clean (no inherited threads or numba state) and load the
-    # compiled kernels from numba's on-disk cache.
+    # compiled kernels from numba's on-disk cache; they die with this process however it ends.
     pool_type = (
         ThreadPoolExecutor(max_workers=n)
         if threads
-        else ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn"))
+        else ProcessPoolExecutor(max_workers=n, mp_context=worker_context())
     )
     pool = pool_type
     pending: dict[Future, J] = {}
