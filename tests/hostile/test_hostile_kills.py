@@ -10,6 +10,7 @@ whether any descendant seen is still there.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -90,10 +91,8 @@ def _left_after(seen: set[int], seconds: float) -> list[tuple[int, str]]:
     while (alive := _left(seen)) and time.monotonic() < end:
         time.sleep(0.05)
     for pid, _ in alive:  # leave nothing running whatever the verdict
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     return alive
 
 
