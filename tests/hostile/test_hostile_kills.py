@@ -143,9 +143,7 @@ GROUP_SIGNALS = [
 
 
 @pytest.mark.parametrize(("argv", "signum"), GROUP_SIGNALS)
-def test_a_stop_signal_to_the_group_while_workers_start_prints_no_traceback(
-    argv, signum, tmp_path
-):
+def test_a_stop_signal_to_the_group_while_workers_start_prints_no_traceback(argv, signum, tmp_path):
     """``timeout`` and a terminal's Ctrl-C signal every process of the job: workers still
     importing (a hunt's first second) printed ``Traceback ... KeyboardInterrupt``."""
     proc = _start(argv, tmp_path)
