@@ -43,6 +43,8 @@ import traceback
 import unicodedata
 from collections.abc import Sequence
 
+# first of rompicapo's modules: its exit handler must be registered before any other's
+from rompicapo.cli.process_exit import arm, run_exit_handlers_now
 from rompicapo.common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -154,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --debug is accepted anywhere on the line, not only before the command.
     argv = [a for a in argv if a != "--debug"]
     _occupy_closed_descriptors()
+    if sys.stderr is None:  # started with standard error closed (2>&-): nothing to say there
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's)
     if sys.stdout is None:  # started with standard output closed (>&-): the answer would vanish
         _say("rompicapo: cannot write the output: standard output is closed")
         return EXIT_OUTPUT
@@ -188,29 +192,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _end_process(status: int, *, stopped: bool) -> None:
-    """End the command line's own process now that its output is out: what the interpreter
-    does at exit (wait for threads, run the exit handlers), without tearing down every module,
-    which takes up to a second once numba has compiled (a second that a stop signal or a
-    --time limit would wait for). A run that was stopped does not wait for its threads: a
+    """Make the command line's process end with ``status`` as soon as the interpreter has
+    joined its threads and run its exit handlers, skipping the teardown of every module (see
+    `rompicapo.cli.process_exit`). A run that was stopped does not wait for its threads: a
     kernel running in one would keep the process for as long as it runs (what it was doing is
-    not wanted any more, and files it writes are written as FILE.part or a temporary name)."""
-    import atexit
-    import threading
-
-    shutdown = getattr(threading, "_shutdown", None)
-    if shutdown is not None and not stopped:
-        # joins the threads that are not daemons, as at every exit (where a failure of it is
-        # ignored too: a pool stopped by a signal has closed the pipe it would write to)
-        with contextlib.suppress(Exception):
-            shutdown()
-    atexit._run_exitfuncs()  # multiprocessing's finalizers, temporary folders, ...
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                _to_devnull(stream)
-    os._exit(status)
+    not wanted any more, and files it writes are written as FILE.part or a temporary name);
+    its exit handlers run now and end the process."""
+    arm(status)
+    if stopped:
+        run_exit_handlers_now()
 
 
 def _run(
