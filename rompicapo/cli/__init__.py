@@ -45,6 +45,7 @@ from collections.abc import Sequence
 
 # first of rompicapo's modules: its exit handler must be registered before any other's
 from rompicapo.cli.process_exit import arm, run_exit_handlers_now
+from rompicapo.cli.resource_limits import limit_line
 from rompicapo.common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -253,6 +254,9 @@ def _run(
         _say(f"{name}: error: {one_line(exc)}")
         return EXIT_INPUT
     except OSError as exc:
+        if (line := limit_line(exc, _outputs(args))) is not None:
+            _say(f"{name}: {one_line(line)}")
+            return EXIT_OUTPUT
         if exc.errno not in _NAME_ERRORS:
             return _internal(name, exc, debug)
         # a name the system refuses (too long, a loop of links, a file used as a folder)
@@ -260,6 +264,9 @@ def _run(
         _say(f"{name}: error: {one_line(f'{exc.filename!s}: {exc.strerror}')}")
         return EXIT_INPUT
     except Exception as exc:  # a bug: one line, "please report", the traceback on request
+        if (line := limit_line(exc, _outputs(args))) is not None:  # SQLite's I/O errors
+            _say(f"{name}: {one_line(line)}")
+            return EXIT_OUTPUT
         if _interrupted_inside(exc):
             _say(f"{name}: interrupted")
             return EXIT_INTERRUPTED
@@ -288,6 +295,16 @@ def _time_budget(args: argparse.Namespace) -> float | None:
     if budget is not None:
         return budget(args)
     return getattr(args, "time_limit", None)
+
+
+def _outputs(args: argparse.Namespace) -> list[str]:
+    """The files the command writes (its ``--out``, ``--checkpoint``, ``--db``...)."""
+    found = []
+    for dest, _, role in getattr(args, "path_args", ()):
+        value = getattr(args, dest, None)
+        if role == "out":
+            found += [str(v) for v in (value if isinstance(value, list) else [value]) if v]
+    return found
 
 
 def _check_paths(args: argparse.Namespace) -> None:

@@ -222,6 +222,8 @@ def open_hunt(
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
         except sqlite3.OperationalError as exc:  # the file is there but cannot be read
+            if "disk" in str(exc):  # a limit of the system (a full disk, a size limit)
+                raise
             raise _refuse(p, f"cannot read it ({exc})") from None
         except sqlite3.DatabaseError:
             raise _refuse(p, "not a SQLite file, or a damaged one (not a rompicapo hunt)") from None
