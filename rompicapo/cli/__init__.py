@@ -212,7 +212,7 @@ def _run(
     import signal
     import time
 
-    from rompicapo.common.parallel import STOP_SIGNALS, stop_signals
+    from rompicapo.common.parallel import STOP_SIGNALS, check_scheduler, stop_signals
 
     budget = _time_budget(args)
     now = time.monotonic()
@@ -225,6 +225,10 @@ def _run(
     # of SIGTERM and SIGHUP: end at once; waiting for the call could take minutes
     signals = STOP_SIGNALS if getattr(args, "stops_between_calls", True) else (signal.SIGINT,)
     try:
+        if isinstance(getattr(args, "scheduler", None), str):
+            # asked before the clock of --time starts: an address where nothing answers is
+            # one line, not "stopped by the time limit"
+            check_scheduler(args.scheduler)
         with stop_signals(deadline, signals=signals) as stop:
             try:
                 _check_paths(args)

@@ -46,6 +46,7 @@ from rompicapo.common.workers import worker_context
 __all__ = [
     "SCHEDULER_TIMEOUT",
     "StopState",
+    "check_scheduler",
     "connect_scheduler",
     "default_jobs",
     "holding_stops",
@@ -455,6 +456,20 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     if isinstance(address, str) and _INPROC.match(address):
         # A scheduler in this very process (LocalCluster(processes=False)): nothing to probe.
         return _client(address, timeout, label)
+    deadline = Deadline(timeout)
+    where = check_scheduler(address, timeout)
+    return _client(where, max(1.0, deadline.remaining()), label)
+
+
+def check_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT) -> str:
+    """``tcp://host:port`` when a Dask scheduler answers at ``address``, else
+    [`InputError`][rompicapo.common.InputError] with a one-line reason within about
+    ``timeout`` seconds (see [`connect_scheduler()`][rompicapo.common.connect_scheduler]); no
+    client is made. The CLI asks this before a command's clock starts, so an address that does
+    not answer is the same one-line error in every command, whatever its ``--time``."""
+    label = f"cannot connect to the Dask scheduler {address!r}"
+    if isinstance(address, str) and _INPROC.match(address):
+        return address
     protocol, host, port = parse_scheduler_address(address)
     deadline = Deadline(timeout)
     # Resolve and open a plain TCP connection first: a closed port or an unknown host is
@@ -482,7 +497,7 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     kind = _identify(f"{protocol}://{host}:{port}", deadline)
     if kind != "Scheduler":
         raise InputError(f"{label}: {kind}"[:300])
-    return _client(f"{protocol}://{host}:{port}", max(1.0, deadline.remaining()), label)
+    return f"{protocol}://{host}:{port}"
 
 
 def _client(address: str, timeout: float, label: str):

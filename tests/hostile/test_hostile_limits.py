@@ -78,3 +78,36 @@ def test_a_full_disk_names_the_file_the_room_and_what_was_kept(tmp_path):
     assert ".c.json.tmp" in line and "no space left" in line and "bytes free there" in line
     assert line.endswith(f"kept as it was before the failure: {kept}")
     assert limit_line(OSError(errno.ENOENT, "No such file or directory"), []) is None
+
+
+@pytest.fixture
+def silent_address():
+    """A port that takes connections and never says a word (a firewall's black hole)."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["edges", "solve", "eternity2", "--time", "2"], ["count", "6x6", "--time", "2"]],
+    ids=["edges solve --time 2", "count --time 2"],
+)
+def test_a_scheduler_that_does_not_answer_is_one_line_in_every_command(argv, silent_address):
+    """``edges solve --time 2 --scheduler ADDRESS`` said "stopped by the time limit" (exit 130)
+    where ``count`` said "cannot connect to the Dask scheduler" (exit 2)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rompicapo", *argv, "--scheduler", silent_address],
+        capture_output=True,
+        timeout=120,
+    )
+    err = done.stderr.decode(errors="replace")
+    lines = [line for line in err.splitlines() if line.strip() and not is_compile_notice(line)]
+    assert done.returncode == 2, err
+    assert len(lines) == 1 and "cannot connect to the Dask scheduler" in lines[0], err
