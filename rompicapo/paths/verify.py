@@ -331,8 +331,8 @@ def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
         # or all the memory there is)
         fh.close()
         raise refuse(
-            f"its header claims {claimed:,} bytes but the file holds {size:,} (truncated or "
-            "damaged)"
+            f"not a .npy array file: its header claims {claimed:,} bytes, the file holds "
+            f"{size:,} (truncated or damaged)"
         )
     try:
         try:
