@@ -43,6 +43,9 @@ import traceback
 import unicodedata
 from collections.abc import Sequence
 
+# first of rompicapo's modules: its exit handler must be registered before any other's
+from rompicapo.cli.process_exit import arm, run_exit_handlers_now
+from rompicapo.cli.resource_limits import limit_line
 from rompicapo.common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -154,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --debug is accepted anywhere on the line, not only before the command.
     argv = [a for a in argv if a != "--debug"]
     _occupy_closed_descriptors()
+    if sys.stderr is None:  # started with standard error closed (2>&-): nothing to say there
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's)
     if sys.stdout is None:  # started with standard output closed (>&-): the answer would vanish
         _say("rompicapo: cannot write the output: standard output is closed")
         return EXIT_OUTPUT
@@ -188,29 +193,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _end_process(status: int, *, stopped: bool) -> None:
-    """End the command line's own process now that its output is out: what the interpreter
-    does at exit (wait for threads, run the exit handlers), without tearing down every module,
-    which takes up to a second once numba has compiled (a second that a stop signal or a
-    --time limit would wait for). A run that was stopped does not wait for its threads: a
+    """Make the command line's process end with ``status`` as soon as the interpreter has
+    joined its threads and run its exit handlers, skipping the teardown of every module (see
+    `rompicapo.cli.process_exit`). A run that was stopped does not wait for its threads: a
     kernel running in one would keep the process for as long as it runs (what it was doing is
-    not wanted any more, and files it writes are written as FILE.part or a temporary name)."""
-    import atexit
-    import threading
-
-    shutdown = getattr(threading, "_shutdown", None)
-    if shutdown is not None and not stopped:
-        # joins the threads that are not daemons, as at every exit (where a failure of it is
-        # ignored too: a pool stopped by a signal has closed the pipe it would write to)
-        with contextlib.suppress(Exception):
-            shutdown()
-    atexit._run_exitfuncs()  # multiprocessing's finalizers, temporary folders, ...
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                _to_devnull(stream)
-    os._exit(status)
+    not wanted any more, and files it writes are written as FILE.part or a temporary name);
+    its exit handlers run now and end the process."""
+    arm(status)
+    if stopped:
+        run_exit_handlers_now()
 
 
 def _run(
@@ -221,7 +212,7 @@ def _run(
     import signal
     import time
 
-    from rompicapo.common.parallel import STOP_SIGNALS, stop_signals
+    from rompicapo.common.parallel import STOP_SIGNALS, check_scheduler, stop_signals
 
     budget = _time_budget(args)
     now = time.monotonic()
@@ -234,6 +225,10 @@ def _run(
     # of SIGTERM and SIGHUP: end at once; waiting for the call could take minutes
     signals = STOP_SIGNALS if getattr(args, "stops_between_calls", True) else (signal.SIGINT,)
     try:
+        if isinstance(getattr(args, "scheduler", None), str):
+            # asked before the clock of --time starts: an address where nothing answers is
+            # one line, not "stopped by the time limit"
+            check_scheduler(args.scheduler)
         with stop_signals(deadline, signals=signals) as stop:
             try:
                 _check_paths(args)
@@ -263,6 +258,9 @@ def _run(
         _say(f"{name}: error: {one_line(exc)}")
         return EXIT_INPUT
     except OSError as exc:
+        if (line := limit_line(exc, _outputs(args))) is not None:
+            _say(f"{name}: {one_line(line)}")
+            return EXIT_OUTPUT
         if exc.errno not in _NAME_ERRORS:
             return _internal(name, exc, debug)
         # a name the system refuses (too long, a loop of links, a file used as a folder)
@@ -270,6 +268,9 @@ def _run(
         _say(f"{name}: error: {one_line(f'{exc.filename!s}: {exc.strerror}')}")
         return EXIT_INPUT
     except Exception as exc:  # a bug: one line, "please report", the traceback on request
+        if (line := limit_line(exc, _outputs(args))) is not None:  # SQLite's I/O errors
+            _say(f"{name}: {one_line(line)}")
+            return EXIT_OUTPUT
         if _interrupted_inside(exc):
             _say(f"{name}: interrupted")
             return EXIT_INTERRUPTED
@@ -298,6 +299,16 @@ def _time_budget(args: argparse.Namespace) -> float | None:
     if budget is not None:
         return budget(args)
     return getattr(args, "time_limit", None)
+
+
+def _outputs(args: argparse.Namespace) -> list[str]:
+    """The files the command writes (its ``--out``, ``--checkpoint``, ``--db``...)."""
+    found = []
+    for dest, _, role in getattr(args, "path_args", ()):
+        value = getattr(args, dest, None)
+        if role == "out":
+            found += [str(v) for v in (value if isinstance(value, list) else [value]) if v]
+    return found
 
 
 def _check_paths(args: argparse.Namespace) -> None:

@@ -9,6 +9,7 @@
   atomic writes, checksummed checkpoints;
 - `memory`: estimate before allocating, refuse with a clear message;
 - `parallel`: processes or threads on all cores, or a Dask cluster;
+- `workers`: worker processes that die with their parent and take no signal while starting;
 - `progress_files`: workers' progress and best answers in files, read
   by the parent's overseer thread (which also enforces the time limit on them);
 - `timing`: stopwatches, deadlines, compilation timed apart;
@@ -90,6 +91,7 @@ from rompicapo.common.timing import (
     jit_warmup,
     watch_compilation,
 )
+from rompicapo.common.workers import die_with_parent, worker_context
 
 __all__ = [
     "EXIT_INPUT",
@@ -133,6 +135,7 @@ __all__ = [
     "connect_scheduler",
     "decode_text",
     "default_jobs",
+    "die_with_parent",
     "dumps_json",
     "format_bytes",
     "has_extra",
@@ -160,6 +163,7 @@ __all__ = [
     "svg_document",
     "to_jsonable",
     "watch_compilation",
+    "worker_context",
     "write_bytes_atomic",
     "write_checked_json",
     "write_or_keep",

@@ -35,17 +35,18 @@ from concurrent.futures import (
     ThreadPoolExecutor,
     wait,
 )
-from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from rompicapo.common.errors import InputError
 from rompicapo.common.extras import require_extra
 from rompicapo.common.run import check_int, default_jobs
 from rompicapo.common.timing import Deadline
+from rompicapo.common.workers import worker_context
 
 __all__ = [
     "SCHEDULER_TIMEOUT",
     "StopState",
+    "check_scheduler",
     "connect_scheduler",
     "default_jobs",
     "holding_stops",
@@ -103,11 +104,11 @@ def run_jobs(
     limit = max_pending or 4 * n
     it = iter(jobs)
     # spawn, not fork: workers start clean (no inherited threads or numba state) and load the
-    # compiled kernels from numba's on-disk cache.
+    # compiled kernels from numba's on-disk cache; they die with this process however it ends.
     pool_type = (
         ThreadPoolExecutor(max_workers=n)
         if threads
-        else ProcessPoolExecutor(max_workers=n, mp_context=get_context("spawn"))
+        else ProcessPoolExecutor(max_workers=n, mp_context=worker_context())
     )
     pool = pool_type
     pending: dict[Future, J] = {}
@@ -456,6 +457,20 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     if isinstance(address, str) and _INPROC.match(address):
         # A scheduler in this very process (LocalCluster(processes=False)): nothing to probe.
         return _client(address, timeout, label)
+    deadline = Deadline(timeout)
+    where = check_scheduler(address, timeout)
+    return _client(where, max(1.0, deadline.remaining()), label)
+
+
+def check_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT) -> str:
+    """``tcp://host:port`` when a Dask scheduler answers at ``address``, else
+    [`InputError`][rompicapo.common.InputError] with a one-line reason within about
+    ``timeout`` seconds (see [`connect_scheduler()`][rompicapo.common.connect_scheduler]); no
+    client is made. The CLI asks this before a command's clock starts, so an address that does
+    not answer is the same one-line error in every command, whatever its ``--time``."""
+    label = f"cannot connect to the Dask scheduler {address!r}"
+    if isinstance(address, str) and _INPROC.match(address):
+        return address
     protocol, host, port = parse_scheduler_address(address)
     deadline = Deadline(timeout)
     # Resolve and open a plain TCP connection first: a closed port or an unknown host is
@@ -483,7 +498,7 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     kind = _identify(f"{protocol}://{host}:{port}", deadline)
     if kind != "Scheduler":
         raise InputError(f"{label}: {kind}"[:300])
-    return _client(f"{protocol}://{host}:{port}", max(1.0, deadline.remaining()), label)
+    return f"{protocol}://{host}:{port}"
 
 
 def _client(address: str, timeout: float, label: str):

@@ -47,6 +47,7 @@ from rompicapo.common import (
     Progress,
     ProgressCallback,
     SearchResult,
+    check_distinct_paths,
     check_int,
     check_seed,
     check_time_limit,
@@ -570,14 +571,19 @@ class _Hunt:
         if before >= 0:
             self.parts[kind]["gain"] += entry["score"] - before
         self.history.append([round(entry["elapsed"], 3), entry["score"], kind])
-        board = placements_board(self.puzzle.rows, self.puzzle.cols, entry["placements"])
-        write_text_atomic(
-            self.board_file,
-            format_board(
-                board, self.puzzle, comment=f"hunt best {entry['score']}/{self.puzzle.n_joints}"
-            ),
-        )
+        self.write_board_file()
         self.events.best(entry["score"], counts=self.status())
+
+    def write_board_file(self) -> None:
+        """The board file beside the hunt file, written whole (atomically) from the hunt
+        file's best once it is committed: the file a person opens is the best recorded."""
+        best = db_.best_board(self.conn)
+        if best is None:
+            return
+        score, placements = best
+        board = placements_board(self.puzzle.rows, self.puzzle.cols, placements)
+        comment = f"hunt best {score}/{self.puzzle.n_joints}"
+        write_text_atomic(self.board_file, format_board(board, self.puzzle, comment=comment))
 
     # ---- status ------------------------------------------------------------------------
     def status(self) -> dict:
@@ -673,10 +679,14 @@ def _drain(h: _Hunt, workers, deadline: float | None) -> None:
     while h.pending and (left := end - time.monotonic()) > 0:
         for fut in workers.wait(h.pending, min(left, POLL_SECONDS)):
             spec = h.pending.pop(fut)
-            with contextlib.suppress(Exception):
+            try:
                 out = fut.result()
-                with holding_stops():
-                    h.take(spec, out)
+            except (Exception, KeyboardInterrupt):
+                # lost, or told to stop while it was still setting up (a busy machine's late
+                # task): it had no board to return
+                continue
+            with holding_stops():
+                h.take(spec, out)
 
 
 def hunt(
@@ -711,13 +721,18 @@ def hunt(
         raise InputError("settings must be a HuntSettings")
     time_limit = check_time_limit(time_limit)
     seed = check_seed(seed) or 0
+    db_path = db_.check_hunt_path(db)
+    # the best-board file is named after the hunt file: it must not be one of the inputs
+    check_distinct_paths(
+        [("pieces", pieces), ("clues", clues)],
+        [("the hunt file", db_path), ("its best-board file", db_path.with_suffix(".best.txt"))],
+    )
     puzzle = (
         pieces
         if isinstance(pieces, Puzzle)
         else load_puzzle(pieces, allow_duplicates=allow_duplicates)
     )
     clue_board = load_clues(clues, puzzle)
-    db_path = db_.check_hunt_path(db)
     n, note = (1, None) if scheduler is not None else resolve_jobs(jobs)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     # the tasks end FINISH_SECONDS before the limit: what is still running is drained and the
@@ -726,13 +741,19 @@ def hunt(
     client = None
     if isinstance(scheduler, str):  # reached (or refused) before the file is made
         scheduler = client = connect_scheduler(scheduler)
+    # one hunt per file: the lock is taken first and let go last (after the connection closes)
+    held = contextlib.ExitStack()
     try:
-        conn = db_.open_hunt(db_path, puzzle, clue_board, create=True)
+        held.enter_context(db_.one_hunt(db_path))
+        conn = held.enter_context(
+            contextlib.closing(db_.open_hunt(db_path, puzzle, clue_board, create=True))
+        )
     except BaseException:
+        held.close()
         if client is not None:
             client.close()
         raise
-    with contextlib.closing(conn):
+    with held:
         if scheduler is not None:
             workers = DaskWorkers(scheduler, own=client is not None)
         else:
@@ -783,8 +804,7 @@ def _finish(h: _Hunt, workers, stopped: str | None, note: str | None, seed: int)
         board = placements_board(h.puzzle.rows, h.puzzle.cols, h.best["placements"])
         with contextlib.suppress(InputError):  # more colours than the viewer's letters
             url = board_url(board, h.puzzle, name=h.puzzle.name)
-        if not h.board_file.exists():  # a resumed hunt that found nothing new
-            write_text_atomic(h.board_file, format_board(board, h.puzzle))
+        h.write_board_file()  # also when the file was lost, or left behind by a kill
     return HuntResult(
         solve_seconds=seconds,
         counts=dict(h.counts),

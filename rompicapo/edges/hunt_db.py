@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from rompicapo.common import InputError, check_output_path, loads_json
+from rompicapo.common.sqlite_files import check_writable, connect_sqlite, hold_exclusively
 from rompicapo.edges.puzzle import Board, Puzzle
 
 __all__ = [
@@ -46,9 +47,11 @@ __all__ = [
     "HuntDbError",
     "add_operators",
     "add_scores",
+    "best_board",
     "check_hunt_path",
     "hunt_best",
     "hunt_status",
+    "one_hunt",
     "open_hunt",
     "puzzle_hash",
 ]
@@ -121,8 +124,57 @@ def check_hunt_path(path: object) -> Path:
     if p.is_dir():
         raise HuntDbError(f"{p}: is a directory, not a hunt file")
     if p.is_file():
+        check_writable(
+            p,
+            "hunt file",
+            "a hunt writes every new best into it: hunt on a copy in a folder of yours, or "
+            "report on it with 'rompicapo edges hunt-report'",
+        )
         return p
     return check_output_path(path, "hunt file", suffixes=HUNT_SUFFIXES)
+
+
+def one_hunt(path: Path):
+    """``with one_hunt(path):`` this process is the one hunt on the hunt file ``path`` (made
+    empty if new); a second is refused in one line naming the running one."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    return hold_exclusively(path, holder=lambda: _running_hunt(path))
+
+
+# Seconds a refused hunt waits for the running one to have recorded its run (it takes the
+# file, then records the run a moment later): long enough to name it in the message.
+_NAME_WAIT = 2.0
+
+
+def _running_hunt(path: Path) -> str:
+    """Words naming the hunt that holds ``path``: its process, host and start."""
+    import time
+
+    import psutil
+
+    end = time.monotonic() + _NAME_WAIT
+    while True:
+        try:
+            conn = connect_sqlite(path, readonly=True, timeout=1.0)
+            try:
+                rows = conn.execute(
+                    "SELECT pid, host, started FROM runs WHERE stopped IS NULL ORDER BY id DESC"
+                ).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            rows = []
+        here = socket.gethostname()
+        for pid, host, started in rows:  # runs never ended: the live one, not a killed one
+            if host != here or psutil.pid_exists(int(pid)):
+                return (
+                    f"a hunt is already running on this file (process {pid} on {host}, "
+                    f"started {started})"
+                )
+        if time.monotonic() > end:
+            return "a hunt is already running on this file (it is starting)"
+        time.sleep(0.1)
 
 
 def _refuse(path: Path, why: str) -> HuntDbError:
@@ -133,12 +185,10 @@ def _connect(p: Path, readonly: bool) -> sqlite3.Connection:
     # A read-only connection cannot fold the write-ahead log back into the file when it closes,
     # so it would leave FILE-wal and FILE-shm behind: where the file may be written, a reader
     # opens it as any connection does (and only reads).
-    if readonly and os.access(p, os.W_OK) and os.access(p.parent, os.W_OK):
-        readonly = False
+    # A file that may not be written is opened read-only, immutable when no log lies beside it:
+    # nothing is then made beside it (see rompicapo.common.sqlite_files).
     try:
-        if readonly:
-            return sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
-        return sqlite3.connect(p, timeout=BUSY_SECONDS)
+        return connect_sqlite(p, readonly=readonly, timeout=5 if readonly else BUSY_SECONDS)
     except sqlite3.Error as exc:
         raise _refuse(p, f"cannot open ({exc})") from None
 
@@ -170,6 +220,10 @@ def open_hunt(
             _create(conn, puzzle, clues)
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.OperationalError as exc:  # the file is there but cannot be read
+            if "disk" in str(exc):  # a limit of the system (a full disk, a size limit)
+                raise
+            raise _refuse(p, f"cannot read it ({exc})") from None
         except sqlite3.DatabaseError:
             raise _refuse(p, "not a SQLite file, or a damaged one (not a rompicapo hunt)") from None
         if check is None or check[0] != "ok":
@@ -500,6 +554,14 @@ def _latest_operators(run_parts: list[dict]) -> dict:
         if ops:
             return ops
     return {}
+
+
+def best_board(conn: sqlite3.Connection) -> tuple[int, list] | None:
+    """The hunt file's best board as committed: ``(score, placements)``, None before one."""
+    row = conn.execute(
+        "SELECT score, placements FROM boards WHERE kind = 'best' ORDER BY score DESC, id LIMIT 1"
+    ).fetchone()
+    return None if row is None else (int(row[0]), loads_json(row[1], "a board of the hunt"))
 
 
 def hunt_best(path: str | Path) -> tuple[Puzzle, Board | None]:

@@ -16,9 +16,9 @@ import os
 import signal
 import socket
 import time
-from multiprocessing import get_context
 
 from rompicapo.common.parallel import reap
+from rompicapo.common.workers import worker_context
 from rompicapo.edges.blackwood import Settings, search
 from rompicapo.edges.blackwood_walker import plans_of
 from rompicapo.edges.hunt_db import OPERATOR_SUMS
@@ -187,7 +187,7 @@ class ProcessWorkers:
 
     def _new(self) -> cf.ProcessPoolExecutor:
         return cf.ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=get_context("spawn"), initializer=_worker_start
+            max_workers=self.workers, mp_context=worker_context(), initializer=_worker_start
         )
 
     def submit(self, spec: dict):

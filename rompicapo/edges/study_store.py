@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from rompicapo.common import RompicapoError, check_output_path, loads_json
+from rompicapo.common.sqlite_files import check_writable, connect_sqlite
 from rompicapo.edges.puzzle import Puzzle
 from rompicapo.edges.study_design import Variant, base_variant, puzzle_hash
 
@@ -138,8 +139,12 @@ def _refuse(path: Path, why: str) -> StudyError:
     return StudyError(f"{path}: {why}")
 
 
-def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool = False):
-    """Open (or, with ``create``, make) a study file and check it is one.
+def open_study(
+    path: str | Path, puzzle: Puzzle | None = None, *, create: bool = False, readonly: bool = False
+):
+    """Open (or, with ``create``, make) a study file and check it is one; ``readonly``: only
+    to read it (a file that may not be written is then opened so that nothing is made beside
+    it).
 
     Raises `StudyError` with a one-line reason for a file that is not SQLite or is
     damaged, a SQLite file of something else, another schema version, or (when ``puzzle`` is
@@ -152,7 +157,7 @@ def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool =
     if p.is_dir():
         raise _refuse(p, "is a directory, not a study file")
     try:
-        conn = sqlite3.connect(p, timeout=_BUSY_SECONDS)
+        conn = connect_sqlite(p, readonly=readonly and exists, timeout=_BUSY_SECONDS)
     except sqlite3.Error as exc:
         raise _refuse(p, f"cannot open ({exc})") from None
     try:
@@ -162,6 +167,10 @@ def open_study(path: str | Path, puzzle: Puzzle | None = None, *, create: bool =
             _create(conn, puzzle, fresh=not exists)
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.OperationalError as exc:  # the file is there but cannot be read
+            if "disk" in str(exc):  # a limit of the system (a full disk, a size limit)
+                raise
+            raise _refuse(p, f"cannot read it ({exc})") from None
         except sqlite3.DatabaseError:
             raise _refuse(
                 p, "not a SQLite file, or a damaged one (not a rompicapo study)"
@@ -328,6 +337,12 @@ def check_study_path(path: object) -> Path:
     """A study file's name checked before any job: a writable folder, a SQLite suffix."""
     p = Path(path) if isinstance(path, (str, os.PathLike)) else path
     if isinstance(p, Path) and p.is_file():
+        check_writable(
+            p,
+            "study file",
+            "a study writes its results into it: run it on a copy in a folder of yours, or "
+            "report on it with 'rompicapo edges study-report'",
+        )
         return p  # an existing study is opened (and checked) by open_study
     return check_output_path(path, "study file", suffixes=STUDY_SUFFIXES)
 
@@ -339,7 +354,7 @@ def check_study_path(path: object) -> Path:
 
 def load_results(db: str | Path) -> list[dict]:
     """Every finished job of a study file as a dict (``params`` parsed into a Variant)."""
-    conn = open_study(db)
+    conn = open_study(db, readonly=True)
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         checks = (

@@ -67,6 +67,7 @@ from rompicapo.paths.exhaustive import (
     MAX_SEARCH_CELLS,
     NO_LIMIT,
     check_board,
+    check_count_ends,
     check_start,
     kernel_run,
     kernel_seed,
@@ -160,6 +161,7 @@ def count_paths(
     deadline = Deadline(check_time_limit(time_limit))
     ms = check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)
+    check_count_ends(rows, cols, ms)
     if start is not None:
         start = check_start(start, rows, cols)
     jobs, note = (None, "") if jobs is None else resolve_jobs(jobs)  # None: probe, then all cores

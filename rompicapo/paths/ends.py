@@ -23,7 +23,13 @@ from rompicapo.common import (
 from rompicapo.paths.checkpoints import open_checkpoint
 from rompicapo.paths.count_jobs import count_in_jobs, scheduler_for
 from rompicapo.paths.count_results import EndCountResult
-from rompicapo.paths.exhaustive import check_board, kernel_run, result_fields, warm_up
+from rompicapo.paths.exhaustive import (
+    check_board,
+    check_count_ends,
+    kernel_run,
+    result_fields,
+    warm_up,
+)
 from rompicapo.paths.moves import MoveSet
 from rompicapo.paths.symmetry import Cell, apply_symmetry, board_symmetries, start_classes
 
@@ -51,6 +57,7 @@ def count_end_matrix(
     checkpoint records the end counts of each job and is a different problem from a plain count's).
     """
     ms = check_board(rows, cols, moves)
+    check_count_ends(int(rows), int(cols), ms)
     rows, cols = int(rows), int(cols)
     n = rows * cols
     check_memory(8 * n * n * 2, f"the {n} x {n} matrix of counts")

@@ -240,7 +240,10 @@ def _read_text(name: str) -> np.ndarray:
     rows, cols = len(lines), len(lines[0]) if lines else 0
     if not rows or any(len(line) != cols for line in lines):
         raise InputError(f"{name} is not a path: the grid's rows are not all the same length")
-    steps = np.array(lines, np.int64).ravel()
+    try:
+        steps = np.array(lines, np.int64).ravel()
+    except OverflowError:  # a number of more than 19 digits: no step of any board
+        raise InputError(f"{name} is not a path: a step number is too large") from None
     n = rows * cols
     order = np.argsort(steps, kind="stable")
     if not np.array_equal(steps[order], np.arange(1, n + 1)):

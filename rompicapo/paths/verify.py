@@ -38,6 +38,7 @@ PathCheck(ok=True, reason='')
 
 from __future__ import annotations
 
+import math
 import operator
 import os
 from dataclasses import dataclass
@@ -280,7 +281,26 @@ def _read_grid(filename: str | os.PathLike[str]) -> np.ndarray:
             raise ValueError
     except (ValueError, UnicodeDecodeError):
         raise InputError(f"{name} is not a path: not a grid of step numbers") from None
-    return np.array(rows, np.int64)
+    try:
+        return np.array(rows, np.int64)
+    except OverflowError:  # a number of more than 19 digits: no step of any board
+        raise InputError(f"{name} is not a path: a step number is too large") from None
+
+
+def _npy_claims(fh) -> int | None:
+    """The bytes a ``.npy`` file's header says its data takes, header included (None: not a
+    ``.npy`` header this reads, left to numpy); the file is read back from its start after."""
+    from numpy.lib import format as npy
+
+    try:
+        version = npy.read_magic(fh)
+        read = {(1, 0): npy.read_array_header_1_0, (2, 0): npy.read_array_header_2_0}[version]
+        shape, _, dtype = read(fh)
+        claimed = fh.tell() + math.prod(shape) * dtype.itemsize
+    except (ValueError, KeyError, OSError, EOFError, TypeError, SyntaxError):
+        claimed = None
+    fh.seek(0)
+    return claimed
 
 
 def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
@@ -308,6 +328,16 @@ def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
     # was changed since)
     here = f"/proc/self/fd/{fh.fileno()}"
     source = here if os.path.exists(here) else name
+    claimed = _npy_claims(fh)
+    size = os.fstat(fh.fileno()).st_size
+    if claimed is not None and claimed > size:
+        # checked before numpy allocates what the header claims (10^15 entries: a MemoryError,
+        # or all the memory there is)
+        fh.close()
+        raise refuse(
+            f"not a .npy array file: its header claims {claimed:,} bytes, the file holds "
+            f"{size:,} (truncated or damaged)"
+        )
     try:
         try:
             arr = np.load(source, mmap_mode="r", allow_pickle=False)
@@ -321,6 +351,8 @@ def read_path_array(filename: str | os.PathLike[str]) -> np.ndarray:
         raise refuse("not a .npy array file") from None
     except (OSError, EOFError):
         raise refuse("not a .npy array file (unreadable or truncated)") from None
+    except MemoryError:
+        raise refuse("its header claims more entries than this machine's memory holds") from None
     finally:
         fh.close()
     if not isinstance(arr, np.ndarray):  # an .npz archive

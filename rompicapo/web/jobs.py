@@ -29,8 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import multiprocessing
-import os
 import secrets
 import threading
 import time
@@ -39,7 +37,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rompicapo.common import RompicapoError, dumps_json
+from rompicapo.common import RompicapoError, dumps_json, worker_context
 from rompicapo.web import worker
 
 __all__ = ["Busy", "Failed", "Forbidden", "Job", "JobManager", "NoSuchJob", "new_job_id"]
@@ -164,12 +162,12 @@ class _Worker:
         self._spawn()
 
     def _spawn(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
+        ctx = worker_context()  # workers end with the server, however it ends
         here, there = ctx.Pipe()
         self.stop = _Flag(ctx)
         self.process = ctx.Process(
             target=worker.main,
-            args=(there, self.stop, os.getpid()),
+            args=(there, self.stop),
             name=f"rompicapo-{self.lane}-{self.index}",
             daemon=True,
         )

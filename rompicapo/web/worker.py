@@ -15,15 +15,13 @@ A streamed task's function is called as ``function(progress, *args)``; ``progres
 result so far. Any other task is called as ``function(*args)``.
 
 A worker ignores Ctrl-C (the terminal sends it to the whole process group; the server stops
-its workers itself) and ends on its own when the server process is gone.
+its workers itself) and ends with the server process, however that ends.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
-import threading
 import time
 import traceback
 from typing import Any
@@ -42,8 +40,6 @@ __all__ = ["error_status", "main"]
 # A streamed task's progress reaches the page at most this often (the page redraws a chart
 # and a board per report; 10 a second look live).
 PROGRESS_EVERY = 0.1
-# How often a worker looks whether the server process still exists (seconds).
-PARENT_CHECK = 1.0
 BUG = "internal error: {}; please report it (the server's log has the details)"
 
 
@@ -76,13 +72,6 @@ class _Progress:
             self.conn.send(("progress", self.task_id, to_jsonable(event.to_dict())))
 
 
-def _watch_parent(parent_pid: int) -> None:
-    while True:
-        time.sleep(PARENT_CHECK)
-        if os.getppid() != parent_pid:
-            os._exit(0)  # the server is gone: nobody reads the answers
-
-
 def _run(conn: Any, stop: Any, task: tuple) -> tuple[str, Any]:
     task_id, function, args, streamed = task
     try:
@@ -105,10 +94,10 @@ def _run(conn: Any, stop: Any, task: tuple) -> tuple[str, Any]:
         return "error", (status, line)
 
 
-def main(conn: Any, stop: Any, parent_pid: int) -> None:
-    """The worker's loop: one task at a time until the pipe closes or says ``None``."""
+def main(conn: Any, stop: Any) -> None:
+    """The worker's loop: one task at a time until the pipe closes or says ``None``. The
+    process is started from `rompicapo.common.worker_context()`: it ends with the server."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
     while True:
         try:
             task = conn.recv()
