@@ -58,9 +58,8 @@ def run_exit_handlers_now() -> None:
 
     Python offers no public way to run the exit handlers without that join, so this calls
     ``atexit._run_exitfuncs`` when it exists (CPython); elsewhere it does nothing and the
-    interpreter's exit runs them after the join
-    (``tests/test_cli_exit.py::test_a_stopped_run_ends_without_waiting_for_its_threads``
-    shows the difference)."""
+    interpreter's exit runs them after the join (a test of ``tests/test_cli_exit.py``, a
+    stopped run that ends without waiting for its threads, shows the difference)."""
     run = getattr(atexit, "_run_exitfuncs", None)
     if run is not None:
         run()

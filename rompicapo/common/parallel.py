@@ -469,6 +469,7 @@ def check_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT) -> str:
     client is made. The CLI asks this before a command's clock starts, so an address that does
     not answer is the same one-line error in every command, whatever its ``--time``."""
     label = f"cannot connect to the Dask scheduler {address!r}"
+    require_extra("cluster", "--scheduler")
     if isinstance(address, str) and _INPROC.match(address):
         return address
     protocol, host, port = parse_scheduler_address(address)
