@@ -44,7 +44,7 @@ from rompicapo.common import (
 )
 from rompicapo.games import _connect4_kernel as K
 from rompicapo.games._limits import Limits, SearchStopped, stop_message
-from rompicapo.games.connect4_book import Connect4Book, resolve_book
+from rompicapo.games.connect4_book import Connect4Book, book_answer, resolve_book
 from rompicapo.games.game import MAX, MIN, Game
 
 __all__ = [
@@ -369,6 +369,10 @@ def solve_moves(
     check_time_limit(time_limit)  # checked now, before the table is allocated
     check_node_limit(node_limit)
     opened = resolve_book(book)
+    if opened is not None and solver is None:  # answered by the book: no table to allocate
+        known = book_answer(position, weak, opened, analyse)
+        if known is not None:
+            return known
     solver = solver or Connect4Solver()
     run = solver.analyse if analyse else solver.solve
     return run(
@@ -537,16 +541,9 @@ class Connect4Solver:
         position the book holds is answered from it, ``from_book`` True, no node searched."""
         p = _to_play(moves)
         opened = resolve_book(book)
-        known = None if opened is None else opened.score(p)
+        known = None if opened is None else book_answer(p, weak, opened, False)
         if known is not None:
-            score = (known > 0) - (known < 0) if weak else known
-            return Connect4Result(
-                moves=p.moves,
-                score=score,
-                weak=weak,
-                from_book=True,
-                counts={"nodes": 0, "tt_cuts": 0, "cutoffs": 0, "parity_cuts": 0},
-            )
+            return known  # type: ignore[return-value]
         limits = Limits(time_limit, node_limit, progress)
         res = self._solve(p, weak, limits, 0)
         limits.finish(res.counts, res.stopped)

@@ -65,6 +65,7 @@ __all__ = [
     "BOOK_MAGIC",
     "BookError",
     "Connect4Book",
+    "book_answer",
     "book_key",
     "book_keys",
     "column_scores",
@@ -360,4 +361,40 @@ def column_scores(book: Connect4Book, moves: Any) -> list[int | None] | None:
             if s is None:
                 return None
             out.append(-s)
+    return out
+
+
+def book_answer(p: Any, weak: bool, book: Connect4Book, analyse: bool) -> Any:
+    """The [`Connect4Result`][rompicapo.games.Connect4Result] (with ``analyse``, the
+    [`Connect4Analysis`][rompicapo.games.Connect4Analysis] of every column) that ``book`` alone
+    gives for the position ``p``, ``from_book`` set and no node searched; None when the book
+    lacks a position it needs."""
+    import time
+
+    from rompicapo.games.connect4 import Connect4Analysis, Connect4Result
+
+    t0 = time.perf_counter()
+    if analyse:
+        scores = book.column_scores(p)
+        if scores is None:
+            return None
+        cols = [c for c, s in enumerate(scores, 1) if s is not None and not p.play(c).over]
+        if weak:
+            scores = [None if s is None else (s > 0) - (s < 0) for s in scores]
+        out: Any = Connect4Analysis(
+            moves=p.moves, scores=scores, weak=weak, from_book=cols, counts={"nodes": 0}
+        )
+    else:
+        known = book.score(p)
+        if known is None:
+            return None
+        score = (known > 0) - (known < 0) if weak else known
+        out = Connect4Result(
+            moves=p.moves,
+            score=score,
+            weak=weak,
+            from_book=True,
+            counts={"nodes": 0, "tt_cuts": 0, "cutoffs": 0, "parity_cuts": 0},
+        )
+    out.solve_seconds = time.perf_counter() - t0
     return out
