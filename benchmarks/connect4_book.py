@@ -14,8 +14,9 @@ Figures, in one run (CPU model, load and commit printed and written with them):
    alone gets ``--nobook-sample`` of them, each within ``--nobook-time`` seconds (a position
    of few stones takes it minutes): how many it finished is printed beside its times;
 3. ``--verify K`` entries re-solved by the search (``verify_book``), and, with ``--peers DIR``
-   (``bash ../shared/peers/build.sh DIR``), ``--pons K`` entries of the deepest layers
-   solved by Pons' ``c4bench`` (his solver, no opening book): compared, mismatches counted.
+   (``bash ../shared/peers/build.sh DIR``), ``--pons K`` entries
+   of the deepest layer solved by Pons' ``c4bench`` (his solver, no opening book): compared,
+   mismatches counted.
 
     python benchmarks/connect4_book.py --peers ../peers-build \
         --json benchmarks/results/connect4_book.json
@@ -228,7 +229,7 @@ def main() -> int:
     if args.peers and args.pons:
         binary = args.peers / "c4bench"
         keys = book_moves(book, book.depth)
-        deep = [k for k, m in keys.items() if len(m) >= book.depth - 1]
+        deep = [k for k, m in keys.items() if len(m) == book.depth]
         picks = rng.sample(deep, min(args.pons, len(deep)))
         moves = [keys[k] for k in picks]
         theirs = pons_scores(binary, moves)
@@ -243,7 +244,7 @@ def main() -> int:
             "mismatched": bad,
         }
         print(
-            f"compared with Pons' solver: {len(moves)} entries of {book.depth - 1}-"
+            f"compared with Pons' solver: {len(moves)} entries of "
             f"{book.depth} stones, {len(bad)} mismatches ({cpu_pons:.1f} s of his CPU)"
         )
     result["load_end"] = load()

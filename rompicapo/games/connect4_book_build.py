@@ -187,7 +187,9 @@ def _chunk_size(n: int) -> int:
 @dataclass
 class BookBuild(SearchResult):
     """A build: the book (None until the deepest layer is complete), the positions, CPU and
-    wall seconds of each layer, and where it was written."""
+    wall seconds of each layer, and where it was written. The deepest layer's CPU seconds add
+    up every run of a resumed build (the checkpoint keeps them); its wall seconds and the
+    ``nodes`` count are this run's."""
 
     depth: int = 0
     root: str = ""
