@@ -138,11 +138,10 @@ def derive_scores(
         else:
             ck = book_keys(p2, m2)
             i = np.minimum(np.searchsorted(keys, ck), max(len(keys) - 1, 0))
-            found = len(keys) > 0
-            missing = legal & ~won & ~(found & (keys[i] == ck) if found else False)
-            if np.any(missing):
+            present = keys[i] == ck if len(keys) else np.zeros(ck.shape, dtype=bool)
+            if np.any(legal & ~won & ~present):
                 raise BookError("a child position is missing from the book being derived")
-            value[legal] = -scores[i][legal].astype(np.int64)
+            value[legal & present] = -scores[i][legal & present].astype(np.int64)
         value[won] = immediate_win_score(stones)
         best = np.maximum(best, value)
     return best
