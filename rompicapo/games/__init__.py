@@ -61,6 +61,7 @@ from rompicapo.games.connect4_book import (
     default_book,
     immediate_win_score,
     key_stones,
+    mirror_key,
     read_book,
     resolve_book,
 )
@@ -207,6 +208,7 @@ __all__ = [
     "key_stones",
     "mex",
     "minimax",
+    "mirror_key",
     "negamax",
     "nim_advice",
     "nim_is_p_position",

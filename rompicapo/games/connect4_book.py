@@ -72,6 +72,7 @@ __all__ = [
     "default_book",
     "immediate_win_score",
     "key_stones",
+    "mirror_key",
     "read_book",
     "resolve_book",
 ]
@@ -96,10 +97,19 @@ def immediate_win_score(stones: int) -> int:
     return (K.SIZE + 1 - stones) // 2
 
 
+def mirror_key(key: int) -> int:
+    """The key of the mirror image: the seven 7-bit column groups in reverse order (plain
+    Python: a lookup needs no kernel loaded)."""
+    out = 0
+    for c in range(K.WIDTH):
+        out |= ((key >> (COLUMN_BITS * c)) & 0x7F) << (COLUMN_BITS * (K.WIDTH - 1 - c))
+    return out
+
+
 def book_key(pos: int, mask: int) -> int:
     """The book's key of a position: the smaller of ``pos + mask`` and its mirror's key."""
     key = int(pos) + int(mask)
-    return min(key, int(K.mirror_key(key)))
+    return min(key, mirror_key(key))
 
 
 def book_keys(pos: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -267,7 +277,7 @@ class Connect4Book:
 
     def score_of_key(self, key: int) -> int | None:
         """The score stored under ``key`` (reduced to the smaller of it and its mirror)."""
-        key = np.uint64(min(int(key), int(K.mirror_key(int(key)))))
+        key = np.uint64(min(int(key), mirror_key(int(key))))
         i = int(np.searchsorted(self.keys, key))
         return int(self.scores[i]) if i < self.entries and self.keys[i] == key else None
 
