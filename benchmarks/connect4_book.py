@@ -208,7 +208,7 @@ def main() -> int:
         rows.append(row)
         print(
             f"| {stones} | {len(positions)} | {b:.5f} | {w:.5f} | {len(alone)} | {a:.2f} "
-            f"| {finished}/{len(alone)} | {a / b:,.0f}x |",
+            f"| {finished}/{len(alone)} | {'>= ' if finished < len(alone) else ''}{a / b:,.0f}x |",
             flush=True,
         )
     result["columns"] = rows

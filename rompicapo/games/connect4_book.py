@@ -1,6 +1,6 @@
 """An opening book of Connect Four: the exact score of every position up to a number of stones.
 
-The score is the one [`Connect4Solver.solve()`][rompicapo.games.Connect4Solver.solve] gives
+The score is the one [`Connect4Solver.solve()`][rompicapo.games.connect4.Connect4Solver.solve] gives
 (Pons' convention, from the point of view of the player to move). A position is keyed by its
 board, not by the order of its moves: ``pos + mask`` (the mover's stones plus every stone, the
 kernel's 49-bit key, one 7-bit group per column) or the key of its mirror image, whichever is
@@ -33,7 +33,7 @@ The file (``.bin``, little-endian; one table sorted by key, read by binary searc
 
 A file that is short, long, foreign (another magic), of another version or board, whose
 checksum does not match, or whose keys and counts disagree is refused by `read_book()` in one
-line ([`BookError`][rompicapo.games.connect4_book.BookError], an
+line ([`BookError`][rompicapo.games.BookError], an
 [`InputError`][rompicapo.common.InputError]: the CLI exits with status 2).
 
 ```pycon
@@ -207,7 +207,7 @@ class Connect4Book:
 
     @classmethod
     def from_bytes(cls, data: bytes, source: str = "book") -> Connect4Book:
-        """The book in ``data``; [`BookError`][rompicapo.games.connect4_book.BookError] naming
+        """The book in ``data``; [`BookError`][rompicapo.games.BookError] naming
         ``source`` when the bytes are not a whole, undamaged book of this format."""
 
         def refuse(why: str) -> BookError:
@@ -316,7 +316,7 @@ class BookInfo(SearchResult):
 
 def read_book(path: object) -> Connect4Book:
     """The book in the file at ``path``: one line
-    ([`BookError`][rompicapo.games.connect4_book.BookError]) when it is missing, damaged,
+    ([`BookError`][rompicapo.games.BookError]) when it is missing, damaged,
     truncated, foreign or of another version."""
     data, source = read_input(path, "book", max_bytes=MAX_BOOK_BYTES)
     return Connect4Book.from_bytes(data, source)
