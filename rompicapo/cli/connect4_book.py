@@ -57,13 +57,15 @@ def register_book(c4sub: argparse._SubParsersAction, parser_class: type) -> None
 
 def _build(args: argparse.Namespace) -> int:
     from rompicapo.cli.games import _print
-    from rompicapo.cli.progress import ProgressPrinter
+    from rompicapo.cli.progress import LOG_SECONDS, ProgressPrinter
     from rompicapo.games.connect4_book_build import build_book
 
     out = args.out or f"connect4-book-{args.depth}.bin"
     show = not (args.quiet or args.json)
     try:
-        with ProgressPrinter("positions", enabled=show, transient=False) as progress:
+        with ProgressPrinter(
+            "positions", enabled=show, transient=False, log_every=LOG_SECONDS
+        ) as progress:
             result = build_book(
                 args.depth,
                 root=args.root,
