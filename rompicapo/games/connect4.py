@@ -368,6 +368,8 @@ def solve_moves(
     position = _to_play(moves)
     check_time_limit(time_limit)  # checked now, before the table is allocated
     check_node_limit(node_limit)
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress must be a callable or None, got {type(progress).__name__}")
     opened = resolve_book(book)
     if opened is not None and solver is None:  # answered by the book: no table to allocate
         known = book_answer(position, weak, opened, analyse)
@@ -540,11 +542,11 @@ class Connect4Solver:
         instead). ``book`` (the solver searches unless given one; True: the shipped book): a
         position the book holds is answered from it, ``from_book`` True, no node searched."""
         p = _to_play(moves)
+        limits = Limits(time_limit, node_limit, progress)
         opened = resolve_book(book)
         known = None if opened is None else book_answer(p, weak, opened, False)
         if known is not None:
             return known  # type: ignore[return-value]
-        limits = Limits(time_limit, node_limit, progress)
         res = self._solve(p, weak, limits, 0)
         limits.finish(res.counts, res.stopped)
         return res
