@@ -117,8 +117,10 @@ def _exact_cover_calls() -> None:
 def _connect4_calls() -> None:
     from rompicapo.games.connect4 import solve_moves
 
-    solve_moves("4455")  # `rompicapo game connect4 solve 4455`
-    solve_moves("4455", analyze=True)
+    solve_moves("4455")  # `rompicapo game connect4 solve 4455` (the opening book answers)
+    # the search itself, for the positions beyond the book
+    solve_moves("4455", book=False)
+    solve_moves("4455", analyze=True, book=False)
 
 
 def _pig_calls() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from rompicapo.cli import connect4_book
 from rompicapo.cli.options import (
     add_deprecated_flag,
     add_run_options,
@@ -97,11 +98,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
     add_deprecated_flag(p, "--analyze", None, dest="analyze", nargs=0, const=True,
                         instead="use 'game connect4 analyse'")  # fmt: skip
+    _book_options(p)
     add_run_options(p, time=True, nodes=True, jobs=False)
     p.set_defaults(handler=_connect4_solve, analyze=False)
-    p = c4sub.add_parser("analyse", help="the score of every column after MOVES")
+    p = c4sub.add_parser(
+        "analyse", aliases=["analyze"], help="the score of every column after MOVES"
+    )
     p.add_argument("moves", nargs="?", default="", help="columns played, 1..7, e.g. 4455")
     p.add_argument("--weak", action="store_true", help="only win (1), draw (0) or loss (-1)")
+    _book_options(p)
     add_run_options(p, time=True, nodes=True, jobs=False)
     p.set_defaults(handler=_connect4_solve, analyze=True)
     p = c4sub.add_parser("play", help="play Connect Four against the solver in the terminal")
@@ -112,9 +117,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--weak", action="store_true", help="check only the sign of each score (win/draw/loss)"
     )
+    _book_options(p)
     add_run_options(p, time=False, jobs=False, limit=True)
     p.set_defaults(handler=_connect4_bench)
-    mark_paths(p, inputs=("file",))
+    mark_paths(p, inputs=("file", "book"))
+    connect4_book.register_book(c4sub, type(game))
 
     p = sub.add_parser("pig", help="Pig: optimal win probability and roll/hold by value iteration")
     p.add_argument(
@@ -176,8 +183,22 @@ def _connect4_solve(args: argparse.Namespace) -> int:
             time_limit=time_left(args),
             node_limit=args.node_limit,
             progress=progress,
+            book=_book_choice(args),
         )
     return _print(args, result)
+
+
+def _book_options(p: argparse.ArgumentParser) -> None:
+    """``--book FILE`` and ``--no-book``: which opening book is read first."""
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--book", metavar="FILE", help="read this opening book (default: the one shipped)"
+    )
+    which.add_argument("--no-book", action="store_true", help="no opening book: the search alone")
+
+
+def _book_choice(args: argparse.Namespace):
+    return False if args.no_book else (args.book or True)
 
 
 def _connect4_bench(args: argparse.Namespace) -> int:
@@ -185,7 +206,9 @@ def _connect4_bench(args: argparse.Namespace) -> int:
     from rompicapo.games.connect4 import bench
 
     with ProgressPrinter("positions", enabled=not (args.quiet or args.json)) as progress:
-        result = bench(args.file, limit=args.limit, weak=args.weak, progress=progress)
+        result = bench(
+            args.file, limit=args.limit, weak=args.weak, progress=progress, book=_book_choice(args)
+        )
     status = _print(args, result)
     return status or (0 if result.correct == result.positions else 1)
 

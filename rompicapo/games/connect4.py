@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -43,6 +44,7 @@ from rompicapo.common import (
 )
 from rompicapo.games import _connect4_kernel as K
 from rompicapo.games._limits import Limits, SearchStopped, stop_message
+from rompicapo.games.connect4_book import Connect4Book, book_answer, resolve_book
 from rompicapo.games.game import MAX, MIN, Game
 
 __all__ = [
@@ -61,6 +63,8 @@ __all__ = [
 ]
 
 WIDTH, HEIGHT, CELLS = K.WIDTH, K.HEIGHT, K.SIZE
+# what a ``book=`` argument may be (`rompicapo.games.connect4_book.resolve_book`)
+BookChoice = bool | str | Path | Connect4Book | None
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,8 @@ class Connect4Result(SearchResult):
     """False when a limit stopped the search."""
     stopped: str | None = None
     """Which limit stopped the search, or None."""
+    from_book: bool = False
+    """True when the score was read from the opening book, not searched."""
 
     @property
     def nodes(self) -> int:
@@ -167,6 +173,7 @@ class Connect4Result(SearchResult):
             verdict = f"score unknown: {stop_message(self.stopped)}"
         else:
             verdict = f"score {self.score} ({explain_score(self.score, self.weak)})"
+            verdict += " from the opening book" if self.from_book else ""
         return "\n".join(
             [
                 Connect4().render(parse_position(self.moves)),
@@ -235,6 +242,8 @@ class Connect4Analysis(SearchResult):
     """False when a limit stopped the analysis."""
     stopped: str | None = None
     """Which limit stopped the analysis, or None."""
+    from_book: list[int] = field(default_factory=list)
+    """The columns (from 1) whose score the opening book gave."""
 
     @property
     def score(self) -> int | None:
@@ -272,6 +281,8 @@ class Connect4Analysis(SearchResult):
         ]
         if not self.complete:
             lines.append(f"{stop_message(self.stopped)}: columns {self.unsolved} unsolved (?)")
+        if self.from_book:
+            lines.append(f"columns {self.from_book} from the opening book")
         lines.append(f"nodes {self.counts.get('nodes', 0):,}  time {self.solve_seconds:.3f} s")
         return "\n".join(lines)
 
@@ -359,18 +370,35 @@ def solve_moves(
     node_limit: int | None = None,
     progress: ProgressCallback | None = None,
     solver: Connect4Solver | None = None,
+    book: BookChoice = True,
 ) -> Connect4Result | Connect4Analysis:
     """The score of the position after ``moves`` (or, with ``analyse``, of every column),
-    within the limits (``analyze=`` is the old spelling, deprecated).
+    within the limits (``analyze=`` is the old spelling, deprecated). ``book``: the opening
+    book read first (True: the one shipped with the package; False: the search alone; a
+    file name or a [`Connect4Book`][rompicapo.games.Connect4Book]).
 
-    The moves and the limits are checked before the solver's table is allocated or its kernel
-    loaded, so a bad position costs nothing."""
+    The moves, the limits and the book are checked before the solver's table is allocated or
+    its kernel loaded, so a bad position costs nothing."""
     position = _to_play(moves)
     check_time_limit(time_limit)  # checked now, before the table is allocated
     check_node_limit(node_limit)
+    if progress is not None and not callable(progress):
+        raise InputError(f"progress must be a callable or None, got {type(progress).__name__}")
+    opened = resolve_book(book)
+    if opened is not None and solver is None:  # answered by the book: no table to allocate
+        known = book_answer(position, weak, opened, analyse)
+        if known is not None:
+            return known
     solver = solver or Connect4Solver()
     run = solver.analyse if analyse else solver.solve
-    return run(position, weak=weak, time_limit=time_limit, node_limit=node_limit, progress=progress)
+    return run(
+        position,
+        weak=weak,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        progress=progress,
+        book=opened or False,
+    )
 
 
 def read_test_set(path: object) -> list[tuple[str, int]]:
@@ -412,11 +440,14 @@ def bench(
     weak: bool = False,
     progress: ProgressCallback | None = None,
     solver: Connect4Solver | None = None,
+    book: BookChoice = True,
 ) -> Connect4Bench:
     """Solve the positions of a test file (``MOVES SCORE`` lines, Pons' format), the first
-    ``limit`` of them, and compare each score with the file's."""
+    ``limit`` of them, and compare each score with the file's; ``book`` as for
+    [`solve_moves()`][rompicapo.games.solve_moves] (False measures the search alone)."""
     limit = check_limit(limit)
     rows = read_test_set(path)[:limit]
+    opened = resolve_book(book) or False
     solver = solver or Connect4Solver()
     tracker = Progress(progress, unit="positions", total=len(rows))
     out = Connect4Bench(path=str(path), positions=len(rows), weak=weak)
@@ -424,7 +455,7 @@ def bench(
     nodes = 0
     t0 = time.perf_counter()
     for i, (moves, expected) in enumerate(rows, 1):
-        r = solver.solve(moves, weak=weak)
+        r = solver.solve(moves, weak=weak, book=opened)
         out.found.append((moves, r.score))
         want = (expected > 0) - (expected < 0) if weak else expected
         if r.score == want:
@@ -496,6 +527,11 @@ class Connect4Solver:
             K.ALL_FEATURES,
         )
 
+    def next_epoch(self) -> int:
+        """Start a new epoch of the table: the entries of earlier solves become invisible (the
+        table is cleared for real when the epochs run out). Returns the new epoch."""
+        return self._next_epoch()
+
     def _next_epoch(self) -> int:
         self.epoch += 1
         if self.epoch > self.max_epoch:  # the epochs ran out: clear for real
@@ -511,14 +547,20 @@ class Connect4Solver:
         time_limit: float | None = None,
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
+        book: BookChoice = False,
     ) -> Connect4Result:
         """The score of the position after ``moves`` (Pons' convention; with ``weak`` only its
         sign: +1 win, 0 draw, -1 loss). A limit that stops the search returns the result with
         ``complete=False`` and ``score`` None
         ([`try_solve()`][rompicapo.games.connect4.Connect4Solver.try_solve] returns None
-        instead)."""
+        instead). ``book`` (the solver searches unless given one; True: the shipped book): a
+        position the book holds is answered from it, ``from_book`` True, no node searched."""
         p = _to_play(moves)
         limits = Limits(time_limit, node_limit, progress)
+        opened = resolve_book(book)
+        known = None if opened is None else book_answer(p, weak, opened, False)
+        if known is not None:
+            return known  # type: ignore[return-value]
         res = self._solve(p, weak, limits, 0)
         limits.finish(res.counts, res.stopped)
         return res
@@ -531,11 +573,17 @@ class Connect4Solver:
         time_limit: float | None = None,
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
+        book: BookChoice = False,
     ) -> Connect4Result | None:
         """Like [`solve()`][rompicapo.games.connect4.Connect4Solver.solve], but returns None when
         a limit stopped the search."""
         res = self.solve(
-            moves, weak=weak, time_limit=time_limit, node_limit=node_limit, progress=progress
+            moves,
+            weak=weak,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            progress=progress,
+            book=book,
         )
         return res if res.complete else None
 
@@ -618,11 +666,15 @@ class Connect4Solver:
         time_limit: float | None = None,
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
+        book: BookChoice = False,
     ) -> Connect4Analysis:
         """The score of playing each column (None where the column is full), the limits
         counting the whole analysis: the columns a limit leaves unsolved are listed in
-        ``unsolved`` (``complete=False``)."""
+        ``unsolved`` (``complete=False``). ``book`` as for
+        [`solve()`][rompicapo.games.connect4.Connect4Solver.solve]: the columns whose
+        positions it holds are listed in ``from_book``."""
         p = _to_play(moves)
+        opened = resolve_book(book)
         limits = Limits(time_limit, node_limit, progress)
         out = Connect4Analysis(moves=p.moves, weak=weak)
         nodes = 0
@@ -636,6 +688,9 @@ class Connect4Solver:
                 out.scores[-1] = (CELLS + 1 - p.count) // 2 if not weak else 1
             elif child.over:
                 out.scores[-1] = 0
+            elif opened is not None and (known := opened.score(child)) is not None:
+                out.scores[-1] = -((known > 0) - (known < 0)) if weak else -known
+                out.from_book.append(col)
             elif out.stopped is None:
                 r = self._solve(child, weak, limits, nodes)
                 nodes += r.nodes

@@ -8,8 +8,9 @@ wins from here" as a job. A worker keeps its solver (and the cache below) betwee
 A Connect Four position early in the game takes the solver a minute, so a move's analysis
 works under a time cap, each column in this order of cost until it is settled:
 
-1. the opening book (`rompicapo.web.c4_book`): the outcome of every position of the first
-   moves, solved once ahead;
+1. the opening book of the games family (`rompicapo.games.connect4_book`, shipped with the
+   package): the exact score of every position of its first stones, so every column of those
+   positions is exact at once;
 2. the solver with a node budget that grows while time remains, first for the outcome
    (win/draw/loss, the cheaper weak search), then for the exact score; results are cached per
    child position;
@@ -33,7 +34,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from rompicapo.common import InputError, ProgressEvent
-from rompicapo.web.c4_book import book_outcome
 from rompicapo.web.params import field, json_body, known
 from rompicapo.web.run import quick, start_job
 
@@ -174,9 +174,12 @@ def quick_bound(moves: str, col: int, deadline: float) -> tuple[str, int]:
 
 def _known_columns(p: Any) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]:
     """Each column's entry as far as it is known without a search (full, a win or a draw at
-    once, the exact-score cache, the weak cache or the opening book), and the columns whose
+    once, the opening book, the exact-score cache or the weak cache), and the columns whose
     positions a search must still value."""
     from rompicapo.games.connect4 import CELLS
+    from rompicapo.games.connect4_book import default_book
+
+    book = default_book()
 
     out: list[dict[str, Any]] = []
     children = []
@@ -192,12 +195,12 @@ def _known_columns(p: Any) -> tuple[list[dict[str, Any]], list[tuple[int, Any]]]
             entry.update(state="solved", score=(CELLS + 1 - p.count) // 2, sign=1)
         elif child.over:
             entry.update(state="solved", score=0, sign=0)
+        elif book is not None and (booked := book.score(child)) is not None:
+            entry.update(state="solved", score=-booked, sign=-_sign(booked))
         elif (exact := _cached(_c4_cache, child.moves)) is not None:
             entry.update(state="solved", score=-exact, sign=-_sign(exact))
         else:
             weak = _cached(_c4_weak, child.moves)
-            if weak is None:
-                weak = book_outcome(child.moves)
             if weak is not None:
                 entry.update(state="weak", sign=-weak)
             children.append((col, child))
@@ -215,9 +218,9 @@ def connect4_columns(
 ) -> list[dict[str, Any]]:
     """The value of playing each column after ``moves``, from the mover's point of view:
     ``{"column", "state", "score", "sign", "bound"}`` with state ``"full"``, ``"solved"``
-    (``score`` is Pons' exact score), ``"weak"`` (only ``sign`` is known: +1 win, 0 draw, -1
-    loss; from the book or the weak search), ``"bound"`` (the score lies within
-    ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
+    (``score`` is Pons' exact score, from the opening book or the search), ``"weak"`` (only
+    ``sign`` is known: +1 win, 0 draw, -1 loss; from the weak search), ``"bound"`` (the score
+    lies within ``[-bound, bound]``) or ``"unknown"`` (none of these within ``time_cap`` seconds).
 
     The weak search (win/draw/loss) is several times cheaper, so the first half of the time goes
     to it, the rest to exact scores; a shallow search bounds what remains. ``max_try_seconds``

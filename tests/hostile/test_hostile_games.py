@@ -63,6 +63,65 @@ CASES = [
     Case(["game", "connect4", "bench", "b.txt", "--limit", "0"], files={"b.txt": b"4455 18\n"}),
     Case(["game", "connect4", "bench", "b.txt", "--limit", HUGE], files={"b.txt": b"4455 18\n"}),
     Case(["game", "connect4", "bench", "b.txt", "--limit", "-5"], files={"b.txt": b"4455 18\n"}),
+    # the Connect Four opening book
+    Case(["game", "connect4", "book", "info", "missing.bin"], says="does not exist"),
+    Case(["game", "connect4", "book", "info", "{tmp}"], says="folder"),
+    Case(
+        ["game", "connect4", "book", "info", "r.bin"],
+        files={"r.bin": random_bytes()},
+        says="not a usable connect four book",
+    ),
+    Case(["game", "connect4", "book", "info", "e.bin"], files={"e.bin": b""}, says="book"),
+    Case(
+        ["game", "connect4", "book", "info", "h.bin"],
+        files={"h.bin": b"RPC4BOOK\x01\x00\x07\x06\x00\x02"},
+        says="book",
+    ),
+    Case(
+        ["game", "connect4", "book", "verify", "r.bin"],
+        files={"r.bin": random_bytes()},
+        says="book",
+    ),
+    Case(["game", "connect4", "book", "verify", "missing.bin"], says="does not exist"),
+    Case(["game", "connect4", "book", "verify", "x.bin", "--sample", "0"]),
+    Case(["game", "connect4", "book", "verify", "x.bin", "--sample", HUGE]),
+    Case(["game", "connect4", "book", "build"]),  # --depth is required
+    Case(["game", "connect4", "book", "build", "--depth", "0"]),
+    Case(["game", "connect4", "book", "build", "--depth", HUGE]),
+    Case(["game", "connect4", "book", "build", "--depth", "13"], says="depth"),
+    Case(["game", "connect4", "book", "build", "--depth", "3", "--root", "8"], says="column"),
+    Case(["game", "connect4", "book", "build", "--depth", "3", "--root", "4444"], says="depth"),
+    Case(["game", "connect4", "book", "build", "--depth", "8", "--root", "1212121"], says="over"),
+    Case(["game", "connect4", "book", "build", "--depth", "3", "--out", "b.txt"], says=".bin"),
+    Case(
+        ["game", "connect4", "book", "build", "--depth", "3", "--out", "{tmp}/no/b.bin"],
+        says="does not exist",
+    ),
+    Case(
+        ["game", "connect4", "book", "build", "--depth", "3", "--checkpoint", "c.txt"], says=".json"
+    ),
+    Case(
+        ["game", "connect4", "book", "build", "--depth", "3", "--checkpoint", "c.json"],
+        files={"c.json": b"{}"},
+        says="checkpoint",
+    ),
+    Case(["game", "connect4", "book", "build", "--depth", "3", "--jobs", "0"]),
+    Case(
+        ["game", "connect4", "book", "build", "--depth", "3", "--scheduler", "nowhere"],
+        says="scheduler",
+    ),
+    Case(
+        ["game", "connect4", "solve", "44", "--book", "r.bin"],
+        files={"r.bin": random_bytes()},
+        says="book",
+    ),
+    Case(["game", "connect4", "analyze", "44", "--book", "missing.bin"], says="does not exist"),
+    Case(["game", "connect4", "analyse", "44", "--book", "x.bin", "--no-book"]),
+    Case(
+        ["game", "connect4", "bench", "b.txt", "--book", "b.txt"],
+        files={"b.txt": b"4455 18\n"},
+        says="book",
+    ),
     # Pig
     Case(["game", "pig", "--goal", "1"], says="goal"),
     Case(["game", "pig", "--goal", "401"], says="goal"),

@@ -62,19 +62,21 @@ def test_connect4_computer_keeps_a_won_position_won(client):
 
 
 def test_connect4_early_positions_answer_within_the_cap(client):
-    # the empty board is far too hard for the solver within the cap: its columns come from
-    # the opening book (outcomes) or a shallow search's bound, never a guessed value
+    # the empty board is far too hard for the solver within the cap: every column's exact
+    # score comes at once from the opening book shipped with the package
     d = client.post("/api/games/connect4/analyze", json={"moves": "", "time_limit": 0.05}).json()
-    assert d["score"] is None
-    for c in d["columns"]:
-        assert c["state"] in ("solved", "weak", "bound")
-        assert (c["score"] is None) == (c["state"] != "solved")
-        assert (c["sign"] is None) == (c["state"] == "bound")
-        assert (c["bound"] is None) == (c["state"] != "bound")
-        if c["state"] == "bound":  # nobody wins before stone 3 or so: |score| <= 21 - 1
-            assert 0 < c["bound"] <= 20
+    assert [c["state"] for c in d["columns"]] == ["solved"] * 7
+    # connect4.gamesolver.org's scores of the first move (Pons' solver with its own book)
+    assert [c["score"] for c in d["columns"]] == [-2, -1, 0, 1, 0, -1, -2]
+    assert d["score"] == 1 and d["best_columns"] == [4]
     r = client.post("/api/games/connect4/move", json={"moves": "", "time_limit": 0.05})
-    assert r.status_code == 200 and 1 <= r.json()["column"] <= 7
+    assert r.status_code == 200 and r.json()["column"] == 4
+    # beyond the book the search and the shallow bound take over, never a guessed value
+    deeper = "4" * 3 + "3" * 3 + "5" * 2
+    d = client.post("/api/games/connect4/analyze", json={"moves": deeper, "time_limit": 0.05})
+    for c in d.json()["columns"]:
+        assert c["state"] in ("solved", "weak", "bound", "full")
+        assert (c["score"] is None) == (c["state"] != "solved")
 
 
 def test_connect4_bad_moves_are_400(client):
@@ -140,9 +142,10 @@ def test_connect4_who_wins_job_and_its_stop(client):
     assert s["state"] == "done" and s["result"]["score"] is not None
     scores = [c["score"] for c in s["result"]["columns"]]
     assert Connect4Analysis(moves=moves, scores=scores).verify(max_empty=12)
-    # the empty board: far beyond the job; stop is honoured between solver calls of ~1.2 s
-    # (the bound below is loose on purpose: it catches a job that ignores stop, not a slow CPU)
-    job = client.post("/api/games/connect4/solve", json={"moves": ""}).json()
+    # five stones, one past the opening book: seconds of search per column; stop is honoured
+    # between solver calls of ~1.2 s (the bound below is loose on purpose: it catches a job
+    # that ignores stop, not a slow CPU)
+    job = client.post("/api/games/connect4/solve", json={"moves": "44443"}).json()
     assert wait_until(lambda: client.get(f"/api/jobs/{job['id']}").json()["state"] == "running")
     t0 = time.monotonic()
     client.post(f"/api/jobs/{job['id']}/stop")
@@ -174,27 +177,24 @@ def test_connect4_heuristic_move_meets_a_double_threat(client):
     assert r.json()["column"] in (2, 5)
 
 
-def test_the_opening_book_agrees_with_itself_and_with_theory():
-    """Each derived entry is the negamax of its children's; the empty board is a first-player
-    win (Allis 1988, "A knowledge-based approach of Connect-Four"), column 4 its only winning
-    first move, columns 3 and 5 draws (Allis; Tromp's 8-ply database)."""
-    from rompicapo.web.c4_book import BOOK_STONES, book_outcome, derive
+def test_the_shipped_book_agrees_with_itself_and_with_theory():
+    """Each entry of fewer stones than the book's depth is the negamax of its children's; the
+    empty board is a first-player win (Allis 1988) with the centre its only winning first move,
+    columns 3 and 5 draws (Allis; Tromp's 8-ply database)."""
+    from rompicapo.games.connect4_book import default_book
 
-    assert book_outcome("") == 1
-    assert [-book_outcome(str(c)) for c in range(1, 8)] == [-1, -1, 0, 1, 0, -1, -1]
-    # every position of fewer stones: its entry is derived from its children's
-    from rompicapo.web.c4_book import book_table
-
-    book = book_table()
-    stack = [""]
-    checked = 0
+    book = default_book()
+    assert book is not None and book.depth >= 4
+    assert book.score("") == 1
+    assert [(s > 0) - (s < 0) for s in book.column_scores("")] == [-1, -1, 0, 1, 0, -1, -1]
+    stack, checked = [""], 0
     while stack:
         moves = stack.pop()
-        if len(moves) >= BOOK_STONES:
-            continue
-        assert derive(book, moves) == book_outcome(moves), moves
-        checked += 1
         p = parse_position(moves)
+        if p.count >= book.depth:
+            continue
+        assert book.score(moves) == max(s for s in book.column_scores(moves) if s is not None)
+        checked += 1
         stack += [moves + str(c) for c in p.playable_columns() if not p.play(c).won]
     assert checked > 50
 

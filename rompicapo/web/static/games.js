@@ -37,8 +37,8 @@ function c4HumanToMove() {
 }
 
 // Each column's value for the player to move: the exact score (+n wins, 0 draws, -n loses,
-// Pons' convention), W / D / L when only the outcome is known (the opening book, the weak
-// search or a forced four found by the shallow search), or ±n: nobody can force four soon
+// Pons' convention; from the opening book or the search), W / D / L when only the outcome is
+// known (the weak search or a forced four found by the shallow search), or ±n: nobody can force four soon
 // enough, so the score lies within -n..n.
 function c4ShowScores(a) {
   const box = $("c4-scores");
