@@ -106,6 +106,7 @@ from rompicapo.games.play import (
     describe_move,
     parse_move,
 )
+from rompicapo.games.render import connect4_svg, nim_svg
 from rompicapo.games.retrograde import RETROGRADE_POSITIONS, PositionTable, retrograde
 from rompicapo.games.tictactoe import (
     TICTACTOE_SEARCHES,
@@ -188,6 +189,7 @@ __all__ = [
     "connect4_connects_four",
     "connect4_replay",
     "connect4_score",
+    "connect4_svg",
     "connect4_test_set",
     "count_configurations",
     "count_nim_games",
@@ -212,6 +214,7 @@ __all__ = [
     "nim_is_p_position",
     "nim_moves",
     "nim_outcome",
+    "nim_svg",
     "nim_winning_move",
     "octal_grundy",
     "parse_cells",
