@@ -11,10 +11,15 @@ the 5x7 paths from every start (seconds; the 6x6 board's, minutes), Connect Four
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import time
 
+import psutil
 import pytest
 from hostile.processes import load_factor
+from waiting import wait_until
 
 LIMIT = 0.2
 BOUND = 0.5  # the promise: the call returns within this many seconds of its start
@@ -76,3 +81,26 @@ def test_edges_blackwood(jobs: int) -> None:
     result, seconds = timed(lambda: edges.solve("eternity2", time_limit=LIMIT, jobs=jobs))
     check(result, seconds, "limit")
     assert result.verify()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_the_sudoku_vector_kernel_stops_on_a_signal(signum) -> None:
+    # a count of minutes, inside one kernel call: the signal's handler could only run when the
+    # call returned, so the stop request reads the signal on the side
+    empty = "." * 81
+    argv = [sys.executable, "-m", "rompicapo", "sudoku", "solve", empty, "--limit", "1000000000"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        worker = psutil.Process(proc.pid)
+        assert wait_until(lambda: worker.cpu_times().user > 1.0, timeout=120)  # searching
+        proc.send_signal(signum)
+        t0 = time.perf_counter()
+        _, err = proc.communicate(timeout=30)
+        seconds = time.perf_counter() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert seconds < BOUND * load_factor(), f"{seconds:.2f} s"

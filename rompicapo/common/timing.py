@@ -138,6 +138,7 @@ class KernelStop:
             writer.close()
             return
         self._wakeup = (reader, writer, previous)
+        stopping = {int(signal.SIGINT), int(signal.SIGTERM), int(getattr(signal, "SIGHUP", 0))}
 
         def listen() -> None:
             import select
@@ -148,7 +149,8 @@ class KernelStop:
                     data = b""
                     with contextlib.suppress(OSError):
                         data = reader.recv(64)
-                    if data:
+                    # the bytes are the signals' numbers: only the stopping ones stop
+                    if any(signum in stopping for signum in data):
                         self._request(2)
                     if previous >= 0:  # hand the signal on to whoever listened before
                         with contextlib.suppress(OSError):
