@@ -14,7 +14,13 @@ import io
 import json
 from pathlib import Path
 
-from rompicapo.common import check_output_path, require_extra, write_bytes_atomic, write_text_atomic
+from rompicapo.common import (
+    check_distinct_paths,
+    check_output_path,
+    require_extra,
+    write_bytes_atomic,
+    write_text_atomic,
+)
 from rompicapo.edges.hunt_db import (
     add_operators,
     add_scores,
@@ -166,6 +172,10 @@ def _save(fig, path: Path, fmt: str) -> None:
     write_bytes_atomic(path, buf.getvalue())
 
 
+# what hunt_report(out=FOLDER) writes into the folder
+REPORT_FILES = ("hunt.svg", "hunt.png", "summary.json")
+
+
 def hunt_report(
     db: str | Path,
     *,
@@ -182,6 +192,11 @@ def hunt_report(
     for path, suffix in ((svg, ".svg"), (png, ".png")):
         if path is not None:
             check_output_path(path, "figure", suffixes=(suffix,))
+    outputs = [("--svg", svg), ("--png", png)]
+    if out is not None:
+        outputs += [(f"--out {name}", Path(out) / name) for name in REPORT_FILES]
+    # a hunt file named like an output inside the folder would be overwritten
+    check_distinct_paths([("hunt file", db)], [(k, p) for k, p in outputs if p is not None])
     if out is not None or svg is not None or png is not None:
         require_extra("plots", "the hunt report's figure")
     summary, bests, samples = _summary(db)

@@ -31,6 +31,7 @@ from rompicapo.common import (
     NotVerifiable,
     SearchResult,
     atomic_path,
+    check_distinct_paths,
     loads_json,
     require_extra,
     write_text_atomic,
@@ -212,10 +213,20 @@ def check_report_folder(path: object) -> Path:
     return p
 
 
+# what study_report() writes into its folder
+REPORT_FILES = (
+    "summary.md", "variants.csv", "colour_sets.png", "quota_curves.png", "scores.png", "heat.png",
+)  # fmt: skip
+
+
 def study_report(db: str | Path, out_dir: str | Path) -> StudyReport:
     """Write the summary and plots of the study file ``db`` into ``out_dir`` (checked first;
     created if new); return the paths written and the headline numbers."""
     check_report_folder(out_dir)
+    # a study file named like an output inside the folder would be overwritten
+    check_distinct_paths(
+        [("study file", db)], [(f"--out {name}", Path(out_dir) / name) for name in REPORT_FILES]
+    )
     require_extra("plots", "the study report")
     rows = load_results(db)  # a bad study file is refused before the folder is made
     out = Path(out_dir)

@@ -308,3 +308,17 @@ def test_wilson_interval() -> None:
 def test_a_bad_scheduler_address_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot connect to the Dask scheduler"):
         run_study(tmp_path / "s.sqlite", PUZZLE, DESIGN, BUDGET, scheduler="nonsense:://x")
+
+
+@pytest.mark.parametrize("command", ["study-report", "hunt-report"])
+def test_a_report_never_overwrites_its_input_inside_its_folder(command, tmp_path, capsys) -> None:
+    # the input lies in the report's folder under the name of one of the report's files
+    folder = tmp_path / "report"
+    folder.mkdir()
+    db = folder / ("summary.md" if command == "study-report" else "summary.json")
+    db.write_bytes(b"SQLite format 3\x00" + bytes(100))
+    before = db.read_bytes()
+    assert main(["edges", command, str(db), "--out", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "destroy the input" in err and len(err.strip().splitlines()) == 1
+    assert db.read_bytes() == before and sorted(folder.iterdir()) == [db]
