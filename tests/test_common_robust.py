@@ -11,6 +11,7 @@ import io
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -311,3 +312,19 @@ def test_big_json_files_read_as_json_loads_reads_them():
     doc = {"done": {f"0.{k}": [k * 10**30, k, 0.5] for k in range(200_000)}, "s": "[[[{"}
     text = json.dumps(doc)
     assert loads_json(text) == json.loads(text) == doc
+
+
+def test_the_resource_tracker_says_nothing_of_what_a_stopped_run_left_it(tmp_path):
+    # a run stopped by a signal ends without tearing its pools down: the tracker removes their
+    # semaphores, and used to warn of them on stderr ("leaked semaphore objects")
+    code = (
+        "import rompicapo.common.workers, os\n"
+        "from multiprocessing import get_context\n"
+        "lock = get_context('spawn').Lock()\n"
+        "os._exit(0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0
+    # the tracker writes to the same stderr once the last holder of its pipe is gone
+    assert "leaked" not in done.stderr, done.stderr

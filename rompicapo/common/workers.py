@@ -129,6 +129,15 @@ def _ready() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+# The resource tracker warns, as it ends, of the semaphores a stopped run's pools left it to
+# remove (the command line ends a stopped run without tearing its objects down), then removes
+# them: a UserWarning on stderr that tells the user nothing. The tracker and the workers start
+# with this process's warning options, so the filter goes there, before either starts.
+_TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+if _TRACKER_QUIET not in sys.warnoptions:
+    sys.warnoptions.append(_TRACKER_QUIET)
+
+
 class _WorkerContext(SpawnContext):
     Process = WorkerProcess
 
