@@ -85,6 +85,11 @@ TIERS = {
         "tests/web/",  # the playground's job manager runs every job in worker processes
         "rompicapo/web/app.py::rompicapo.web.app.create_app",
         "tests/test_extras.py",
+        "tests/test_cli_exit.py",
+        "tests/test_common_robust.py::test_worker_processes_are_reaped_when_a_run_stops",
+        "tests/test_common_robust.py::test_the_watchdog_stops_a_loop_that_forgot_the_clock",
+        "tests/test_common_robust.py::test_the_resource_tracker_says_nothing",
+        "tests/cover/test_cover_solve.py::test_counting_on_a_dask_cluster_api_and_cli",
     ),
     "long": (
         "tests/edges/test_hunt.py",
@@ -96,7 +101,14 @@ TIERS = {
         "tests/games/test_games_connect4_speed.py",
         "tests/paths/test_paths_count_parallel.py",
         "tests/test_time_limits.py",
-        # single tests of 7 s or more in the quick tier (measured on the 2-core machine, loaded)
+        # single tests of 7 s or more in the quick tier (measured on the 2-core machine, loaded),
+        # then of 1.4 s or more that kept the tier above 90 s on it
+        "tests/games/test_games_run_contract.py::test_unreached_limits_change_nothing",
+        "tests/paths/test_paths_cycles.py::test_shipped_table_is_what_the_builder_regenerates",
+        "tests/paths/test_narrow.py::test_posa_middle_rows_of_four_by_n",
+        "tests/cover/test_cover_contract.py::test_a_stop_from_the_progress_callback_keeps",
+        "tests/paths/test_paths_count.py::test_pruned_equals_plain_dfs",
+        "tests/paths/test_paths_cycles.py::test_cycles_on_transposed_boards_do_not_change",
         "rompicapo/games/tictactoe.py::rompicapo.games.tictactoe.analyse_tictactoe",
         "tests/cover/test_cover_apps.py::test_cli_sudoku_solve_generate_rate",
         "tests/cover/test_cover_solve.py::test_algorithm_c_finds_exactly_the_brute_force_solutions",
