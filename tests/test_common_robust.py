@@ -267,7 +267,7 @@ def test_worker_processes_are_reaped_when_a_run_stops():
 
     def workers_alive() -> list[psutil.Process]:
         alive = [p for p in workers if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-        return [p for p in alive if "resource_tracker" not in " ".join(p.cmdline())]
+        return [p for p in alive if "resource_tracker import main" not in " ".join(p.cmdline())]
 
     assert wait_until(lambda: not workers_alive(), timeout=10)
 
