@@ -140,6 +140,18 @@ def test_the_output_check_creates_and_removes_the_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["x.npy"]
 
 
+def test_a_file_made_by_another_run_during_the_check_is_probed_beside(tmp_path, monkeypatch):
+    """Two runs starting on one new file (two studies sharing it): the second checks while
+    the first has just made it. It was refused ('File exists'); now it is probed beside and
+    the other run's file is left as it was."""
+    target = tmp_path / "s.sqlite"
+    target.write_bytes(b"made by the other run")
+    monkeypatch.setattr(os.path, "lexists", lambda _p: False)  # it did not exist a moment ago
+    assert check_output_path(target, "study file", suffixes=(".sqlite",)) == target
+    assert target.read_bytes() == b"made by the other run"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite"]
+
+
 @pytest.mark.parametrize(
     ("path", "says"),
     [("/proc/x.png", "does not take new files"), ("/dev/null", "device"), ("/dev/full", "device")],

@@ -330,11 +330,17 @@ def _probe_output(p: Path, folder: Path, what: str, name: str) -> None:
     ``/proc``, a full disk, a name the file system does not take) is refused now."""
     created: str | None = None
     try:
-        if os.path.lexists(p):
+        fd = -1
+        if not os.path.lexists(p):
+            try:
+                fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                created = str(p)
+            except FileExistsError:
+                # another process made it since: two runs starting on one new file (a study
+                # that both share, say); probe beside it as for any existing file
+                pass
+        if fd < 0:
             fd, created = tempfile.mkstemp(prefix=f".{p.name[:40]}.", suffix=".probe", dir=folder)
-        else:
-            fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            created = str(p)
         try:
             _reserve(fd)
         finally:
