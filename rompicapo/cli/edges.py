@@ -90,18 +90,25 @@ def _add_solve(sub: argparse._SubParsersAction) -> None:
     )
     s.add_argument(
         "--breaks",
-        default="auto",
-        help="break positions: auto, blackwood, bucas, clues, score, scaled, none or indexes "
-        "'201,206,...' (score: Blackwood's and eight more near the end, for the best score on "
-        "Eternity II; use it with --no-stop-at-complete)",
+        default=None,
+        help="break positions: auto (the default), blackwood, bucas, clues, score, scaled, none "
+        "or indexes '201,206,...' (score: Blackwood's and eight more near the end, for the "
+        "best score on Eternity II; use it with --no-stop-at-complete, or --best-score)",
     )
     s.add_argument(
         "--stop-at-complete",
         dest="stop_at_complete",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=None,
         help="a complete board with breaks ends the search (the default, Blackwood's rule); "
         "--no-stop-at-complete searches on for complete boards with fewer breaks",
+    )
+    s.add_argument(
+        "--best-score",
+        dest="best_score",
+        action="store_true",
+        help="search for the best score rather than for a complete board with few breaks, as "
+        "'edges hunt' does: the same as --breaks score --no-stop-at-complete",
     )
     s.add_argument(
         "--quota-scale",
@@ -257,6 +264,18 @@ _BREAK_NAMES = ("auto", "blackwood", "bucas", "clues", "score", "scaled", "none"
 def _settings(args):
     from rompicapo.edges.blackwood import BLACKWOOD_NODE_CAP, Settings
 
+    if args.best_score:
+        # one name for the pair the hunt uses; a contradicting flag beside it is a mistake
+        if args.breaks not in (None, "score") or args.stop_at_complete:
+            given = "--stop-at-complete" if args.stop_at_complete else f"--breaks {args.breaks}"
+            raise InputError(
+                f"--best-score means --breaks score --no-stop-at-complete: drop {given[:60]}"
+            )
+        args.breaks, args.stop_at_complete = "score", False
+    if args.breaks is None:
+        args.breaks = "auto"
+    if args.stop_at_complete is None:
+        args.stop_at_complete = True
     breaks: str | tuple[int, ...] = args.breaks
     if re.fullmatch(r"[\d,\s]+", args.breaks):
         parts = args.breaks.replace(" ", "").split(",")

@@ -130,3 +130,23 @@ def test_cli_score_breaks_and_going_on(tmp_path: Path, capsys) -> None:
     assert main(args) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["settings"]["stop_at_complete"] is False
+
+
+def test_cli_best_score_names_the_hunts_pair(capsys) -> None:
+    """``--best-score`` is ``--breaks score --no-stop-at-complete``, and refuses a flag that
+    says otherwise beside it in one line."""
+    base = ["edges", "solve", "eternity2", "--jobs", "1", "--nodes", "20000", "--json"]
+    assert main([*base, "--best-score"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["settings"]["breaks"] == "score"
+    assert info["settings"]["stop_at_complete"] is False
+    for extra in (["--breaks", "blackwood"], ["--stop-at-complete"]):
+        assert main([*base, "--best-score", *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert "--best-score means --breaks score --no-stop-at-complete" in err
+        assert extra[-1] in err and len(err.splitlines()) == 1
+    assert main([*base, "--best-score", "--breaks", "score"]) == 0  # the same thing twice
+    capsys.readouterr()
+    assert main(base) == 0  # without it, Blackwood's settings as before (his rule is unsaid)
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["breaks"] == "blackwood" and "stop_at_complete" not in settings
