@@ -35,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from machine import commit, cpu_model, load_average
+from machine import commit, cpu_model, load_average, write_json
 
 from rompicapo.games.connect4 import parse_position, solve_moves
 from rompicapo.games.connect4_book import default_book, read_book
@@ -250,8 +250,7 @@ def main() -> int:
     result["load_end"] = load()
     print(f"load average at end: {load():.2f}")
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
-        print(f"wrote {args.json}")
+        write_json(args.json, result)
     return 0
 
 

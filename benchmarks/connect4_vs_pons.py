@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import re
 import statistics
@@ -39,7 +38,7 @@ import sys
 import time
 from pathlib import Path
 
-from machine import cpu_model
+from machine import cpu_model, write_json
 
 from rompicapo.games.connect4 import Connect4Solver
 
@@ -222,8 +221,7 @@ def main() -> int:
         )
     print(f"\nload average at end: {load():.2f}")
     if args.json:
-        args.json.write_text(json.dumps(out_rows, indent=1) + "\n")
-        print(f"wrote {args.json}")
+        write_json(args.json, out_rows)
     if args.empty:
         # a search from the empty board (no opening book), ours only: Pons' solver is not run
         load0 = load()
@@ -251,8 +249,7 @@ def main() -> int:
             }
         ]
         if args.empty_json:
-            args.empty_json.write_text(json.dumps(empty_row, indent=1) + "\n")
-            print(f"wrote {args.empty_json}")
+            write_json(args.empty_json, empty_row)
     return 0
 
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import hashlib
-import json
 import os
 import re
 import resource
@@ -50,7 +49,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine import commit, cpu_model
+from machine import commit, cpu_model, write_json
 
 from rompicapo.cover import count, read_dlx
 
@@ -251,8 +250,7 @@ def main() -> None:
         })  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.2f}")
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n")
-        print(f"wrote {args.json}")
+        write_json(args.json, rows)
     if args.parallel:
         parallel_table(shared / "pento-6x10.dlx", args.runs)
     if bad:

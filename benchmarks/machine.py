@@ -4,6 +4,7 @@ a figure means something only with them)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -37,3 +38,9 @@ def commit() -> str:
         return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+def write_json(path: Path, data: object) -> None:
+    """Write a benchmark's rows as indented JSON (one trailing newline) and say where."""
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {path}")

@@ -146,27 +146,29 @@ def test_a_numba_without_the_private_names_falls_back(probe: Path, break_numba: 
     assert len(lines) == 1 and "plain cache" in lines[0], result.stderr
 
 
+def patched_caching(*lines: str) -> str:
+    """The probe's call after ``lines`` that patch numba's ``caching`` module."""
+    return "from numba.core import caching\n" + "".join(f"{x}\n" for x in lines) + CALL
+
+
 def test_no_folder_for_a_cache_compiles_without_one(probe: Path) -> None:
     # numba's own failure when no locator finds a writable folder (a read-only HOME and
     # package): every locator refuses
-    code = (
-        "from numba.core import caching\n"
-        "impl = getattr(caching, 'CacheImpl', None) or caching._CacheImpl\n"
-        "impl._locator_classes = []\n" + CALL
-    )
-    result = run(probe, code)
+    result = run(probe, patched_caching(
+        "impl = getattr(caching, 'CacheImpl', None) or caching._CacheImpl",
+        "impl._locator_classes = []",
+    ))  # fmt: skip
     value, hits, _ = answer(result)
     assert (value, hits) == (4, 0)
     assert result.stderr.count("\n") == 1 and "NUMBA_CACHE_DIR" in result.stderr
 
 
 def test_a_cache_that_cannot_be_written_is_one_notice(probe: Path) -> None:
-    code = (
-        "import errno\nfrom numba.core import caching\n"
-        "def full(*a, **k): raise OSError(errno.ENOSPC, 'No space left on device')\n"
-        "caching.IndexDataCacheFile.save = full\n" + CALL
-    )
-    result = run(probe, code)
+    result = run(probe, patched_caching(
+        "import errno",
+        "def full(*a, **k): raise OSError(errno.ENOSPC, 'No space left on device')",
+        "caching.IndexDataCacheFile.save = full",
+    ))  # fmt: skip
     assert answer(result)[0] == 4
     assert result.stderr.count("\n") == 1 and "cannot be kept" in result.stderr
 
