@@ -676,15 +676,10 @@ def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | No
     None when no place took it.
 
     ```pycon
-    >>> import tempfile
-    >>> here = os.getcwd()
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     os.chdir(folder)  # the working folder is the first place tried
-    ...     try:
-    ...         kept = keep_elsewhere("/no/such/folder/path.svg", lambda p: p.write_text("<svg/>"))
-    ...         print(kept.parent.samefile(folder), kept.name, kept.read_text())
-    ...     finally:
-    ...         os.chdir(here)
+    >>> import contextlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     kept = keep_elsewhere("/no/such/folder/path.svg", lambda p: p.write_text("<svg/>"))
+    ...     print(kept.parent.samefile(folder), kept.name, kept.read_text())  # the working folder
     True rompicapo-kept-...-path.svg <svg/>
 
     ```"""
@@ -730,16 +725,12 @@ def write_or_keep_where(
     kept copy when it was kept elsewhere, None when no folder took it.
 
     ```pycon
-    >>> import tempfile
-    >>> here = os.getcwd()
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     os.chdir(folder)
-    ...     try:
-    ...         svg = lambda p: p.write_text("<svg/>")
-    ...         print(write_or_keep_where("path.svg", svg))
-    ...         print(write_or_keep_where("/no/such/folder/path.svg", svg))
-    ...     finally:
-    ...         os.chdir(here)
+    >>> import contextlib, tempfile
+    >>> def svg(path):
+    ...     path.write_text("<svg/>")
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     print(write_or_keep_where("path.svg", svg))
+    ...     print(write_or_keep_where("/no/such/folder/path.svg", svg))
     (None, 'path.svg')
     ("could not write '/no/such/folder/path.svg' (No such file or directory); the result is kept in
     '.../rompicapo-kept-...-path.svg'", '.../rompicapo-kept-...-path.svg')
@@ -765,18 +756,13 @@ def write_or_keep(path: Path | str, write: Callable[[Path], None]) -> str | None
     succeeded.
 
     ```pycon
-    >>> import tempfile
-    >>> here = os.getcwd()
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     os.chdir(folder)
-    ...     try:
-    ...         print(write_or_keep("path.svg", lambda p: p.write_text("<svg/>")))  # written
-    ...         print(write_or_keep("/no/such/folder/path.svg", lambda p: p.write_text("<svg/>")))
-    ...     finally:
-    ...         os.chdir(here)
+    >>> import contextlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     print(write_or_keep("path.txt", lambda p: p.write_text("13272")))  # written: None
+    ...     print(write_or_keep("/no/such/folder/path.txt", lambda p: p.write_text("13272")))
     None
-    could not write '/no/such/folder/path.svg' (No such file or directory); the result is kept in
-    '.../rompicapo-kept-...-path.svg'
+    could not write '/no/such/folder/path.txt' (No such file or directory); the result is kept in
+    '.../rompicapo-kept-...-path.txt'
 
     ```"""
     return write_or_keep_where(path, write)[0]
@@ -790,16 +776,11 @@ def write_or_print(
     succeeded.
 
     ```pycon
-    >>> import tempfile
+    >>> import contextlib, tempfile
     >>> def refuse(path):  # a writer no folder takes (a full disk everywhere)
     ...     raise OSError(28, "No space left on device")
-    >>> here = os.getcwd()
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     os.chdir(folder)
-    ...     try:
-    ...         line = write_or_print("path.txt", refuse, lambda: "0 1 3 2")
-    ...     finally:
-    ...         os.chdir(here)
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     line = write_or_print("path.txt", refuse, lambda: "0 1 3 2")
     0 1 3 2
     >>> print(line)
     could not write 'path.txt' (No space left on device); no other folder could take it either; the
