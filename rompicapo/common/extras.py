@@ -65,6 +65,7 @@ def has_extra(extra: str) -> bool:
     """Whether every module of ``extra`` can be imported (found, not imported).
 
     ```pycon
+    >>> import importlib.util
     >>> has_extra("pdf") == (importlib.util.find_spec("reportlab") is not None)
     True
 

@@ -94,6 +94,8 @@ def check_input_path(path: object, what: str = "file") -> Path:
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     board = Path(folder, "board.txt")
     ...     _ = board.write_text("5x7\\n")
@@ -133,6 +135,7 @@ def open_input(path: object, what: str = "file") -> IO[bytes]:
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = Path(folder, "moves.txt").write_bytes(b"1,2;2,1\\n")
     ...     with open_input(Path(folder, "moves.txt")) as fh:
@@ -225,6 +228,8 @@ def read_input(
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = Path(folder, "pieces.txt").write_bytes(b"1 2 3 4\\n" * 100)
     ...     data, source = read_input(Path(folder, "pieces.txt"))
@@ -288,6 +293,7 @@ def read_text(path: object, what: str = "file", *, max_bytes: int = MAX_TEXT_BYT
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = Path(folder, "board.txt").write_bytes(b"5x7\\r\\nstart 2,3\\r\\n")
     ...     print(repr(read_text(Path(folder, "board.txt"))))
@@ -458,6 +464,8 @@ def check_output_path(
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     out = check_output_path(Path(folder, "path.svg"), suffixes=(".svg",))
     ...     print(out.name, out.exists())  # checked by creating it, and removed again
@@ -526,6 +534,8 @@ def check_distinct_paths(
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     board = Path(folder, "board.txt")
     ...     _ = board.write_text("5x7\\n")
@@ -570,6 +580,7 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> None:
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     write_bytes_atomic(Path(folder, "path.npy"), b"\\x93NUMPY")
     ...     print([p.name for p in Path(folder).iterdir()], Path(folder, "path.npy").read_bytes())
@@ -625,6 +636,7 @@ def atomic_path(path: Path | str):
     ```pycon
     >>> import tempfile
     >>> import numpy as np
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     with atomic_path(Path(folder, "path.npy")) as tmp, open(tmp, "wb") as fh:
     ...         np.save(fh, np.arange(4))
@@ -660,6 +672,7 @@ def write_text_atomic(path: Path | str, text: str) -> None:
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     write_text_atomic(Path(folder, "notes.txt"), "5x7: 13272 paths\\n")
     ...     print(Path(folder, "notes.txt").read_text(), end="")
@@ -812,7 +825,9 @@ def write_checked_json(path: Path | str, payload: dict[str, Any], *, kind: str) 
     """Write ``payload`` with its kind and a SHA-256 of its canonical JSON, atomically.
 
     ```pycon
+    >>> import json
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     checkpoint = Path(folder, "count.json")
     ...     write_checked_json(checkpoint, {"rows": 5, "done": [0, 1]}, kind="count")
@@ -835,6 +850,8 @@ def read_checked_json(path: Path | str, *, kind: str, what: str = "file") -> dic
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     checkpoint = Path(folder, "count.json")
     ...     write_checked_json(checkpoint, {"rows": 5, "done": [0, 1]}, kind="count")

@@ -56,6 +56,7 @@ def png_bytes(image, description: str = "") -> bytes:
     standard ``Description`` text chunk when given.
 
     ```pycon
+    >>> import io
     >>> from PIL import Image
     >>> data = png_bytes(Image.new("RGB", (4, 2)), "a black strip")
     >>> data[:8], Image.open(io.BytesIO(data)).text
@@ -78,6 +79,7 @@ def png_with_alt(image, alt: str) -> tuple[bytes, dict[str, str]]:
     ``{"alt": alt}``, the output's metadata in the notebook.
 
     ```pycon
+    >>> import io
     >>> from PIL import Image
     >>> data, meta = png_with_alt(Image.new("RGB", (4, 2)), "a black strip")
     >>> Image.open(io.BytesIO(data)).text["Description"], meta

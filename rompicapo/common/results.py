@@ -40,6 +40,7 @@ class SearchResult:
     ``_dict_exclude`` (bulky arrays, say) and adds derived keys in ``_dict_extra()``.
 
     ```pycon
+    >>> from dataclasses import dataclass
     >>> @dataclass
     ... class Total(SearchResult):  # a family's result adds its answer
     ...     total: int = 0
@@ -99,6 +100,7 @@ def to_jsonable(obj: Any) -> Any:
     """Plain JSON types from numpy scalars and arrays, dataclasses, tuples, paths and enums.
 
     ```pycon
+    >>> import numpy as np
     >>> from pathlib import Path
     >>> to_jsonable({"n": np.int64(3), "cells": np.arange(3), "file": Path("a/b.txt")})
     {'n': 3, 'cells': [0, 1, 2], 'file': 'a/b.txt'}

@@ -38,6 +38,7 @@ class Stopwatch:
     """``with Stopwatch() as sw: ...`` then ``sw.seconds`` (wall clock, perf_counter).
 
     ```pycon
+    >>> import time
     >>> with Stopwatch() as sw:
     ...     time.sleep(0.01)
     >>> sw.seconds >= 0.01

@@ -320,6 +320,7 @@ def read_dlx(path: str | Path, *, strict: bool = False) -> Problem:
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> knuth = "a b c d e f g\\nc e\\na d g\\nb c f\\na d f\\nb g\\nd e g\\n"  # his first example
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = Path(folder, "knuth.dlx").write_text(knuth)

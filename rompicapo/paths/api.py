@@ -112,6 +112,7 @@ def find_path(
     when a path was found.
 
     ```pycon
+    >>> from pathlib import Path
     >>> result = find_path("5x5")  # from (0, 0): the block construction
     >>> result.status, result.method, result.verified
     ('found', 'blocks', True)
@@ -310,6 +311,7 @@ class FileCheck(SearchResult):
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     result = find_path(5, 5, out=Path(folder, "path.npy"))
     ...     check = check_path_file(Path(folder, "path.npy"), "5x5", closed=True)
@@ -387,6 +389,7 @@ def check_path_file(
 
     ```pycon
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     result = find_path(5, 5, out=Path(folder, "path.npy"))
     ...     print(check_path_file(Path(folder, "path.npy"), "5x5").valid)

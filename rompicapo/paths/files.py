@@ -93,7 +93,9 @@ def write_path(
     Returns the path written.
 
     ```pycon
+    >>> import numpy as np
     >>> import tempfile
+    >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     name = write_path(np.array([0, 1, 3, 2]), Path(folder, "path.txt"), rows=2, cols=2,
     ...                       moves="0,1;1,0")
@@ -199,6 +201,8 @@ def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
 
     ```pycon
     >>> import tempfile
+    >>> import numpy as np
+    >>> from pathlib import Path
     >>> from rompicapo.paths import construct
     >>> result = construct(5, 7, start=(2, 3), seed=1)
     >>> with tempfile.TemporaryDirectory() as folder:

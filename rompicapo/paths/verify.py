@@ -140,6 +140,7 @@ class PathCheck:
     ``bool(check)`` is ``check.ok``; ``reason`` is ``""`` when the path is valid.
 
     ```pycon
+    >>> import numpy as np
     >>> check = verify_path(np.array([0, 3, 1, 2]), 2, 2, "0,1;1,0")
     >>> bool(check), check.ok
     (False, False)
@@ -263,6 +264,7 @@ def verify_path_file(
     a wrong path gives ``PathCheck(False, reason)``.
 
     ```pycon
+    >>> import numpy as np
     >>> import tempfile
     >>> from pathlib import Path
     >>> with tempfile.TemporaryDirectory() as folder:
