@@ -84,6 +84,7 @@ TIERS = {
         "tests/hostile/",
         "tests/web/",  # the playground's job manager runs every job in worker processes
         "rompicapo/web/app.py::rompicapo.web.app.create_app",
+        "rompicapo/common/workers.py::rompicapo.common.workers.die_with_parent",
         "tests/test_extras.py",
         "tests/test_cli_exit.py",
         "tests/test_common_robust.py::test_worker_processes_are_reaped_when_a_run_stops",

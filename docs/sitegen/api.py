@@ -16,13 +16,18 @@ import types
 
 MARK = re.compile(r"^<!-- api: (rompicapo(?:\.\w+)*) -->$", re.M)
 
-_GROUPS = ("Functions", "Classes", "Modules", "Constants")
+GROUPS = ("Functions", "Classes", "Modules", "Constants")
 
 # :func:`x`, :class:`~a.b.C`, ... as plain code in the one-line summaries
 _ROLE = re.compile(r":(?:py:)?(?:func|class|meth|mod|attr|data|exc|obj|const):`~?([^`]+)`")
 
 
-def _group(obj: object) -> str:
+def group(obj: object) -> str:
+    """The heading an entry falls under: ``Functions``, ``Classes``, ``Modules`` or ``Constants``.
+
+    Functions, classes and modules of rompicapo have an entry with their own docstring; values,
+    and names defined outside rompicapo such as a type alias, show their value instead.
+    """
     if isinstance(obj, types.ModuleType):
         return "Modules"
     if not (canonical(obj) or "").startswith("rompicapo."):
@@ -36,7 +41,7 @@ def _group(obj: object) -> str:
 
 def summary(obj: object) -> str:
     """The first sentence-line of an object's own docstring, as Markdown for a table cell."""
-    if _group(obj) == "Constants":
+    if group(obj) == "Constants":
         return f"`{_short_repr(obj)}`"
     doc = inspect.getdoc(obj) or ""
     first = doc.strip().split("\n\n")[0].replace("\n", " ")
@@ -58,9 +63,9 @@ def public_names(package: str) -> list[str]:
 def api_page(package: str) -> str:
     module = importlib.import_module(package)
     names = public_names(package)
-    grouped: dict[str, list[str]] = {g: [] for g in _GROUPS}
+    grouped: dict[str, list[str]] = {g: [] for g in GROUPS}
     for name in names:
-        grouped[_group(getattr(module, name))].append(name)
+        grouped[group(getattr(module, name))].append(name)
     lines = [
         f"::: {package}",
         "    options:",
@@ -70,19 +75,19 @@ def api_page(package: str) -> str:
         f"## Contents ({len(names)} names)",
         "",
     ]
-    for group in _GROUPS:
-        if not grouped[group]:
+    for heading in GROUPS:
+        if not grouped[heading]:
             continue
-        lines += [f"**{group}**", "", "| name | what it is |", "| --- | --- |"]
-        for name in grouped[group]:
+        lines += [f"**{heading}**", "", "| name | what it is |", "| --- | --- |"]
+        for name in grouped[heading]:
             lines.append(f"| [`{name}`](#{package}.{name}) | {summary(getattr(module, name))} |")
         lines.append("")
-    for group in _GROUPS:
-        if not grouped[group]:
+    for heading in GROUPS:
+        if not grouped[heading]:
             continue
-        lines += [f"## {group}", ""]
-        for name in grouped[group]:
-            if group == "Constants":
+        lines += [f"## {heading}", ""]
+        for name in grouped[heading]:
+            if heading == "Constants":
                 lines += _constant(package, name, getattr(module, name))
             else:
                 lines += _entry(package, name, getattr(module, name))

@@ -76,7 +76,16 @@ def one_line(text: object) -> str:
 
 
 class RompicapoError(Exception):
-    """An error the user can act on. Its message is one line that says what was wrong."""
+    """An error the user can act on. Its message is one line that says what was wrong.
+
+    ```pycon
+    >>> try:
+    ...     raise InputError("the size must be at least 1, got 0")
+    ... except RompicapoError as exc:
+    ...     print(exc)
+    the size must be at least 1, got 0
+
+    ```"""
 
 
 class InputError(RompicapoError, ValueError):
@@ -84,7 +93,13 @@ class InputError(RompicapoError, ValueError):
 
     ``InputError(message, path=..., line=...)`` prefixes the message with ``path:line:`` so the
     one line names the place to fix.
-    """
+
+    ```pycon
+    >>> exc = InputError("a row has 3 cells, not 4", path="board.txt", line=2)
+    >>> str(exc), exc.path, exc.line, isinstance(exc, ValueError)
+    ('board.txt:2: a row has 3 cells, not 4', 'board.txt', 2, True)
+
+    ```"""
 
     def __init__(self, message: str, *, path: object = None, line: int | None = None) -> None:
         self.path = None if path is None else str(path)
@@ -98,17 +113,62 @@ class InputError(RompicapoError, ValueError):
 
 
 class InsufficientMemoryError(InputError, MemoryError):
-    """The estimated memory need exceeds what this machine has available (refused up front)."""
+    """The estimated memory need exceeds what this machine has available (refused up front).
+
+    ```pycon
+    >>> from rompicapo.common import check_memory
+    >>> try:
+    ...     check_memory(1e18, "a table of every position")
+    ... except InsufficientMemoryError as exc:
+    ...     print(isinstance(exc, InputError), isinstance(exc, MemoryError))
+    ...     print(exc)
+    True True
+    a table of every position needs about 1000.0 PB of memory, but only ... is available ...
+
+    ```"""
 
 
 class NotVerifiable(RompicapoError):
-    """``verify()`` cannot check this result (and will not pretend it did)."""
+    """``verify()`` cannot check this result (and will not pretend it did).
+
+    ```pycon
+    >>> from rompicapo.paths import construct
+    >>> result = construct(3, 3)  # the 3x3 board has no path
+    >>> try:
+    ...     result.verify()
+    ... except NotVerifiable as exc:
+    ...     print(exc)
+    no path to check (the search ended 'impossible')
+
+    ```"""
 
 
 class InternalError(RompicapoError):
-    """rompicapo itself failed: not the user's input. Exit status 1, please report."""
+    """rompicapo itself failed: not the user's input. Exit status 1, please report.
+
+    ```pycon
+    >>> from rompicapo.common import EXIT_INTERNAL
+    >>> exc = InternalError("the kernel returned a path of 9 cells for a board of 10")
+    >>> isinstance(exc, InputError), EXIT_INTERNAL
+    (False, 1)
+
+    ```"""
 
 
 class StopRequested(KeyboardInterrupt):
     """Raised by a ``progress`` callback to stop a run the way Ctrl-C does: the run keeps its
-    best result so far (a web page's Stop button, a closed tab)."""
+    best result so far (a web page's Stop button, a closed tab).
+
+    ```pycon
+    >>> from rompicapo.common import Progress
+    >>> def stop(event):
+    ...     print("stop asked at the", event.kind, "event")
+    ...     raise StopRequested
+    >>> try:
+    ...     Progress(stop, unit="cells")  # a run's progress, as a family starts it
+    ... except KeyboardInterrupt as exc:  # what a family catches to keep its result so far
+    ...     print(repr(exc))
+    stop asked at the start event
+    StopRequested()
+
+    ```"""

@@ -42,7 +42,14 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 
 class MissingExtraError(InputError, ImportError):
-    """A feature whose extra is not installed; the message says what to install."""
+    """A feature whose extra is not installed; the message says what to install.
+
+    ```pycon
+    >>> exc = MissingExtraError("--pdf needs the pdf extra: pip install 'rompicapo[pdf]'")
+    >>> isinstance(exc, InputError), isinstance(exc, ImportError)
+    (True, True)
+
+    ```"""
 
 
 def _importable(module: str) -> bool:
@@ -55,13 +62,29 @@ def _importable(module: str) -> bool:
 
 
 def has_extra(extra: str) -> bool:
-    """Whether every module of ``extra`` can be imported (found, not imported)."""
+    """Whether every module of ``extra`` can be imported (found, not imported).
+
+    ```pycon
+    >>> import importlib.util
+    >>> has_extra("pdf") == (importlib.util.find_spec("reportlab") is not None)
+    True
+
+    ```"""
     return all(_importable(m) for m in EXTRAS[extra])
 
 
 def require_extra(extra: str, feature: str) -> None:
     """Raise `MissingExtraError` ("``feature`` needs the ``extra`` extra: pip install
-    'rompicapo[extra]'") unless ``extra`` is installed."""
+    'rompicapo[extra]'") unless ``extra`` is installed.
+
+    ```pycon
+    >>> require_extra("pdf", "PDF pictures")  # installed here: nothing happens
+    >>> require_extra("gpu", "a kernel")
+    Traceback (most recent call last):
+    ...
+    ValueError: no extra named 'gpu'
+
+    ```"""
     if extra not in EXTRAS:
         raise ValueError(f"no extra named {extra!r}")
     if not has_extra(extra):

@@ -90,7 +90,26 @@ def _kind(mode: int) -> str | None:
 
 def check_input_path(path: object, what: str = "file") -> Path:
     """``path`` as a Path to an existing, readable regular file, or InputError in one line
-    (a missing file, a folder, a FIFO, a device, a socket). Nothing is opened."""
+    (a missing file, a folder, a FIFO, a device, a socket). Nothing is opened.
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     board = Path(folder, "board.txt")
+    ...     _ = board.write_text("5x7\\n")
+    ...     print(check_input_path(board) == board)
+    ...     for bad in (Path(folder, "missing.txt"), Path(folder)):
+    ...         try:
+    ...             check_input_path(bad, "board")
+    ...         except InputError as exc:
+    ...             print(exc)
+    True
+    board '.../missing.txt' does not exist
+    board '...' is a folder, not a file
+
+    ```"""
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise InputError(f"{what}: expected a file name, got {path!r}")
     p = Path(path)
@@ -113,7 +132,21 @@ def open_input(path: object, what: str = "file") -> IO[bytes]:
     Checked before opening ([`check_input_path()`][rompicapo.common.check_input_path]), then opened
     without blocking and checked again on the open file: a FIFO or device put in its place between
     the two can neither hang the reader nor be read.
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = Path(folder, "moves.txt").write_bytes(b"1,2;2,1\\n")
+    ...     with open_input(Path(folder, "moves.txt")) as fh:
+    ...         print(fh.read())
+    b'1,2;2,1\\n'
+    >>> open_input("/dev/null", "moves")  # a device, refused before anything is read
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: moves '/dev/null' is a device, not a file
+
+    ```"""
     p = check_input_path(path, what)
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -132,7 +165,21 @@ def open_input(path: object, what: str = "file") -> IO[bytes]:
 
 def stdin_binary(what: str = "input", hint: str = "give a file name") -> IO[bytes]:
     """Standard input as a binary stream, or InputError when it is closed (``<&-``); the
-    message ends with ``hint``."""
+    message ends with ``hint``.
+
+    ```pycon
+    >>> import io, sys
+    >>> saved, sys.stdin = sys.stdin, io.TextIOWrapper(io.BytesIO(b"5x7\\n"))
+    >>> stdin_binary().read()
+    b'5x7\\n'
+    >>> sys.stdin.close()
+    >>> stdin_binary("the board", "give a board file")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: the board: standard input is closed; give a board file
+    >>> sys.stdin = saved
+
+    ```"""
     import io
     import sys
 
@@ -178,7 +225,23 @@ def read_input(
     Refuses what [`open_input()`][rompicapo.common.open_input] refuses and more than ``max_bytes``,
     counted on what is read. ``text``: stop early at a NUL byte (the caller refuses binary input
     anyway).
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = Path(folder, "pieces.txt").write_bytes(b"1 2 3 4\\n" * 100)
+    ...     data, source = read_input(Path(folder, "pieces.txt"))
+    ...     print(len(data), source.endswith("pieces.txt"))
+    ...     try:
+    ...         read_input(Path(folder, "pieces.txt"), "pieces", max_bytes=100)
+    ...     except InputError as exc:
+    ...         print(exc)
+    800 True
+    pieces '.../pieces.txt' is larger than the limit of 100 bytes
+
+    ```"""
     if path == "-":
         fh, source, own = stdin_binary(what), "<stdin>", False
     else:
@@ -196,7 +259,17 @@ def read_input(
 
 
 def decode_text(data: bytes, source: str = "input") -> str:
-    """UTF-8 text from ``data`` with the BOM dropped and line ends made LF, or InputError."""
+    """UTF-8 text from ``data`` with the BOM dropped and line ends made LF, or InputError.
+
+    ```pycon
+    >>> decode_text(b"\\xef\\xbb\\xbf5x7\\r\\n3x3\\r")  # a byte-order mark and Windows line ends
+    '5x7\\n3x3\\n'
+    >>> decode_text(b"5x7\\n\\xff\\n", "board.txt")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: board.txt:2: not a UTF-8 text file (byte 4 is 0xff)
+
+    ```"""
     if b"\0" in data:
         raise InputError(f"{source}: not a text file (it holds NUL bytes)")
     try:
@@ -216,7 +289,17 @@ def decode_text(data: bytes, source: str = "input") -> str:
 def read_text(path: object, what: str = "file", *, max_bytes: int = MAX_TEXT_BYTES) -> str:
     """The text of ``path`` (``"-"`` = standard input), read by
     [`read_input()`][rompicapo.common.read_input] and checked
-    as [`decode_text()`][rompicapo.common.decode_text] says."""
+    as [`decode_text()`][rompicapo.common.decode_text] says.
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = Path(folder, "board.txt").write_bytes(b"5x7\\r\\nstart 2,3\\r\\n")
+    ...     print(repr(read_text(Path(folder, "board.txt"))))
+    '5x7\\nstart 2,3\\n'
+
+    ```"""
     data, source = read_input(path, what, max_bytes=max_bytes, text=True)
     return decode_text(data, source)
 
@@ -273,7 +356,21 @@ def loads_json(
 ) -> Any:
     """``json.loads(text)`` with limits, or InputError in one line: nesting deeper than
     ``max_depth`` (refused before parsing), integers of more than `MAX_DIGITS` digits,
-    numbers out of a float's range (``1e400``), NaN and Infinity."""
+    numbers out of a float's range (``1e400``), NaN and Infinity.
+
+    ```pycon
+    >>> loads_json('{"rows": 5, "cols": 7}')
+    {'rows': 5, 'cols': 7}
+    >>> loads_json("[" * 100 + "]" * 100, "the checkpoint")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: the checkpoint nests 100 levels deep; the limit is 64
+    >>> loads_json('{"score": NaN}')
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: JSON holds NaN, which JSON does not allow
+
+    ```"""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -370,7 +467,24 @@ def check_output_path(
     refused here), the path must not be a folder, a device or a FIFO, and its extension
     (case-insensitive) must be one of ``suffixes`` when they are given. A file already there is
     fine (and left as it is) unless ``overwrite`` is False.
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     out = check_output_path(Path(folder, "path.svg"), suffixes=(".svg",))
+    ...     print(out.name, out.exists())  # checked by creating it, and removed again
+    ...     for bad in (Path(folder, "path.png"), Path(folder, "no-such-folder", "path.svg")):
+    ...         try:
+    ...             check_output_path(bad, "svg", suffixes=(".svg",))
+    ...         except InputError as exc:
+    ...             print(exc)
+    path.svg False
+    svg '.../path.png' must end in .svg
+    svg '.../no-such-folder/path.svg': the folder '.../no-such-folder' does not exist
+
+    ```"""
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise InputError(f"{what}: expected a file name, got {path!r}")
     p = Path(path)
@@ -423,7 +537,23 @@ def check_distinct_paths(
     flag in the message). Paths are compared after following symbolic links, and by device and
     inode where both exist; an input that is not a file (a name such as ``eternity2``, a URL,
     ``-``) matches nothing.
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     board = Path(folder, "board.txt")
+    ...     _ = board.write_text("5x7\\n")
+    ...     check_distinct_paths([("board", board)], [("out", Path(folder, "path.svg"))])  # fine
+    ...     try:
+    ...         check_distinct_paths([("board", board)], [("out", board)])
+    ...     except InputError as exc:
+    ...         print(exc)
+    out '.../board.txt' is the input board '.../board.txt': writing it would destroy the input; give
+    another file name
+
+    ```"""
     seen_in = [
         (label, str(path), *_identity(str(path)))
         for label, path in inputs
@@ -452,7 +582,17 @@ def check_distinct_paths(
 
 def write_bytes_atomic(path: Path | str, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place (a stop signal
-    that comes meanwhile waits for the file to be whole)."""
+    that comes meanwhile waits for the file to be whole).
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_bytes_atomic(Path(folder, "path.npy"), b"\\x93NUMPY")
+    ...     print([p.name for p in Path(folder).iterdir()], Path(folder, "path.npy").read_bytes())
+    ['path.npy'] b'\\x93NUMPY'
+
+    ```"""
     from rompicapo.common.parallel import holding_stops
 
     path = Path(path)
@@ -497,7 +637,26 @@ def atomic_path(path: Path | str):
     like (a writer that needs a file name, ``np.save`` to an open handle, ``pwrite``...);
     on success it is renamed onto ``p``, on any failure it is removed: a reader never sees a
     half-written ``p`` and a failed write leaves nothing behind. A stop signal that comes
-    meanwhile waits for the file to be whole."""
+    meanwhile waits for the file to be whole.
+
+    ```pycon
+    >>> import tempfile
+    >>> import numpy as np
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     with atomic_path(Path(folder, "path.npy")) as tmp, open(tmp, "wb") as fh:
+    ...         np.save(fh, np.arange(4))
+    ...     print(np.load(Path(folder, "path.npy")).tolist())
+    ...     try:
+    ...         with atomic_path(Path(folder, "other.npy")) as tmp:
+    ...             raise OSError("the disk is full")
+    ...     except OSError:
+    ...         pass
+    ...     print(sorted(p.name for p in Path(folder).iterdir()))  # nothing half-written left
+    [0, 1, 2, 3]
+    ['path.npy']
+
+    ```"""
     from rompicapo.common.parallel import holding_stops
 
     path = Path(path)
@@ -515,7 +674,17 @@ def atomic_path(path: Path | str):
 
 
 def write_text_atomic(path: Path | str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file renamed into place."""
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file renamed into place.
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_text_atomic(Path(folder, "notes.txt"), "5x7: 13272 paths\\n")
+    ...     print(Path(folder, "notes.txt").read_text(), end="")
+    5x7: 13272 paths
+
+    ```"""
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
@@ -523,7 +692,16 @@ def keep_elsewhere(path: Path | str, write: Callable[[Path], None]) -> Path | No
     """Write the result meant for ``path`` under a new name (``rompicapo-kept-TIME-PID-TAG-NAME``,
     unique: never over an existing file, however many a process keeps in a second) in the
     working folder, else the temporary folder, else the home folder; return where it went, or
-    None when no place took it."""
+    None when no place took it.
+
+    ```pycon
+    >>> import contextlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     kept = keep_elsewhere("/no/such/folder/path.svg", lambda p: p.write_text("<svg/>"))
+    ...     print(kept.parent.samefile(folder), kept.name, kept.read_text())  # the working folder
+    True rompicapo-kept-...-path.svg <svg/>
+
+    ```"""
     import secrets
     import time
 
@@ -563,7 +741,20 @@ def write_or_keep_where(
 ) -> tuple[str | None, str | None]:
     """[`write_or_keep()`][rompicapo.common.write_or_keep], and where the result is now: ``(line,
     where)`` with ``line`` None and ``where`` = ``path`` when the write succeeded, ``where`` the
-    kept copy when it was kept elsewhere, None when no folder took it."""
+    kept copy when it was kept elsewhere, None when no folder took it.
+
+    ```pycon
+    >>> import contextlib, tempfile
+    >>> def svg(path):
+    ...     path.write_text("<svg/>")
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     print(write_or_keep_where("path.svg", svg))
+    ...     print(write_or_keep_where("/no/such/folder/path.svg", svg))
+    (None, 'path.svg')
+    ("could not write '/no/such/folder/path.svg' (No such file or directory); the result is kept in
+    '.../rompicapo-kept-...-path.svg'", '.../rompicapo-kept-...-path.svg')
+
+    ```"""
     try:
         write(Path(path))
         return None, str(path)
@@ -581,7 +772,18 @@ def write_or_keep(path: Path | str, write: Callable[[Path], None]) -> str | None
     """Call ``write(path)``; when it fails (a disk that filled up during the work, a folder
     removed), keep the result with [`keep_elsewhere()`][rompicapo.common.keep_elsewhere] and return
     the one line that says what failed and where the result is. Returns None when the write
-    succeeded."""
+    succeeded.
+
+    ```pycon
+    >>> import contextlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     print(write_or_keep("path.txt", lambda p: p.write_text("13272")))  # written: None
+    ...     print(write_or_keep("/no/such/folder/path.txt", lambda p: p.write_text("13272")))
+    None
+    could not write '/no/such/folder/path.txt' (No such file or directory); the result is kept in
+    '.../rompicapo-kept-...-path.txt'
+
+    ```"""
     return write_or_keep_where(path, write)[0]
 
 
@@ -590,7 +792,20 @@ def write_or_print(
 ) -> str | None:
     """[`write_or_keep()`][rompicapo.common.write_or_keep], and when no folder takes the result,
     ``fallback_text()`` printed on stdout. Returns the one-line reason, or None when the write
-    succeeded."""
+    succeeded.
+
+    ```pycon
+    >>> import contextlib, tempfile
+    >>> def refuse(path):  # a writer no folder takes (a full disk everywhere)
+    ...     raise OSError(28, "No space left on device")
+    >>> with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+    ...     line = write_or_print("path.txt", refuse, lambda: "0 1 3 2")
+    0 1 3 2
+    >>> print(line)
+    could not write 'path.txt' (No space left on device); no other folder could take it either; the
+    result is printed above
+
+    ```"""
     import sys
 
     line, where = write_or_keep_where(path, write)
@@ -613,7 +828,20 @@ def _digest(payload: Any) -> str:
 
 
 def write_checked_json(path: Path | str, payload: dict[str, Any], *, kind: str) -> None:
-    """Write ``payload`` with its kind and a SHA-256 of its canonical JSON, atomically."""
+    """Write ``payload`` with its kind and a SHA-256 of its canonical JSON, atomically.
+
+    ```pycon
+    >>> import json
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     checkpoint = Path(folder, "count.json")
+    ...     write_checked_json(checkpoint, {"rows": 5, "done": [0, 1]}, kind="count")
+    ...     doc = json.loads(checkpoint.read_text())
+    >>> doc["kind"], doc["payload"], len(doc["sha256"])
+    ('count', {'rows': 5, 'done': [0, 1]}, 64)
+
+    ```"""
     from rompicapo.common.results import to_jsonable
 
     body = to_jsonable(payload)
@@ -624,7 +852,26 @@ def write_checked_json(path: Path | str, payload: dict[str, Any], *, kind: str) 
 def read_checked_json(path: Path | str, *, kind: str, what: str = "file") -> dict[str, Any]:
     """The payload written by [`write_checked_json()`][rompicapo.common.write_checked_json], or
     InputError when the file is not one, is of another kind, or its content does not match its
-    checksum (edited or damaged)."""
+    checksum (edited or damaged).
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from rompicapo.common import InputError
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     checkpoint = Path(folder, "count.json")
+    ...     write_checked_json(checkpoint, {"rows": 5, "done": [0, 1]}, kind="count")
+    ...     print(read_checked_json(checkpoint, kind="count"))
+    ...     _ = checkpoint.write_text(checkpoint.read_text().replace('"rows": 5', '"rows": 6'))
+    ...     try:
+    ...         read_checked_json(checkpoint, kind="count", what="checkpoint")
+    ...     except InputError as exc:
+    ...         print(exc)
+    {'rows': 5, 'done': [0, 1]}
+    checkpoint '.../count.json' was edited or damaged (its checksum does not match); refusing to
+    trust it
+
+    ```"""
     doc = loads_json(read_text(path, what), what, path=path)
     if not isinstance(doc, dict) or not {"kind", "payload", _CHECK_KEY} <= doc.keys():
         raise InputError(f"{what} {str(path)!r} is not a rompicapo {kind} file")

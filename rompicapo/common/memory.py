@@ -10,7 +10,13 @@ __all__ = ["available_memory", "check_memory", "format_bytes", "peak_rss_bytes"]
 
 
 def available_memory() -> int:
-    """Bytes of memory available to a new allocation now (psutil's 'available')."""
+    """Bytes of memory available to a new allocation now (psutil's 'available').
+
+    ```pycon
+    >>> available_memory() > 1024**2  # more than a megabyte free
+    True
+
+    ```"""
     import psutil
 
     return int(psutil.virtual_memory().available)
@@ -38,7 +44,16 @@ def check_memory(need_bytes: float, what: str, *, headroom: float = 0.9) -> None
     ``headroom`` keeps a margin for the interpreter, numba and the OS page cache.
     Raises [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] with the estimate
     and what is available.
-    """
+
+    ```pycon
+    >>> check_memory(1024, "a 5x5 count")  # fits: nothing happens
+    >>> check_memory(1e18, "a count of every path")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InsufficientMemoryError: a count of every path needs about 1000.0 PB
+    of memory, but only ... is available on this machine
+
+    ```"""
     avail = available_memory()
     if need_bytes > headroom * avail:
         raise InsufficientMemoryError(
@@ -48,6 +63,15 @@ def check_memory(need_bytes: float, what: str, *, headroom: float = 0.9) -> None
 
 
 def peak_rss_bytes() -> int:
-    """Peak resident set size of this process so far (Linux reports KiB)."""
+    """Peak resident set size of this process so far (Linux reports KiB).
+
+    ```pycon
+    >>> import numpy as np
+    >>> before = peak_rss_bytes()
+    >>> block = np.ones(8 * 1024**2, np.uint8)  # 8 MiB, written
+    >>> peak_rss_bytes() >= before > 0
+    True
+
+    ```"""
     kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(kib) * 1024

@@ -90,7 +90,16 @@ def run_jobs(
     consumed lazily and a Ctrl-C loses at most the jobs in flight. On KeyboardInterrupt the
     pending jobs are cancelled and the interrupt propagates to the caller, who decides what to
     save.
-    """
+
+    ```pycon
+    >>> list(run_jobs(abs, [-3, 1, -2], n_jobs=1))  # in this process, in order
+    [(-3, 3), (1, 1), (-2, 2)]
+    >>> sorted(run_jobs(abs, [-3, 1, -2], n_jobs=2, threads=True))  # as they finish
+    [(-3, 3), (-2, 2), (1, 1)]
+    >>> list(run_jobs(abs, [-3, 1, -2], n_jobs=1, deadline=Deadline(0.0)))  # no time: no result
+    []
+
+    ```"""
     if scheduler is not None:
         yield from _run_dask(func, jobs, scheduler, max_pending)
         return
@@ -426,7 +435,18 @@ _ADDRESS = re.compile(r"^(?:(tcp|tls)://)?(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(
 
 
 def parse_scheduler_address(address: object) -> tuple[str, str, int]:
-    """``(protocol, host, port)`` of ``tcp://host:port`` (or ``host:port``), or InputError."""
+    """``(protocol, host, port)`` of ``tcp://host:port`` (or ``host:port``), or InputError.
+
+    ```pycon
+    >>> parse_scheduler_address("tcp://10.0.0.5:8786"), parse_scheduler_address("localhost:8786")
+    (('tcp', '10.0.0.5', 8786), ('tcp', 'localhost', 8786))
+    >>> parse_scheduler_address("tcp://host:70000")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: cannot connect to the Dask scheduler 'tcp://host:70000':
+    port 70000 is not in 1..65535
+
+    ```"""
     if not isinstance(address, str) or not address.strip():
         raise InputError(
             f"cannot connect to the Dask scheduler {address!r}: "
@@ -451,7 +471,15 @@ def connect_scheduler(address: object, timeout: float = SCHEDULER_TIMEOUT):
     a one-line reason within about ``timeout`` seconds: a malformed address, a host that does not
     resolve, a closed port, or a port where no Dask scheduler answers. Nothing is left running on
     failure.
-    """
+
+    ```pycon
+    >>> connect_scheduler("tcp://127.0.0.1:1", timeout=1)  # nothing listens there
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: cannot connect to the Dask scheduler 'tcp://127.0.0.1:1':
+    Connection refused
+
+    ```"""
     label = f"cannot connect to the Dask scheduler {address!r}"
     require_extra("cluster", "--scheduler")
     if isinstance(address, str) and _INPROC.match(address):

@@ -32,7 +32,22 @@ __all__ = ["JobChannel", "Overseer", "ProgressFolder"]
 
 class ProgressFolder:
     """A temporary folder for the reports of one run's jobs (``job<k>.json``) and its stop
-    file. `remove()` deletes it with everything in it."""
+    file. `remove()` deletes it with everything in it.
+
+    ```pycon
+    >>> folder = ProgressFolder()
+    >>> JobChannel(folder.path, job=0).write({"job": 0, "nodes": 120, "best": 7})
+    >>> JobChannel(folder.path, job=1).write({"job": 1, "nodes": 80, "best": 9})
+    >>> sorted(report["best"] for report in folder.read())
+    [7, 9]
+    >>> folder.stop()  # every job finds the stop file
+    >>> JobChannel(folder.path, job=0).stop_requested()
+    True
+    >>> folder.remove()
+    >>> folder.path.exists()
+    False
+
+    ```"""
 
     def __init__(self, prefix: str = "rompicapo-") -> None:
         self.path = Path(tempfile.mkdtemp(prefix=prefix))
@@ -62,7 +77,18 @@ class JobChannel:
     """A worker's side of a [`ProgressFolder`][rompicapo.common.ProgressFolder] (given as its path,
     which pickles):
     `write()` its report, `stop_requested()` to look for the stop file. A folder
-    that is gone (or None) makes both no-ops."""
+    that is gone (or None) makes both no-ops.
+
+    ```pycon
+    >>> folder = ProgressFolder()
+    >>> channel = JobChannel(str(folder.path), job=3)  # what a worker is given
+    >>> channel.write({"nodes": 500})
+    >>> folder.read(), channel.stop_requested()
+    ([{'nodes': 500}], False)
+    >>> folder.remove()
+    >>> JobChannel(None, job=3).write({"nodes": 1})  # no folder: nothing to do
+
+    ```"""
 
     def __init__(self, folder: str | Path | None, job: int) -> None:
         path = Path(folder) if folder else None
@@ -90,7 +116,20 @@ class Overseer:
     leaves the stop file (which also reaches jobs still compiling when the time ran out);
     with ``local`` jobs, ``grace`` seconds past the limit it terminates the worker processes
     started since it was made (their reported answers are kept: read them from the folder),
-    sets `overran` and ends."""
+    sets `overran` and ends.
+
+    ```pycon
+    >>> from rompicapo.common import Deadline
+    >>> folder = ProgressFolder()
+    >>> watch = Overseer(folder, Deadline(0.0), print, grace=0.0).start()  # no time at all
+    >>> watch.overran.wait(5)  # the limit and its grace are past: the workers are ended
+    True
+    >>> watch.close()
+    >>> JobChannel(folder.path, job=0).stop_requested()  # and the stop file is left for them
+    True
+    >>> folder.remove()
+
+    ```"""
 
     def __init__(
         self,

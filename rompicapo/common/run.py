@@ -122,7 +122,17 @@ _TIME_MAX = 10 * 365 * 24 * 3600.0
 
 
 def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
-    """Seconds of wall clock (positive, finite, at most ten years), or None for no limit."""
+    """Seconds of wall clock (positive, finite, at most ten years), or None for no limit.
+
+    ```pycon
+    >>> check_time_limit("2.5"), check_time_limit(None)
+    (2.5, None)
+    >>> check_time_limit(0)
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: time_limit must be a positive number of seconds, got 0
+
+    ```"""
     if time_limit is None:
         return None
     if isinstance(time_limit, bool) or not isinstance(time_limit, (numbers.Real, str)):
@@ -139,21 +149,47 @@ def check_time_limit(time_limit: object, name: str = "time_limit") -> float | No
 
 
 def check_node_limit(node_limit: object, name: str = "node_limit") -> int | None:
-    """A positive node cap (at most 10**18), or None for no cap."""
+    """A positive node cap (at most 10**18), or None for no cap.
+
+    ```pycon
+    >>> check_node_limit("1_000_000"), check_node_limit(None)
+    (1000000, None)
+    >>> check_node_limit(2.5)
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: node_limit must be an integer, got '2.5'
+
+    ```"""
     if node_limit is None:
         return None
     return check_int(node_limit, name, minimum=1, maximum=_COUNT_MAX)
 
 
 def check_limit(limit: object, name: str = "limit") -> int | None:
-    """A positive number of solutions (at most 10**18), or None for all of them."""
+    """A positive number of solutions (at most 10**18), or None for all of them.
+
+    ```pycon
+    >>> check_limit(10), check_limit(None)
+    (10, None)
+    >>> check_limit(0)
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: limit must be at least 1, got 0
+
+    ```"""
     if limit is None:
         return None
     return check_int(limit, name, minimum=1, maximum=_COUNT_MAX)
 
 
 def check_seed(seed: object, name: str = "seed") -> int | None:
-    """Any integer (negative and huge ones included), or None."""
+    """Any integer (negative and huge ones included), or None.
+
+    ```pycon
+    >>> check_seed(-7), check_seed("12345678901234567890123"), check_seed(None)
+    (-7, 12345678901234567890123, None)
+
+    ```"""
     if seed is None:
         return None
     return check_int(seed, name)
@@ -161,7 +197,13 @@ def check_seed(seed: object, name: str = "seed") -> int | None:
 
 def seed_u64(seed: int | None) -> int:
     """A kernel's 64-bit seed from any integer seed (None -> 0): a bijection on [0, 2**64)
-    and a fixed, documented mapping elsewhere (``seed mod 2**64``), so -1 is a valid seed."""
+    and a fixed, documented mapping elsewhere (``seed mod 2**64``), so -1 is a valid seed.
+
+    ```pycon
+    >>> seed_u64(5), seed_u64(-1), seed_u64(None)
+    (5, 18446744073709551615, 0)
+
+    ```"""
     return 0 if seed is None else int(seed) % (1 << 64)
 
 
@@ -169,7 +211,15 @@ def seed_sequence(seed: int | None):
     """``numpy.random.default_rng(seed_sequence(seed))`` for any integer seed, None = fresh.
 
     numpy refuses negative seeds; the sign is folded into the entropy so -1 and 1 differ.
-    """
+
+    ```pycon
+    >>> import numpy as np
+    >>> def draws(seed):
+    ...     return np.random.default_rng(seed_sequence(seed)).integers(100, size=3).tolist()
+    >>> draws(-1) == draws(-1), draws(-1) == draws(1)
+    (True, False)
+
+    ```"""
     import numpy as np
 
     if seed is None:
@@ -184,7 +234,14 @@ def seed_sequence(seed: int | None):
 
 
 def default_jobs() -> int:
-    """All the cores this process may use (what ``jobs=None`` means)."""
+    """All the cores this process may use (what ``jobs=None`` means).
+
+    ```pycon
+    >>> import os
+    >>> 1 <= default_jobs() <= os.cpu_count()
+    True
+
+    ```"""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -200,7 +257,14 @@ def resolve_jobs(
     number of independent pieces of work, or the cores of the machine for CPU-bound work) are
     not started: each would cost start-up time and memory and add nothing, so the count is
     capped and the note says so.
-    """
+
+    ```pycon
+    >>> resolve_jobs(1)
+    (1, None)
+    >>> resolve_jobs(8, useful=1)  # one piece of work: one worker
+    (1, 'jobs=8 capped to 1 (the ... of this run)')
+
+    ```"""
     cores = default_jobs()
     n = cores if jobs is None else check_int(jobs, name, minimum=1, maximum=4096)
     cap = cores if useful is None else max(1, min(int(useful), cores))
@@ -228,7 +292,14 @@ class ProgressEvent:
     - ``counts``: counters so far (nodes, placements, ...); ``message``: a short free text;
     - ``answer``: the best answer itself, when the family sends it beside its score in
       ``best`` (edges: the best board's placements, ``[row, col, piece, turn]``), or None.
-    """
+
+    ```pycon
+    >>> event = ProgressEvent("progress", done=3, total=10, unit="cells")
+    >>> event.to_dict()
+    {'kind': 'progress', 'done': 3, 'total': 10, 'unit': 'cells', 'elapsed': 0.0, 'rate': None,
+     'best': None, 'counts': {}, 'message': '', 'answer': None}
+
+    ```"""
 
     kind: str
     """``"start"``, ``"progress"``, ``"best"`` (a better answer was found) or ``"done"``."""
@@ -268,7 +339,18 @@ class Progress:
     A callback that raises ``KeyboardInterrupt`` ([`StopRequested`][rompicapo.common.StopRequested]
     included) stops the run, and is not called again: the family's closing ``finish()`` must not
     stop it a second time, or the partial result it keeps for a stop would be lost.
-    """
+
+    ```pycon
+    >>> events = []
+    >>> progress = Progress(events.append, unit="cells", total=4, interval=0)
+    >>> progress.update(2)
+    >>> progress.best(7)
+    >>> progress.finish()
+    >>> [(e.kind, e.done, e.best) for e in events]
+    [('start', 0, None), ('progress', 2, None), ('best', 2, 7), ('done', 2, 7)]
+    >>> Progress(None).update(1)  # no callback: every call does nothing
+
+    ```"""
 
     def __init__(
         self,
@@ -351,7 +433,18 @@ def renamed_keywords(**old_to_new: str | tuple[str, Callable[[Any], Any]]):
     and the new name is an InputError. Earlier releases' scripts keep working while every
     family speaks the run contract's vocabulary. An old keyword whose value meant something
     else is given with the conversion: ``on_progress=("progress", to_event_callback)``.
-    """
+
+    ```pycon
+    >>> import warnings
+    >>> @renamed_keywords(seconds="time_limit")
+    ... def wait(*, time_limit=None):
+    ...     return time_limit
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(wait(seconds=5), caught[0].message)
+    5 wait(): seconds= is now time_limit=
+
+    ```"""
     import functools
     import warnings
 
@@ -388,7 +481,18 @@ def retired_keywords(**why: str):
     from a call and warns once (DeprecationWarning: "count(): processes= is no longer used; the
     count picks threads itself"), so earlier scripts keep running while the signature shows
     only the run contract's names.
-    """
+
+    ```pycon
+    >>> import warnings
+    >>> @retired_keywords(processes="the count picks threads itself")
+    ... def count(n):
+    ...     return n
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(count(3, processes=2), caught[0].message)
+    3 count(): processes= is no longer used; the count picks threads itself
+
+    ```"""
     import functools
     import warnings
 

@@ -35,7 +35,16 @@ __all__ = [
 
 
 class Stopwatch:
-    """``with Stopwatch() as sw: ...`` then ``sw.seconds`` (wall clock, perf_counter)."""
+    """``with Stopwatch() as sw: ...`` then ``sw.seconds`` (wall clock, perf_counter).
+
+    ```pycon
+    >>> import time
+    >>> with Stopwatch() as sw:
+    ...     time.sleep(0.01)
+    >>> sw.seconds >= 0.01
+    True
+
+    ```"""
 
     def __enter__(self) -> Stopwatch:
         self._t0 = time.perf_counter()
@@ -51,7 +60,17 @@ class Deadline:
 
     A run builds one at its entry point and passes it down (to workers, kernels' slices,
     restarts), so the limit covers the whole call: start-up, compilation and writing included.
-    """
+
+    ```pycon
+    >>> Deadline(None).remaining(), Deadline(None).time_left(), Deadline(None).expired()
+    (inf, None, False)
+    >>> over = Deadline(0.0)  # no time at all: over as soon as it is made
+    >>> over.expired(), over.remaining(), over.time_left()
+    (True, 0.0, 0.001)
+    >>> 0 < Deadline(60).remaining() <= 60
+    True
+
+    ```"""
 
     def __init__(self, time_limit: float | None) -> None:
         self.time_limit = time_limit
@@ -188,7 +207,18 @@ def jit_warmup(key: str, call: Callable[[], object]) -> float:
     Running that first call on a tiny input, before the timed solve, lets results report compilation
     apart from search. Later calls with the same ``key`` return 0.0. Compilations are watched from
     here on ([`watch_compilation()`][rompicapo.common.watch_compilation]).
-    """
+
+    ```pycon
+    >>> import numba
+    >>> @numba.njit(cache=False)
+    ... def add(a, b):
+    ...     return a + b
+    >>> jit_warmup("the adder", lambda: add(1, 2)) > 0  # compiled on this first call
+    True
+    >>> jit_warmup("the adder", lambda: add(1, 2))  # the same key again: nothing to do
+    0.0
+
+    ```"""
     if key in _warmed:
         return 0.0
     _watcher.install()
@@ -335,7 +365,20 @@ def watch_compilation(stream: TextIO | None = sys.stderr) -> None:
     ([`jit_warmup()`][rompicapo.common.jit_warmup]) starts the count without the line. It imports
     numba only when numba is already imported; otherwise the first
     [`jit_warmup()`][rompicapo.common.jit_warmup] does.
-    """
+
+    ```pycon
+    >>> import numba
+    >>> watch_compilation(None)  # count the compilations, without a word
+    >>> before = compiled_seconds()
+    >>> @numba.njit(cache=False)
+    ... def twice(x):
+    ...     return 2 * x
+    >>> twice(21)  # the first call compiles
+    42
+    >>> compiled_seconds() > before
+    True
+
+    ```"""
     _watcher.stream = stream
     if "numba" in sys.modules:
         _watcher.install()
@@ -345,7 +388,26 @@ def compiled_seconds() -> float:
     """Seconds this process has spent compiling numba kernels since it started watching
     ([`watch_compilation()`][rompicapo.common.watch_compilation] or the first
     [`jit_warmup()`][rompicapo.common.jit_warmup]); loads from the cache are not
-    counted."""
+    counted.
+
+    ```pycon
+    >>> import numba
+    >>> watch_compilation(None)  # count, without a word
+    >>> before = compiled_seconds()
+    >>> @numba.njit(cache=False)
+    ... def half(x):
+    ...     return x / 2
+    >>> half(21)  # the first call compiles
+    10.5
+    >>> after = compiled_seconds()
+    >>> after > before
+    True
+    >>> half(4)  # compiled already: no more seconds
+    2.0
+    >>> compiled_seconds() == after
+    True
+
+    ```"""
     return _watcher.seconds
 
 

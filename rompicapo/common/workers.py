@@ -68,7 +68,22 @@ def die_with_parent(parent_pid: int, *, kernel: bool = True) -> str:
     """Make this process end when the process ``parent_pid`` (its parent) ends; end it now if
     the parent is already gone. ``kernel=False`` skips the kernel's signal (for a process
     started by a thread that may end before the parent does). Returns how it is watched:
-    ``"kernel"`` or ``"thread"``."""
+    ``"kernel"`` or ``"thread"``.
+
+    ```pycon
+    >>> import subprocess, sys
+    >>> child = '''
+    ... import os
+    ... from rompicapo.common import die_with_parent
+    ... print(die_with_parent(os.getppid()), flush=True)  # its parent: the kernel watches (Linux)
+    ... die_with_parent(1, kernel=False)  # a parent that is not its own, as if gone: it ends now
+    ... print("never printed")
+    ... '''
+    >>> run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    >>> run.stdout, run.returncode
+    ('kernel\\n', 0)
+
+    ```"""
     if kernel and _kernel_death_signal(signal.SIGKILL):
         how = "kernel"
     else:

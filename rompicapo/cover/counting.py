@@ -84,7 +84,18 @@ def split(
     problem: Problem, min_parts: int, *, max_depth: int = 6, engine: str = "auto"
 ) -> list[list[int]]:
     """Cut the search tree into at least ``min_parts`` subproblems (prefixes of options that
-    the search would choose on its first levels), or as many as ``max_depth`` levels give."""
+    the search would choose on its first levels), or as many as ``max_depth`` levels give.
+
+    ```pycon
+    >>> from rompicapo.cover import count, queens_problem
+    >>> problem = queens_problem(6)
+    >>> parts = split(problem, 4)
+    >>> len(parts), parts[:3]
+    (6, [[0], [1], [2]])
+    >>> sum(count(problem, givens=part, jobs=1).count for part in parts)  # 6 queens: 4 solutions
+    4
+
+    ```"""
     arrays = problem.arrays()
     prefixes: list[list[int]] = []
     for depth in range(1, max_depth + 1):

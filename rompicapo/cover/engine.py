@@ -138,7 +138,21 @@ def search_bytes(a: ProblemArrays, engine: str) -> int:
 def plan_engine(a: ProblemArrays, engine: str = "auto") -> str:
     """The engine a search of ``a`` will use (``"auto"`` resolved), after checking that it
     applies and that its arrays fit in memory (estimated from the sizes: nothing is
-    allocated, no kernel is compiled)."""
+    allocated, no kernel is compiled).
+
+    ```pycon
+    >>> from rompicapo.cover import Problem, queens_problem
+    >>> plan_engine(queens_problem(8).arrays())  # small: the bit-parallel kernel
+    'bits'
+    >>> twice = Problem(primary=["a"], bounds={"a": (2, 3)}, options=[["a"], ["a"], ["a"]])
+    >>> plan_engine(twice.arrays())  # multiplicities: Algorithm M
+    'm'
+    >>> plan_engine(twice.arrays(), "cells")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: dancing cells here handle neither colours nor multiplicities
+
+    ```"""
     if engine == "auto":
         if a.has_multiplicities:
             engine = "m"

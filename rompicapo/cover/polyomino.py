@@ -178,7 +178,20 @@ def load_pieces(spec: str | dict) -> dict[str, tuple[Cell, ...]]:
     """Pieces from what a person gives: a set name (`PIECE_SETS`), a file holding a
     drawing, or a drawing itself (rows separated by newlines or ``/``). A single word that is
     none of these (``"foo"``) is refused rather than read as a drawing of pieces f and o.
-    A dict of shapes (name -> cells) is checked and normalised."""
+    A dict of shapes (name -> cells) is checked and normalised.
+
+    ```pycon
+    >>> load_pieces("AAB/..B")  # a drawing, rows separated by "/"
+    {'A': ((0, 0), (0, 1)), 'B': ((0, 0), (1, 0))}
+    >>> sorted(load_pieces("tetrominoes"))
+    ['I', 'L', 'O', 'S', 'T']
+    >>> load_pieces("foo")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: unknown piece set 'foo': give one of pentominoes,
+    tetrominoes, a file, or a drawing with '/' between rows (e.g. 'FF./.FF')
+
+    ```"""
     if isinstance(spec, dict):
         return _check_shapes(spec)
     if not isinstance(spec, str):
@@ -261,7 +274,15 @@ def parse_region(spec: str, *, source: str | None = None) -> frozenset[Cell]:
 
 def load_region(spec: str | frozenset) -> frozenset[Cell]:
     """A region from what a person gives: ``"RxC"``, a file holding a drawing, or a drawing
-    (rows separated by newlines or ``/``). A set of (row, column) cells is checked."""
+    (rows separated by newlines or ``/``). A set of (row, column) cells is checked.
+
+    ```pycon
+    >>> sorted(load_region("2x3"))
+    [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+    >>> sorted(load_region("XX./.XX"))  # a drawing: "." is no cell
+    [(0, 0), (0, 1), (1, 1), (1, 2)]
+
+    ```"""
     if isinstance(spec, (set, frozenset)):
         try:
             cells = frozenset((int(r), int(c)) for r, c in spec)
@@ -347,7 +368,17 @@ def _region_symmetries(region: frozenset[Cell]) -> list:
 class Packing:
     """A polyomino packing problem; ``problem`` is its exact-cover form, ``placements[k]`` the
     (piece, cells) of option ``k``; ``symmetry_factor`` the number of tilings each counted
-    solution stands for (1 without symmetry breaking)."""
+    solution stands for (1 without symmetry breaking).
+
+    ```pycon
+    >>> from rompicapo.cover import solve
+    >>> packing = Packing.build({"L": ((0, 0), (1, 0), (1, 1)), "I": ((0, 0),)}, "2x2")
+    >>> len(packing.placements), packing.problem.primary
+    (8, ['L', 'I', '0,0', '0,1', '1,0', '1,1'])
+    >>> [packing.draw(s) for s in solve(packing.problem, limit=None).solutions]
+    ['LI\\nLL', 'LL\\nLI', 'LL\\nIL', 'IL\\nLL']
+
+    ```"""
 
     pieces: dict[str, tuple[Cell, ...]]
     """Each piece's name and cells."""
@@ -473,7 +504,17 @@ class PackingResult(SearchResult):
     ``options``, ``solutions`` (the number found), ``symmetry_factor``, ``total`` (None when
     listing), ``drawings``, ``nodes``, ``solve_seconds``, plus ``count``, ``complete``,
     ``stopped``, ``jobs``, ``notes``, ``counts``, ``compile_seconds``, ``peak_bytes``.
-    """
+
+    ```pycon
+    >>> result = pack("pentominoes", "3x20", limit=1)
+    >>> print(result.drawings[0])
+    VVVNNNFTWYYYYZPPPXUU
+    VLNNFFFTWWYZZZPPXXXU
+    VLLLLFTTTWWZIIIIIXUU
+    >>> result.count, result.stopped, result.verify()
+    (1, 'limit', True)
+
+    ```"""
 
     packing: Packing | None = None
     """The pieces, the region and their exact-cover problem."""
@@ -591,7 +632,15 @@ def pack(
     (None = all cores) or a Dask ``scheduler``, as
     [`rompicapo.cover.count()`][rompicapo.cover.count] does; ``time_limit``, ``node_limit`` and
     ``progress`` are the run contract's. Everything is checked before the placements are listed.
-    """
+
+    ```pycon
+    >>> result = pack("pentominoes", "3x20", jobs=1)  # the twelve pentominoes in a 3x20 box
+    >>> result.count, result.packing.symmetry_factor, result.total
+    (2, 4, 8)
+    >>> pack("tetrominoes", "4x5", jobs=1).count  # the five tetrominoes never fill a 4x5 box
+    0
+
+    ```"""
     from rompicapo.cover.engine import solutions_to_keep
     from rompicapo.cover.solve import count, solve
 

@@ -62,7 +62,17 @@ class ProblemArrays:
     (secondary). Option ``k`` has the items ``option_items[option_start[k]:option_start[k+1]]``
     with colours ``option_colours[...]`` (0 = no colour, ``c >= 1`` = colour number ``c``).
     ``lower[i] <= upper[i]`` bound how often primary item ``i`` is covered.
-    """
+
+    ```pycon
+    >>> a = parse_dlx("a b | x\\na x\\nb x:red\\nb\\n").arrays()
+    >>> a.n_primary, a.n_secondary, a.n_options
+    (2, 1, 3)
+    >>> a.option_start.tolist(), a.option_items.tolist(), a.option_colours.tolist()
+    ([0, 2, 4, 5], [0, 2, 1, 2, 1], [0, 0, 0, 1, 0])
+    >>> a.has_colours, a.has_multiplicities
+    (True, False)
+
+    ```"""
 
     n_primary: int
     n_secondary: int
@@ -114,7 +124,20 @@ class Problem:
     iterables of item names (use [`add_option()`][rompicapo.cover.problem.Problem.add_option] for
     colours); they are stored as tuples of ``(item, colour or None)`` pairs. ``bounds`` maps a
     primary item to ``(lo, hi)``, how many options must cover it (default ``(1, 1)``).
-    """
+
+    ```pycon
+    >>> p = Problem(primary=["a", "b"], secondary=["x"])
+    >>> p.add_option(["a", "x"]), p.add_option(["b", "x"], colours={"x": "red"})  # their numbers
+    (0, 1)
+    >>> p.add_option(["b"])
+    2
+    >>> len(p), p.options[1]
+    (3, (('b', None), ('x', 'red')))
+    >>> from rompicapo.cover import solve
+    >>> solve(p, limit=None).solutions  # options 0 and 1 would both take x
+    [[0, 2]]
+
+    ```"""
 
     primary: list[Hashable] = field(default_factory=list)
     secondary: list[Hashable] = field(default_factory=list)
@@ -294,7 +317,22 @@ def read_dlx(path: str | Path, *, strict: bool = False) -> Problem:
     The file is read with [`rompicapo.common.read_text()`][rompicapo.common.read_text]: a missing
     file, a folder, a binary or non-UTF-8 file is an [`InputError`][rompicapo.common.InputError] in
     one line.
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> knuth = "a b c d e f g\\nc e\\na d g\\nb c f\\na d f\\nb g\\nd e g\\n"  # his first example
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = Path(folder, "knuth.dlx").write_text(knuth)
+    ...     problem = read_dlx(Path(folder, "knuth.dlx"))
+    >>> len(problem.primary), len(problem), problem.describe(3)
+    (7, 6, 'a d f')
+    >>> read_dlx("no-such-problem.dlx")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: .dlx file 'no-such-problem.dlx' does not exist
+
+    ```"""
     text = read_text(path, ".dlx file")
     return parse_dlx(text, source="<stdin>" if path == "-" else str(path), strict=strict)
 
@@ -336,7 +374,18 @@ def parse_dlx(text: str, *, source: str = "<text>", strict: bool = False) -> Pro
     and (with ``strict``) an option without a primary item. The memory the parsed problem will
     take is estimated from the text's size first and refused with
     [`InsufficientMemoryError`][rompicapo.common.InsufficientMemoryError] when it would not fit.
-    """
+
+    ```pycon
+    >>> p = parse_dlx("| Knuth's first example\\na b c d e f g\\nc e\\na d g\\nb c f\\n"
+    ...               "a d f\\nb g\\nd e g\\n")
+    >>> p.primary, len(p), p.describe(0)
+    (['a', 'b', 'c', 'd', 'e', 'f', 'g'], 6, 'c e')
+    >>> parse_dlx("a b\\na c\\n", source="mine.dlx")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: mine.dlx:2: option uses unknown item 'c'
+
+    ```"""
     if not isinstance(text, str):
         raise InputError(f"parse_dlx takes text, got {type(text).__name__}")
     # Before building anything: Python objects for every token (the dense arrays are
@@ -422,7 +471,21 @@ def _dlx_name(value: Hashable, what: str) -> str:
 
 def format_dlx(problem: Problem, *, comment: str | None = None) -> str:
     """Write a problem in Knuth's text format (names and colours must print without blanks,
-    ``:`` or ``|``). ``parse_dlx(format_dlx(p))`` gives back ``p`` with names as strings."""
+    ``:`` or ``|``). ``parse_dlx(format_dlx(p))`` gives back ``p`` with names as strings.
+
+    ```pycon
+    >>> p = Problem(primary=["a", "b"], secondary=["x"], bounds={"a": (1, 2)})
+    >>> p.add_option(["a", "x"], colours={"x": "red"}), p.add_option(["a", "b"])  # their numbers
+    (0, 1)
+    >>> print(format_dlx(p, comment="a small problem"), end="")
+    | a small problem
+    1:2|a b | x
+    a x:red
+    a b
+    >>> format_dlx(parse_dlx(format_dlx(p))) == format_dlx(p)
+    True
+
+    ```"""
     out: list[str] = []
     if comment:
         out.extend(f"| {line}" for line in comment.splitlines())

@@ -45,7 +45,17 @@ def queens_problem(n: int, *, deadline: Deadline | None = None) -> Problem:
     """The n-queens problem: 2n primary items, 4n-2 secondary items, n×n options
     (``1 <= n <= MAX_QUEENS``; the memory of the options is checked before they are built).
     ``deadline``: when it passes while the options are built, ``TimeoutError`` (a million
-    options take seconds)."""
+    options take seconds).
+
+    ```pycon
+    >>> p = queens_problem(4)
+    >>> len(p.primary), len(p.secondary), len(p), p.describe(0)  # rows and columns, diagonals
+    (8, 14, 16, 'r0 c0 a0 b3')
+    >>> from rompicapo.cover import count
+    >>> count(p, jobs=1).count
+    2
+
+    ```"""
     n = check_int(n, "n", minimum=1, maximum=MAX_QUEENS)
     check_memory(_BYTES_PER_OPTION * n * n, f"the {n}-queens problem")
     p = Problem(
@@ -68,7 +78,21 @@ class QueensResult(SearchResult):
     ``to_dict()`` (``rompicapo queens --json``): ``n``, ``solutions`` (the number found),
     ``placements``, ``nodes``, ``solve_seconds``, plus ``count``, ``complete``, ``stopped``,
     ``jobs``, ``notes``, ``counts``, ``compile_seconds``, ``peak_bytes``.
-    """
+
+    ```pycon
+    >>> result = queens(6, limit=2, jobs=1)
+    >>> result.count, result.placements, result.verify()
+    (2, [[1, 3, 5, 0, 2, 4], [2, 5, 1, 4, 0, 3]], True)
+    >>> print(queens(4, limit=1, jobs=1).report())
+    solution 1: columns 2 4 1 3
+    . Q . .
+    . . . Q
+    Q . . .
+    . . Q .
+    <BLANKLINE>
+    first 1 solution of 4 queens; ... s
+
+    ```"""
 
     n: int = 0
     """The side of the board and the number of queens."""
@@ -216,7 +240,19 @@ def draw_queens(n: int, cols: list[int]) -> str:
 
 
 def langford_problem(n: int, *, half: bool = False) -> Problem:
-    """Langford pairs for digits 1..n in 2n slots (digit i's two copies i+1 slots apart)."""
+    """Langford pairs for digits 1..n in 2n slots (digit i's two copies i+1 slots apart).
+
+    ```pycon
+    >>> p = langford_problem(3)
+    >>> p.primary, p.describe(0)  # digit 1 in slots 1 and 3
+    (['d1', 'd2', 'd3', 's1', 's2', 's3', 's4', 's5', 's6'], 'd1 s1 s3')
+    >>> from rompicapo.cover import count
+    >>> count(p, jobs=1).count  # 312132 and its reversal 231213
+    2
+    >>> count(langford_problem(3, half=True), jobs=1).count  # one of each mirror pair
+    1
+
+    ```"""
     n = check_int(n, "n", minimum=1, maximum=10_000)
     p = Problem(primary=[f"d{i}" for i in range(1, n + 1)] + [f"s{j}" for j in range(1, 2 * n + 1)])
     for i in range(1, n + 1):
@@ -229,7 +265,14 @@ def langford_problem(n: int, *, half: bool = False) -> Problem:
 
 @dataclass
 class LangfordResult(SearchResult):
-    """``sequences``: the solutions kept, each the 2n slots' digits."""
+    """``sequences``: the solutions kept, each the 2n slots' digits.
+
+    ```pycon
+    >>> result = langford(3, keep_solutions=2)
+    >>> result.count, result.sequences, result.verify()
+    (2, [[3, 1, 2, 1, 3, 2], [2, 3, 1, 2, 1, 3]], True)
+
+    ```"""
 
     n: int = 0
     """The pairs: digits 1..n, each twice."""
@@ -292,7 +335,15 @@ def langford(
 
 
 def iter_queens(n: int) -> Iterator[list[int]]:
-    """Every n-queens solution, lazily, as the column of the queen in each row."""
+    """Every n-queens solution, lazily, as the column of the queen in each row.
+
+    ```pycon
+    >>> list(iter_queens(4))  # the column of the queen in each row
+    [[1, 3, 0, 2], [2, 0, 3, 1]]
+    >>> sum(1 for _ in iter_queens(6))
+    4
+
+    ```"""
     from rompicapo.cover.solve import iter_solutions
 
     n = check_int(n, "n", minimum=1, maximum=MAX_QUEENS)

@@ -28,7 +28,22 @@ class CoverResult(SearchResult):
     ``updates``, ``cleansings``, ``jobs``, ``solve_seconds``, ``compile_seconds``,
     ``peak_bytes``, ``kept`` (the kept solutions' options as Knuth writes them), ``file``,
     plus ``count``, ``counts`` and ``notes``.
-    """
+
+    ```pycon
+    >>> from rompicapo.cover import parse_dlx, solve
+    >>> result = solve(parse_dlx("a b c d e f g\\nc e\\na d g\\nb c f\\na d f\\nb g\\nd e g\\n"))
+    >>> result.solutions, result.count, result.complete, result.stopped
+    ([[3, 4, 0]], 1, False, 'limit')
+    >>> print(result.report())
+    solution 1:
+      c e
+      a d f
+      b g
+    1 solution (stopped at the limit); 6 nodes, 12 updates; ... s
+    >>> result.verify(), result.to_dict()["kept"]
+    (True, [['a d f', 'b g', 'c e']])
+
+    ```"""
 
     problem: Problem | None = None
     """The problem searched."""

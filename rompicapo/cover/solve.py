@@ -142,7 +142,18 @@ def solve(
     almost always). Ctrl-C stops the search and returns what was found
     (``stopped="interrupted"``). Every argument is checked before the search starts, the
     memory of its arrays included.
-    """
+
+    ```pycon
+    >>> from rompicapo.cover import parse_dlx
+    >>> knuth = parse_dlx("a b c d e f g\\nc e\\na d g\\nb c f\\na d f\\nb g\\nd e g\\n")
+    >>> result = solve(knuth)
+    >>> result.solution, [knuth.describe(k) for k in result.solution], result.verify()
+    ([3, 4, 0], ['a d f', 'b g', 'c e'], True)
+    >>> result = solve(knuth, limit=None)  # all of them: the search ends, the count is exact
+    >>> result.count, result.complete
+    (1, True)
+
+    ```"""
     deadline = Deadline(check_time_limit(time_limit))
     limit = check_limit(limit)
     keep = check_keep_solutions(keep_solutions)
@@ -191,7 +202,17 @@ def iter_solutions(
     engine: str = "auto",
 ) -> Iterator[list[int]]:
     """Yield the solutions one by one, lazily: the search pauses between batches of ``batch``
-    solutions (the first batch is a single one, so the first answer comes at once)."""
+    solutions (the first batch is a single one, so the first answer comes at once).
+
+    ```pycon
+    >>> from rompicapo.cover import queens_problem
+    >>> solutions = iter_solutions(queens_problem(6))
+    >>> next(solutions)  # the first, at once
+    [1, 9, 17, 18, 34, 26]
+    >>> 1 + sum(1 for _ in solutions)  # and the other three
+    4
+
+    ```"""
     givens = check_givens(givens)
     seed = check_seed(seed)
     batch = check_int(batch, "batch", minimum=1, maximum=STORE_BATCH)
@@ -241,7 +262,16 @@ def count(
     ([`rompicapo.common.connect_scheduler()`][rompicapo.common.connect_scheduler]) before any work:
     a wrong address is one line within seconds. Ctrl-C stops the count and returns the lower bound
     so far (``stopped="interrupted"``).
-    """
+
+    ```pycon
+    >>> from rompicapo.cover import queens_problem
+    >>> result = count(queens_problem(6), jobs=1)
+    >>> result.count, result.complete, result.solutions
+    (4, True, [])
+    >>> print(result.report())
+    4 solutions; 111 nodes, 626 updates; ... s
+
+    ```"""
     deadline = Deadline(check_time_limit(time_limit))
     givens = check_givens(givens)
     node_limit = check_node_limit(node_limit)

@@ -110,7 +110,19 @@ def find_path(
     ``result.unwritten`` says what failed and where it went. Returns a
     [`PathResult`][rompicapo.paths.PathResult] with ``verified`` set by the independent verifier
     when a path was found.
-    """
+
+    ```pycon
+    >>> from pathlib import Path
+    >>> result = find_path("5x5")  # from (0, 0): the block construction
+    >>> result.status, result.method, result.verified
+    ('found', 'blocks', True)
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     result = find_path(6, 6, start=(2, 2), svg=Path(folder, "path.svg"))
+    ...     print(result.method, result.verified, [Path(name).name for name in result.written])
+    greedy True ['path.svg']
+
+    ```"""
     deadline = Deadline(check_time_limit(time_limit))
     if isinstance(rows, str):
         if cols is not None:
@@ -295,7 +307,21 @@ def _stream_blocks(
 
 @dataclass
 class FileCheck(SearchResult):
-    """The verdict on a saved path: ``valid``, or the first problem (``reason``)."""
+    """The verdict on a saved path: ``valid``, or the first problem (``reason``).
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     result = find_path(5, 5, out=Path(folder, "path.npy"))
+    ...     check = check_path_file(Path(folder, "path.npy"), "5x5", closed=True)
+    >>> check.valid, check.verify(), (check.rows, check.cols), check.closed
+    (False, False, (5, 5), True)
+    >>> print(check.reason)
+    the path is not closed: its last cell (1, 2) (step 25) is not one caselle move away from its
+    first cell (0, 0)
+
+    ```"""
 
     file: str = ""
     """The file checked."""
@@ -360,7 +386,18 @@ def check_path_file(
     file whose path is wrong gives ``valid=False`` with the reason. ``time_limit`` (seconds)
     stops the streaming check of an ``.rpath`` file between two chunks: ``stopped="time"``,
     ``valid=False`` and a reason that says the path was not checked to the end.
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     result = find_path(5, 5, out=Path(folder, "path.npy"))
+    ...     print(check_path_file(Path(folder, "path.npy"), "5x5").valid)
+    ...     print(check_path_file(Path(folder, "path.npy"), "5x5", start=(2, 2)).reason)
+    True
+    step 1: the path starts at (0, 0), not at the required start (2, 2)
+
+    ```"""
     if not isinstance(filename, (str, os.PathLike)) or not os.fspath(filename):
         raise InputError(f"expected a path file name, got {filename!r}")
     name = os.fspath(filename)
@@ -420,7 +457,19 @@ LOOKUP_VERIFY_CELLS = 1 << 22
 class BlockLookup(SearchResult):
     """Answers of random access to the block construction's path: ``cells[i]`` is visited at
     ``steps[i]`` (1 = the start). ``query`` is ``"steps"`` (cells asked for steps) or
-    ``"cells"`` (steps asked for cells)."""
+    ``"cells"`` (steps asked for cells).
+
+    ```pycon
+    >>> lookup = steps_of(10, 10, [(0, 0), (9, 9)])
+    >>> lookup.steps, lookup.method, lookup.query
+    ([1, 68], 'blocks', 'cells')
+    >>> print(lookup.report())
+    0,0: step 1
+    9,9: step 68
+    >>> lookup.verify()  # the whole path filled, checked, and the answers looked up in it
+    True
+
+    ```"""
 
     rows: int = 0
     """Rows of the board."""

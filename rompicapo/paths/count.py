@@ -269,7 +269,16 @@ def search_path(
     ``node_limit`` caps the nodes (over all starts); ``seed`` (any integer) tries moves in a
     random order, which gives a random (not uniform) path. See
     [`ExhaustiveResult`][rompicapo.paths.ExhaustiveResult] for ``proven``.
-    """
+
+    ```pycon
+    >>> result = search_path(5, 5, (0, 0))
+    >>> result.proven, result.exists, result.path[:6].tolist()
+    (True, True, [0, 15, 18, 3, 11, 14])
+    >>> print(search_path(4, 4, None).report())  # from any start: none
+    4x4 caselle path from any start: none, proven by exhaustive search (3 nodes)
+    >>> search_path(5, 5, (0, 0), node_limit=5).exists  # stopped first: not known
+
+    ```"""
     ms = check_board(rows, cols, moves)
     rows, cols = int(rows), int(cols)
     node_limit = check_node_limit(node_limit)
@@ -321,7 +330,16 @@ def iter_paths(
     paths arrive at once and memory stays small however many paths there are. ``limit`` is
     None (all of them) or a positive integer; the board is checked when the iterator is made,
     not at its first ``next()``.
-    """
+
+    ```pycon
+    >>> from rompicapo.paths import verify_path
+    >>> first = list(iter_paths(5, 5, (0, 0), limit=3))
+    >>> [path[-3:].tolist() for path in first], all(verify_path(p, 5, 5) for p in first)
+    ([[9, 24, 12], [2, 17, 5], [12, 20, 23]], True)
+    >>> sum(1 for _ in iter_paths(5, 5, (0, 0)))  # all of them, as count_paths counts them
+    552
+
+    ```"""
     ms = check_board(rows, cols, moves, out_paths=ENUM_CHUNK)
     rows, cols = int(rows), int(cols)
     r, c = check_start(start, rows, cols)

@@ -32,7 +32,24 @@ class CountResult(SearchResult):
     ``nodes`` counts the search states visited, start states included (machine-independent
     work, the same however the count is split into jobs); ``samples`` maps a start
     cell to one path from it (one per class of starts that has any), for ``verify()``.
-    """
+
+    ```pycon
+    >>> from rompicapo.paths import count_paths
+    >>> result = count_paths(4, 5)  # from every start
+    >>> result.count, result.min, result.max, result.complete
+    (144, 4, 12, True)
+    >>> print(result.report(stats=False))
+    4x5 caselle paths from every start:
+         0  1  2  3  4
+      0  6  6  4  6  6
+      1  8  8 12  8  8
+      2  8  8 12  8  8
+      3  6  6  4  6  6
+    total 144  min 4  max 12
+    >>> result.verify()  # recounted by independent code
+    True
+
+    ```"""
 
     rows: int = 0
     """Rows of the board."""
@@ -224,7 +241,17 @@ class ExhaustiveResult(SearchResult):
     ``proven`` is True iff the search finished: either ``path`` holds a path, or ``path`` is
     None and no path exists (from ``start``, or from any start when ``start`` is None). With a
     ``node_limit`` the search may stop first: then ``path`` is None and ``proven`` is False.
-    """
+
+    ```pycon
+    >>> from rompicapo.paths import search_path
+    >>> result = search_path(5, 5, (0, 0))
+    >>> result.exists, result.nodes, result.verify()
+    (True, 25, True)
+    >>> none = search_path(4, 4, None)
+    >>> none.proven, none.exists, none.path
+    (True, False, None)
+
+    ```"""
 
     rows: int = 0
     """Rows of the board."""

@@ -91,7 +91,26 @@ def write_path(
     result an [`InternalError`][rompicapo.common.InternalError] (a solver bug). The extension must
     be known (no suffix is appended) and the folder writable; the file appears whole or not at all.
     Returns the path written.
-    """
+
+    ```pycon
+    >>> import numpy as np
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     name = write_path(np.array([0, 1, 3, 2]), Path(folder, "path.txt"), rows=2, cols=2,
+    ...                       moves="0,1;1,0")
+    ...     print(name.name)
+    ...     print(name.read_text(), end="")  # the numbered grid: step 1 at (0, 0)
+    path.txt
+    1 2
+    4 3
+    >>> write_path(np.array([0, 3, 1, 2]), "bad.npy", rows=2, cols=2, moves="0,1;1,0")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: not writing 'bad.npy': not a valid path: step 1 -> 2: (0, 0)
+    to (1, 1) is not a move of the set 0,1;0,-1;1,0;-1,0
+
+    ```"""
     method = ""
     from_result = isinstance(path_or_result, PathResult)
     if from_result:
@@ -179,7 +198,26 @@ def load_path(filename: str | os.PathLike[str]) -> np.ndarray:
     array that is not a 1-D integer array, a damaged ``.rpath`` chunk, or a grid that does not
     number every cell once. The path itself is not checked:
     [`verify_path()`][rompicapo.paths.verify_path] does that.
-    """
+
+    ```pycon
+    >>> import tempfile
+    >>> import numpy as np
+    >>> from pathlib import Path
+    >>> from rompicapo.paths import construct
+    >>> result = construct(5, 7, start=(2, 3), seed=1)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for name in ("path.npy", "path.rpath", "path.txt"):
+    ...         back = load_path(write_path(result, Path(folder, name)))
+    ...         print(name, back.dtype, np.array_equal(back, result.path))
+    path.npy int32 True
+    path.rpath int32 True
+    path.txt int64 True
+    >>> load_path("no-such-path.npy")
+    Traceback (most recent call last):
+    ...
+    rompicapo.common.errors.InputError: no-such-path.npy is not a path: no such file
+
+    ```"""
     name = os.fspath(filename)
     if not os.path.exists(name):
         raise InputError(f"{name} is not a path: no such file")

@@ -47,7 +47,18 @@ NAMED_MOVES: dict[str, tuple[tuple[int, int], ...]] = {"caselle": CASELLE, "knig
 
 @dataclass(frozen=True)
 class MoveSet:
-    """A symmetric set of leaper moves with a name (``caselle``, ``knight`` or the spec)."""
+    """A symmetric set of leaper moves with a name (``caselle``, ``knight`` or the spec).
+
+    ```pycon
+    >>> leaper = parse_moves("1,3")  # the negation is added
+    >>> leaper
+    MoveSet(name='1,3;-1,-3', moves=((1, 3), (-1, -3)))
+    >>> leaper.spec, leaper.reach, len(leaper), leaper.transposed().moves
+    ('1,3;-1,-3', 3, 2, ((3, 1), (-3, -1)))
+    >>> MoveSet("reversed", parse_moves("knight").moves[::-1]) == parse_moves("knight")  # as sets
+    True
+
+    ```"""
 
     name: str
     """``"caselle"``, ``"knight"``, or the spec the set was read from."""

@@ -31,7 +31,19 @@ class PathResult(SearchResult):
     ``status`` is ``"found"`` (``path`` holds every cell once, from ``start``), ``"impossible"``
     (no such path exists, and ``proof`` says how that was shown), ``"not found"`` (the search
     gave up without a proof) or ``"interrupted"`` (Ctrl-C; ``path`` holds the partial path).
-    """
+
+    ```pycon
+    >>> from rompicapo.paths import construct
+    >>> result = construct(5, 5)
+    >>> result.status, result.method, result.verify(), result.path[:5].tolist()
+    ('found', 'greedy', True, [0, 3, 18, 15, 7])
+    >>> impossible = construct(4, 4)
+    >>> impossible.status, impossible.found
+    ('impossible', False)
+    >>> print(impossible.proof)
+    only 8 of the 16 cells can be reached from the start (the move graph is not connected)
+
+    ```"""
 
     rows: int = 0
     """Rows of the board."""

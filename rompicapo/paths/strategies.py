@@ -174,7 +174,16 @@ def blocks_refusal(
 ) -> str:
     """Why no block construction can make this path ("" when one can: the corner path of
     `blocks` or the cycle of `cycles`): the one
-    rule `construct()`'s ``method="auto"`` and the CLI's streamed output both follow."""
+    rule `construct()`'s ``method="auto"`` and the CLI's streamed output both follow.
+
+    ```pycon
+    >>> from rompicapo.paths import parse_moves
+    >>> blocks_refusal(5, 5, (0, 0), parse_moves("caselle"), False)  # the corner path applies
+    ''
+    >>> blocks_refusal(8, 8, (3, 3), parse_moves("caselle"), False)
+    'the caselle blocks need both sides >= 10'
+
+    ```"""
     kind, _ = block_method(rows, cols, start, mset, closed)
     if kind:
         return ""

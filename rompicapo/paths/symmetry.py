@@ -54,7 +54,13 @@ def start_classes(rows: int, cols: int, moves: str | MoveSet = "caselle") -> dic
 
     Representatives are the first cell of each class in row-major order; paths from any two
     members of a class are in one-to-one correspondence, so one count serves the class.
-    """
+
+    ```pycon
+    >>> start_classes(3, 3, "knight")  # corners, edges, and the centre alone
+    {(0, 0): [(0, 0), (0, 2), (2, 0), (2, 2)], (0, 1): [(0, 1), (1, 0), (1, 2), (2, 1)],
+     (1, 1): [(1, 1)]}
+
+    ```"""
     syms = board_symmetries(rows, cols, moves)
     # every cell's images under the symmetries at once (a 1 x 100,000 board has 50,000
     # classes: cell by cell in Python this took most of a --time of a second or two)

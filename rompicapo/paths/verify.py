@@ -138,7 +138,18 @@ class PathCheck:
     """The verdict on a path: ``ok``, or the first problem found and where it is.
 
     ``bool(check)`` is ``check.ok``; ``reason`` is ``""`` when the path is valid.
-    """
+
+    ```pycon
+    >>> import numpy as np
+    >>> check = verify_path(np.array([0, 3, 1, 2]), 2, 2, "0,1;1,0")
+    >>> bool(check), check.ok
+    (False, False)
+    >>> print(check)
+    step 1 -> 2: (0, 0) to (1, 1) is not a move of the set 0,1;0,-1;1,0;-1,0
+    >>> print(verify_path(np.array([0, 1, 3, 2]), 2, 2, "0,1;1,0"))
+    valid path
+
+    ```"""
 
     ok: bool
     """True when the path is valid."""
@@ -251,7 +262,20 @@ def verify_path_file(
     Raises [`InputError`][rompicapo.common.InputError] ("FILE is not a path: ...") when the file is
     missing or is not a 1-D integer ``.npy`` array (or a grid of integers); a readable array that is
     a wrong path gives ``PathCheck(False, reason)``.
-    """
+
+    ```pycon
+    >>> import numpy as np
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     np.save(Path(folder, "good.npy"), np.array([0, 1, 3, 2]))
+    ...     np.save(Path(folder, "bad.npy"), np.array([0, 1, 2, 3]))
+    ...     print(verify_path_file(Path(folder, "good.npy"), 2, 2, "0,1;1,0"))
+    ...     print(verify_path_file(Path(folder, "bad.npy"), 2, 2, "0,1;1,0"))
+    valid path
+    step 2 -> 3: (0, 1) to (1, 0) is not a move of the set 0,1;0,-1;1,0;-1,0
+
+    ```"""
     if os.fspath(filename).lower().endswith(".txt"):
         grid = _read_grid(filename)
         if grid.shape != (rows, cols):
